@@ -1,0 +1,337 @@
+// Package jsonjs reads and writes JSON byte for byte as JavaScript's JSON.parse and JSON.stringify do,
+// because the course's bodies and fingerprints are JSON.stringify output: field order kept, no HTML
+// escaping, JavaScript's number format.
+package jsonjs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Campo is one member of an Objeto.
+type Campo struct {
+	Nombre string
+	Valor  any
+}
+
+// Objeto is a JSON object whose members keep their order, as a JavaScript object does.
+type Objeto []Campo
+
+// Valor returns the member called nombre.
+func (o Objeto) Valor(nombre string) (any, bool) {
+	for _, c := range o {
+		if c.Nombre == nombre {
+			return c.Valor, true
+		}
+	}
+	return nil, false
+}
+
+// Texto returns the member called nombre when it is a string.
+func (o Objeto) Texto(nombre string) (string, bool) {
+	v, _ := o.Valor(nombre)
+	s, ok := v.(string)
+	return s, ok
+}
+
+// Codificar writes v as JSON.stringify(v) would. Supported values: nil, bool, string, the integer
+// types, float64, Objeto, []any, []string, []Objeto, json.RawMessage and anything encoding/json can
+// write (as a last resort, without HTML escaping).
+func Codificar(v any) []byte {
+	var b bytes.Buffer
+	escribir(&b, v, "", "")
+	return b.Bytes()
+}
+
+// CodificarSangria writes v as JSON.stringify(v, null, sangria) would.
+func CodificarSangria(v any, sangria string) []byte {
+	var b bytes.Buffer
+	escribir(&b, v, sangria, "")
+	return b.Bytes()
+}
+
+func escribir(b *bytes.Buffer, v any, sangria, actual string) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case string:
+		EscribirTexto(b, x)
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case int32:
+		b.WriteString(strconv.FormatInt(int64(x), 10))
+	case uint64:
+		b.WriteString(strconv.FormatUint(x, 10))
+	case float64:
+		b.WriteString(Numero(x))
+	case *int64:
+		if x == nil {
+			b.WriteString("null")
+		} else {
+			b.WriteString(strconv.FormatInt(*x, 10))
+		}
+	case *string:
+		if x == nil {
+			b.WriteString("null")
+		} else {
+			EscribirTexto(b, *x)
+		}
+	case Objeto:
+		escribirObjeto(b, x, sangria, actual)
+	case []any:
+		escribirLista(b, len(x), func(i int) any { return x[i] }, sangria, actual)
+	case []string:
+		escribirLista(b, len(x), func(i int) any { return x[i] }, sangria, actual)
+	case []Objeto:
+		escribirLista(b, len(x), func(i int) any { return x[i] }, sangria, actual)
+	case json.RawMessage:
+		b.Write(x)
+	default:
+		var tmp bytes.Buffer
+		enc := json.NewEncoder(&tmp)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(x); err != nil {
+			b.WriteString("null")
+			return
+		}
+		b.Write(bytes.TrimRight(tmp.Bytes(), "\n"))
+	}
+}
+
+func escribirObjeto(b *bytes.Buffer, o Objeto, sangria, actual string) {
+	if len(o) == 0 {
+		b.WriteString("{}")
+		return
+	}
+	interior := actual + sangria
+	b.WriteByte('{')
+	for i, c := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if sangria != "" {
+			b.WriteByte('\n')
+			b.WriteString(interior)
+		}
+		EscribirTexto(b, c.Nombre)
+		b.WriteByte(':')
+		if sangria != "" {
+			b.WriteByte(' ')
+		}
+		escribir(b, c.Valor, sangria, interior)
+	}
+	if sangria != "" {
+		b.WriteByte('\n')
+		b.WriteString(actual)
+	}
+	b.WriteByte('}')
+}
+
+func escribirLista(b *bytes.Buffer, n int, en func(int) any, sangria, actual string) {
+	if n == 0 {
+		b.WriteString("[]")
+		return
+	}
+	interior := actual + sangria
+	b.WriteByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if sangria != "" {
+			b.WriteByte('\n')
+			b.WriteString(interior)
+		}
+		escribir(b, en(i), sangria, interior)
+	}
+	if sangria != "" {
+		b.WriteByte('\n')
+		b.WriteString(actual)
+	}
+	b.WriteByte(']')
+}
+
+const hex = "0123456789abcdef"
+
+// EscribirTexto writes s as a JSON string the way JSON.stringify does: only the quote, the backslash
+// and the C0 controls are escaped; <, >, &, U+2028 and U+2029 go as they are. Invalid UTF-8 becomes
+// U+FFFD, as when Node decodes a body.
+func EscribirTexto(b *bytes.Buffer, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"':
+				b.WriteString(`\"`)
+			case '\\':
+				b.WriteString(`\\`)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				if c < 0x20 {
+					b.WriteString(`\u00`)
+					b.WriteByte(hex[c>>4])
+					b.WriteByte(hex[c&0xf])
+				} else {
+					b.WriteByte(c)
+				}
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\ufffd")
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	b.WriteByte('"')
+}
+
+// Numero formats f as JavaScript's Number.prototype.toString does (and so JSON.stringify).
+func Numero(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "null"
+	}
+	if f == 0 {
+		return "0"
+	}
+	abs := math.Abs(f)
+	if abs >= 1e21 || abs < 1e-6 {
+		s := strconv.FormatFloat(f, 'e', -1, 64)
+		mant, exp, _ := strings.Cut(s, "e")
+		signo := exp[0]
+		exp = strings.TrimLeft(exp[1:], "0")
+		return mant + "e" + string(signo) + exp
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// ErrNoEsJSON says the text is not one JSON value, as JSON.parse would refuse it.
+var ErrNoEsJSON = errors.New("jsonjs: no es JSON")
+
+// Decodificar reads data as JSON.parse does: objects become Objeto with JavaScript's member order
+// (integer-like names first, ascending; the rest in order of first appearance; a repeated name keeps
+// its first place and its last value), numbers become float64, arrays []any.
+func Decodificar(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := leerValor(dec)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoEsJSON, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: sobra texto después del valor", ErrNoEsJSON)
+	}
+	return v, nil
+}
+
+func leerValor(dec *json.Decoder) (any, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch x := t.(type) {
+	case json.Delim:
+		switch x {
+		case '{':
+			return leerObjeto(dec)
+		case '[':
+			lista := []any{}
+			for dec.More() {
+				v, err := leerValor(dec)
+				if err != nil {
+					return nil, err
+				}
+				lista = append(lista, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return lista, nil
+		}
+		return nil, fmt.Errorf("delimitador inesperado %v", x)
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, err
+		}
+		return f, nil
+	default:
+		return x, nil // string, bool or nil
+	}
+}
+
+func leerObjeto(dec *json.Decoder) (Objeto, error) {
+	o := Objeto{}
+	lugar := map[string]int{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		nombre, ok := t.(string)
+		if !ok {
+			return nil, fmt.Errorf("nombre de miembro inválido")
+		}
+		v, err := leerValor(dec)
+		if err != nil {
+			return nil, err
+		}
+		if i, visto := lugar[nombre]; visto {
+			o[i].Valor = v
+			continue
+		}
+		lugar[nombre] = len(o)
+		o = append(o, Campo{nombre, v})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, err
+	}
+	// JavaScript lists integer-like member names first, in ascending numeric order.
+	sort.SliceStable(o, func(i, j int) bool {
+		ni, ei := indice(o[i].Nombre)
+		nj, ej := indice(o[j].Nombre)
+		if ei && ej {
+			return ni < nj
+		}
+		return ei && !ej
+	})
+	return o, nil
+}
+
+// indice reports whether s is an array index in JavaScript's sense: the canonical decimal form of an
+// integer from 0 to 2^32-2.
+func indice(s string) (uint64, bool) {
+	if s == "" || len(s) > 10 || (len(s) > 1 && s[0] == '0') {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n > math.MaxUint32-1 {
+		return 0, false
+	}
+	return n, true
+}

@@ -1,0 +1,98 @@
+package jsonjs
+
+import (
+	"testing"
+)
+
+func TestCodificarComoJSONStringify(t *testing.T) {
+	t.Parallel()
+	casos := []struct {
+		nombre string
+		valor  any
+		quiere string
+	}{
+		{"orden de los miembros", Objeto{{"type", "about:blank"}, {"title", "Not Found"}, {"status", 404}}, `{"type":"about:blank","title":"Not Found","status":404}`},
+		{"sin escapar html", "<a>&", `"<a>&"`},
+		{"separadores unicode tal cual", "a\u2028b\u2029", "\"a\u2028b\u2029\""},
+		{"controles", "a\nb\tc\x01\x7f", `"a\nb\tc\u0001` + "\x7f\""},
+		{"comillas y barra", `"\`, `"\"\\"`},
+		{"utf8 inválido", "a\xffb", "\"a\ufffdb\""},
+		{"entero como float", 2.0, `2`},
+		{"decimal", 1.5, `1.5`},
+		{"pequeño", 0.1, `0.1`},
+		{"exponente grande", 1e21, `1e+21`},
+		{"exponente pequeño", 1.5e-7, `1.5e-7`},
+		{"menos cero", -0.0, `0`},
+		{"lista vacía", []any{}, `[]`},
+		{"objeto vacío", Objeto{}, `{}`},
+		{"nulos", Objeto{{"a", nil}, {"b", (*int64)(nil)}}, `{"a":null,"b":null}`},
+		{"anidado", Objeto{{"errors", []Objeto{{{"detail", "x"}, {"pointer", "#/nombre"}}}}}, `{"errors":[{"detail":"x","pointer":"#/nombre"}]}`},
+	}
+	for _, c := range casos {
+		if got := string(Codificar(c.valor)); got != c.quiere {
+			t.Errorf("%s: Codificar = %s, quiere %s", c.nombre, got, c.quiere)
+		}
+	}
+}
+
+func TestCodificarSangriaComoStringifyConDosEspacios(t *testing.T) {
+	t.Parallel()
+	v := Objeto{{"estado", 201}, {"lista", []string{"#/nombre"}}, {"vacia", []any{}}, {"o", Objeto{}}}
+	quiere := "{\n  \"estado\": 201,\n  \"lista\": [\n    \"#/nombre\"\n  ],\n  \"vacia\": [],\n  \"o\": {}\n}"
+	if got := string(CodificarSangria(v, "  ")); got != quiere {
+		t.Errorf("got\n%s\nquiere\n%s", got, quiere)
+	}
+}
+
+func TestDecodificarYCodificarEsStringifyDeParse(t *testing.T) {
+	t.Parallel()
+	casos := []struct{ entrada, quiere string }{
+		{`{"nombre":"a","url":"b"}`, `{"nombre":"a","url":"b"}`},
+		{` { "url" : "b" , "nombre" : "a" } `, `{"url":"b","nombre":"a"}`},
+		{`{"a":1,"b":2,"a":3}`, `{"a":3,"b":2}`},
+		{`{"b":1,"2":1,"1":1,"01":1,"a":1}`, `{"1":1,"2":1,"b":1,"01":1,"a":1}`},
+		{`{"n":1.0,"m":1e2,"k":-0}`, `{"n":1,"m":100,"k":0}`},
+		{`{"x":1e400}`, `{"x":null}`},
+		{`[1,"\u003c",true,null]`, `[1,"<",true,null]`},
+	}
+	for _, c := range casos {
+		v, err := Decodificar([]byte(c.entrada))
+		if err != nil {
+			t.Errorf("Decodificar(%s): %v", c.entrada, err)
+			continue
+		}
+		if got := string(Codificar(v)); got != c.quiere {
+			t.Errorf("Decodificar(%s) → %s, quiere %s", c.entrada, got, c.quiere)
+		}
+	}
+}
+
+func TestDecodificarRechazaLoQueJSONParseRechaza(t *testing.T) {
+	t.Parallel()
+	for _, entrada := range []string{``, `{`, `{} x`, `{"a":1,}`, `nope`, "\ufeff{}", `{'a':1}`, `[1,]`} {
+		if _, err := Decodificar([]byte(entrada)); err == nil {
+			t.Errorf("Decodificar(%q) aceptó", entrada)
+		}
+	}
+}
+
+func FuzzDecodificar(f *testing.F) {
+	for _, s := range []string{`{"a":1}`, `[1,2]`, `"x"`, `{"1":{"0":[]}}`, `1e999`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := Decodificar([]byte(s))
+		if err != nil {
+			return
+		}
+		// What we write must read back to the same text.
+		una := Codificar(v)
+		w, err := Decodificar(una)
+		if err != nil {
+			t.Fatalf("no se relee %s: %v", una, err)
+		}
+		if dos := Codificar(w); string(dos) != string(una) {
+			t.Fatalf("no es estable: %s ≠ %s", una, dos)
+		}
+	})
+}
