@@ -1,0 +1,197 @@
+// Package servidor is what the suite's three servers share: the --direccion/--puerto/--log-json flags,
+// the start-up line, one log line per request as the lessons print it, deliberate timeouts, graceful
+// shutdown on Ctrl+C or SIGTERM, and one clear Spanish sentence when the port is taken.
+package servidor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/spf13/pflag"
+
+	"cursohttp/pkg/estado"
+)
+
+// The course's ports (§4.1.3 and §6.1.2).
+const (
+	PuertoRevisor     = 18080
+	PuertoLaboratorio = 18081
+	PuertoPasarela    = 18082
+	PuertoHostil      = 18083
+)
+
+// Limits set on purpose so a slow or hostile client cannot hold a server (see Nuevo).
+const (
+	EsperaCabeceras = 10 * time.Second // to send the request line and headers
+	EsperaLectura   = 30 * time.Second // to send the whole request, body included
+	EsperaOciosa    = 60 * time.Second // an idle kept-alive connection
+	TopeCabeceras   = 16 << 10         // the same 16 KiB Node allows
+	EsperaApagado   = 10 * time.Second // for requests in flight on Ctrl+C
+)
+
+// Opciones are the flags every server takes.
+type Opciones struct {
+	Direccion string
+	Puerto    int
+	LogJSON   bool
+}
+
+// Banderas declares --direccion, --puerto and --log-json with the program's default port.
+func (o *Opciones) Banderas(fs *pflag.FlagSet, puerto int) {
+	fs.StringVar(&o.Direccion, "direccion", "127.0.0.1", "dirección en la que escucha")
+	fs.IntVar(&o.Puerto, "puerto", puerto, "puerto en el que escucha (0: uno libre)")
+	fs.BoolVar(&o.LogJSON, "log-json", false, "bitácora en JSON, una línea por evento")
+}
+
+// Direccion returns host:port.
+func (o Opciones) Addr() string {
+	return net.JoinHostPort(o.Direccion, strconv.Itoa(o.Puerto))
+}
+
+// NuevoLogger builds the log a server writes: in a terminal, only the message, as the lessons show
+// it; with json, one JSON object per line. Errors go to errOut, the rest to out, like the course's
+// console.error and console.log.
+func NuevoLogger(out, errOut io.Writer, json bool) zerolog.Logger {
+	var normal, errores io.Writer = out, errOut
+	if !json {
+		normal = soloMensaje{out}
+		errores = soloMensaje{errOut}
+	}
+	return zerolog.New(porNivel{normal, errores}).With().Timestamp().Logger()
+}
+
+// soloMensaje writes the message of each event and nothing else. zerolog always puts the message
+// last, so it is found without parsing the whole event.
+type soloMensaje struct{ w io.Writer }
+
+func (s soloMensaje) Write(p []byte) (int, error) {
+	i := bytes.LastIndex(p, []byte(`"message":`))
+	if i < 0 {
+		return len(p), nil
+	}
+	var msg string
+	fin := bytes.LastIndexByte(p, '}')
+	if fin < i || json.Unmarshal(p[i+len(`"message":`):fin], &msg) != nil {
+		return len(p), nil
+	}
+	if _, err := io.WriteString(s.w, msg+"\n"); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// porNivel sends errors to one writer and the rest to another.
+type porNivel struct{ normal, errores io.Writer }
+
+func (p porNivel) Write(b []byte) (int, error) { return p.normal.Write(b) }
+
+func (p porNivel) WriteLevel(l zerolog.Level, b []byte) (int, error) {
+	if l >= zerolog.ErrorLevel {
+		return p.errores.Write(b)
+	}
+	return p.normal.Write(b)
+}
+
+// Registrar logs each request when it arrives, before any decision, as `METHOD URL` (the raw target).
+func Registrar(log zerolog.Logger, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.Info().Str("metodo", r.Method).Str("url", r.RequestURI).Str("remoto", r.RemoteAddr).
+			Msg(r.Method + " " + r.RequestURI)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// Nuevo builds an http.Server with the suite's limits and the course's status lines. ReadTimeout
+// covers headers and body together; net/http lifts it once the body is read, so a slow handler
+// (/lento/MS) is not cut by it.
+func Nuevo(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: EsperaCabeceras,
+		ReadTimeout:       EsperaLectura,
+		IdleTimeout:       EsperaOciosa,
+		MaxHeaderBytes:    TopeCabeceras,
+		ConnContext:       estado.ConnContext,
+		ErrorLog:          nil,
+	}
+}
+
+// PuertoOcupado is the error for an address already in use.
+type PuertoOcupado struct {
+	Programa string
+	Addr     string
+}
+
+func (e *PuertoOcupado) Error() string {
+	return fmt.Sprintf("%s no puede escuchar en %s: el puerto ya está en uso; quizá otra copia de %s sigue corriendo (detenla con Ctrl+C o make lab-down) o usa --puerto",
+		e.Programa, e.Addr, e.Programa)
+}
+
+// Escuchar opens the listening socket, wrapped for the course's status lines.
+func Escuchar(programa string, o Opciones) (net.Listener, error) {
+	ln, err := net.Listen("tcp", o.Addr())
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, &PuertoOcupado{Programa: programa, Addr: o.Addr()}
+		}
+		return nil, fmt.Errorf("%s no puede escuchar en %s: %w", programa, o.Addr(), err)
+	}
+	return estado.Envolver(ln), nil
+}
+
+// Servir serves on ln until ctx ends, then lets requests in flight finish (up to EsperaApagado).
+// A nil return is a clean shutdown.
+func Servir(ctx context.Context, ln net.Listener, srv *http.Server) error {
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	apagar, cancelar := context.WithTimeout(context.Background(), EsperaApagado)
+	defer cancelar()
+	if err := srv.Shutdown(apagar); err != nil {
+		srv.Close()
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Correr is a server program's whole life: listen, print the start-up line, serve, shut down.
+// linea receives the real address (the port may have been 0).
+func Correr(ctx context.Context, programa string, o Opciones, h http.Handler, log zerolog.Logger, linea func(addr string) string) error {
+	ln, err := Escuchar(programa, o)
+	if err != nil {
+		return err
+	}
+	srv := Nuevo(Registrar(log, h))
+	log.Info().Str("direccion", ln.Addr().String()).Msg(linea(ln.Addr().String()))
+	return Servir(ctx, ln, srv)
+}
+
+// Prueba starts h on an ephemeral port with the suite's server settings, for tests.
+func Prueba(tb testing.TB, h http.Handler) *httptest.Server {
+	tb.Helper()
+	ts := httptest.NewUnstartedServer(h)
+	ts.Listener = estado.Envolver(ts.Listener)
+	cfg := Nuevo(h)
+	ts.Config = cfg
+	ts.Start()
+	tb.Cleanup(ts.Close)
+	return ts
+}

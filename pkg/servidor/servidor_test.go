@@ -1,0 +1,134 @@
+package servidor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cursohttp/pkg/estado"
+)
+
+// buffer is a goroutine-safe bytes.Buffer for reading a server's output while it runs.
+type buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func TestLaBitacoraEnTerminalMuestraSoloLaLinea(t *testing.T) {
+	t.Parallel()
+	var out, errOut buffer
+	log := NuevoLogger(&out, &errOut, false)
+	h := Registrar(log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.Error().Str("referencia", "x").Msg("error x en GET /a?b=1: falla\n    at algo")
+	}))
+	ts := Prueba(t, h)
+	res, err := http.Get(ts.URL + "/a?b=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if got := out.String(); got != "GET /a?b=1\n" {
+		t.Errorf("stdout = %q", got)
+	}
+	if got := errOut.String(); got != "error x en GET /a?b=1: falla\n    at algo\n" {
+		t.Errorf("stderr = %q", got)
+	}
+}
+
+func TestLaBitacoraJSON(t *testing.T) {
+	t.Parallel()
+	var out, errOut buffer
+	log := NuevoLogger(&out, &errOut, true)
+	log.Info().Str("metodo", "GET").Msg("GET /x")
+	if !strings.Contains(out.String(), `"metodo":"GET"`) || !strings.Contains(out.String(), `"message":"GET /x"`) {
+		t.Errorf("json = %q", out.String())
+	}
+}
+
+func TestPuertoOcupadoDiceUnaFraseClara(t *testing.T) {
+	t.Parallel()
+	ocupado, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ocupado.Close()
+	puerto := ocupado.Addr().(*net.TCPAddr).Port
+	_, err = Escuchar("laboratorio", Opciones{Direccion: "127.0.0.1", Puerto: puerto})
+	var po *PuertoOcupado
+	if !errors.As(err, &po) {
+		t.Fatalf("err = %v, quiere *PuertoOcupado", err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, strconv.Itoa(puerto)) || !strings.Contains(msg, "otra copia de laboratorio") || strings.Contains(msg, "\n") {
+		t.Errorf("mensaje = %q", msg)
+	}
+}
+
+func TestCorrerImprimeLaLineaYApagaConCalma(t *testing.T) {
+	t.Parallel()
+	var out, errOut buffer
+	log := NuevoLogger(&out, &errOut, false)
+	enCurso := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(enCurso)
+		time.Sleep(300 * time.Millisecond)
+		estado.Escribir(w, r, 422)
+		io.WriteString(w, "terminé")
+	})
+	ctx, cancelar := context.WithCancel(context.Background())
+	fin := make(chan error, 1)
+	go func() {
+		fin <- Correr(ctx, "prueba", Opciones{Direccion: "127.0.0.1", Puerto: 0}, h, log, func(addr string) string {
+			return "prueba en http://" + addr
+		})
+	}()
+	var addr string
+	for i := 0; i < 200 && addr == ""; i++ {
+		time.Sleep(10 * time.Millisecond)
+		if s := out.String(); strings.HasPrefix(s, "prueba en http://") {
+			addr = strings.TrimSpace(strings.TrimPrefix(strings.SplitN(s, "\n", 2)[0], "prueba en http://"))
+		}
+	}
+	if addr == "" {
+		t.Fatalf("sin línea de arranque: %q", out.String())
+	}
+	respuesta := make(chan string, 1)
+	go func() {
+		res, err := http.Get("http://" + addr + "/lento")
+		if err != nil {
+			respuesta <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		respuesta <- res.Status + " " + string(b)
+	}()
+	<-enCurso
+	cancelar() // as Ctrl+C: the request in flight must still finish
+	if got := <-respuesta; got != "422 Unprocessable Content terminé" {
+		t.Errorf("respuesta en vuelo = %q", got)
+	}
+	if err := <-fin; err != nil {
+		t.Errorf("Correr = %v, quiere nil", err)
+	}
+}
