@@ -1,0 +1,120 @@
+// Package respuesta writes the suite's responses as the course frames them: exact header names,
+// the course's status lines, JSON.stringify bodies with a final newline and an explicit Content-Length.
+package respuesta
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"cursohttp/pkg/estado"
+	"cursohttp/pkg/jsonjs"
+)
+
+// Cabecera is one response header, its name written as the course writes it.
+type Cabecera struct{ Nombre, Valor string }
+
+// Poner sets each header under the exact name given. net/http would canonicalise "ETag" to "Etag" and
+// "WWW-Authenticate" to "Www-Authenticate"; names are case-insensitive, but a student compares
+// `curl -i` with the lesson.
+func Poner(h http.Header, cabeceras ...Cabecera) {
+	for _, c := range cabeceras {
+		if canonico := http.CanonicalHeaderKey(c.Nombre); canonico != c.Nombre {
+			delete(h, canonico)
+		}
+		h[c.Nombre] = []string{c.Valor}
+	}
+}
+
+// Bytes sends codigo with a body of the given media type.
+func Bytes(w http.ResponseWriter, r *http.Request, codigo int, tipo string, cuerpo []byte, cabeceras ...Cabecera) {
+	h := w.Header()
+	Poner(h, cabeceras...)
+	h["Content-Type"] = []string{tipo}
+	h["Content-Length"] = []string{strconv.Itoa(len(cuerpo))}
+	estado.Escribir(w, r, codigo)
+	w.Write(cuerpo)
+}
+
+// JSON sends datos as JSON.stringify(datos) + "\n", application/json.
+func JSON(w http.ResponseWriter, r *http.Request, codigo int, datos any, cabeceras ...Cabecera) {
+	cuerpo := append(jsonjs.Codificar(datos), '\n')
+	Bytes(w, r, codigo, "application/json", cuerpo, cabeceras...)
+}
+
+// Vacio sends a response without content: 204 and 304 carry no Content-Length (RFC 9110 §8.6),
+// everything else says "Content-Length: 0".
+func Vacio(w http.ResponseWriter, r *http.Request, codigo int, cabeceras ...Cabecera) {
+	h := w.Header()
+	Poner(h, cabeceras...)
+	if codigo != http.StatusNoContent && codigo != http.StatusNotModified {
+		h["Content-Length"] = []string{"0"}
+	}
+	estado.Escribir(w, r, codigo)
+}
+
+// Ruta returns the path of the request target as a browser's URL parser (WHATWG) gives it, which is
+// what the course matches routes against and puts in `instance`: no query or fragment, backslashes as
+// slashes, "." and ".." segments resolved (also written as %2e), spaces, quotes, <, >, `, {, } and
+// non-ASCII bytes percent-encoded, the rest left as sent.
+func Ruta(r *http.Request) string {
+	objetivo := r.RequestURI
+	if objetivo == "" {
+		objetivo = r.URL.RequestURI()
+	}
+	if i := strings.IndexAny(objetivo, "?#"); i >= 0 {
+		objetivo = objetivo[:i]
+	}
+	// absolute-form ("GET http://host/x HTTP/1.1"): keep only the path.
+	if i := strings.Index(objetivo, "://"); i >= 0 && !strings.HasPrefix(objetivo, "/") {
+		resto := objetivo[i+3:]
+		if j := strings.IndexAny(resto, "/\\"); j >= 0 {
+			objetivo = resto[j:]
+		} else {
+			objetivo = "/"
+		}
+	}
+	objetivo = strings.ReplaceAll(objetivo, "\\", "/")
+	if !strings.HasPrefix(objetivo, "/") {
+		objetivo = "/" + objetivo
+	}
+	partes := strings.Split(objetivo[1:], "/")
+	salida := make([]string, 0, len(partes))
+	for i, p := range partes {
+		ultimo := i == len(partes)-1
+		switch strings.ToLower(p) {
+		case ".", "%2e":
+			if ultimo {
+				salida = append(salida, "")
+			}
+		case "..", ".%2e", "%2e.", "%2e%2e":
+			if len(salida) > 0 {
+				salida = salida[:len(salida)-1]
+			}
+			if ultimo {
+				salida = append(salida, "")
+			}
+		default:
+			salida = append(salida, codificar(p))
+		}
+	}
+	return "/" + strings.Join(salida, "/")
+}
+
+const hexMayus = "0123456789ABCDEF"
+
+// codificar percent-encodes the bytes of the WHATWG path percent-encode set.
+func codificar(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= 0x20 || c >= 0x7f || strings.IndexByte("\"#<>?`{}", c) >= 0 {
+			b.WriteByte('%')
+			b.WriteByte(hexMayus[c>>4])
+			b.WriteByte(hexMayus[c&0xf])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

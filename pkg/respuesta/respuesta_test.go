@@ -1,0 +1,60 @@
+package respuesta
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func TestRutaComoElParserDeURL(t *testing.T) {
+	t.Parallel()
+	casos := map[string]string{
+		"/servicios":                "/servicios",
+		"/servicios/1?x=1":          "/servicios/1",
+		"/a/../servicios":           "/servicios",
+		"/a/%2e%2E/servicios":       "/servicios",
+		"/servicios/./1":            "/servicios/1",
+		"/servicios/1/..":           "/servicios/",
+		"/a\\b":                     "/a/b",
+		"/a b":                      "/a%20b",
+		"/%31":                      "/%31",
+		"/ñ":                        "/%C3%B1",
+		"/x{y}":                     "/x%7By%7D",
+		"http://h:1/servicios?q":    "/servicios",
+		"/../../servicios":          "/servicios",
+		"/servicios//1":             "/servicios//1",
+		"/v0/":                      "/v0/",
+		"/servicios/1#fragmento":    "/servicios/1",
+		"/servicios/%2F1":           "/servicios/%2F1",
+		"/api/servicios/1?orden=id": "/api/servicios/1",
+	}
+	for objetivo, quiere := range casos {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RequestURI = objetivo
+		if got := Ruta(r); got != quiere {
+			t.Errorf("Ruta(%q) = %q, quiere %q", objetivo, got, quiere)
+		}
+	}
+}
+
+func TestJSONYVacio(t *testing.T) {
+	t.Parallel()
+	rec := httptest.NewRecorder()
+	JSON(rec, httptest.NewRequest("GET", "/", nil), 200, map[string]any{"a": "<b>"}, Cabecera{"ETag", `"1-1-x"`})
+	if rec.Body.String() != "{\"a\":\"<b>\"}\n" || rec.Header()["ETag"][0] != `"1-1-x"` || rec.Header().Get("Content-Length") != "12" {
+		t.Errorf("JSON: %q %v", rec.Body.String(), rec.Header())
+	}
+	for codigo, largo := range map[int]string{204: "", 304: "", 301: "0"} {
+		rec := httptest.NewRecorder()
+		Vacio(rec, httptest.NewRequest("GET", "/", nil), codigo, Cabecera{"Location", "/x"})
+		if rec.Code != codigo || rec.Header().Get("Content-Length") != largo || rec.Header().Get("Location") != "/x" {
+			t.Errorf("Vacio(%d): %d %v", codigo, rec.Code, rec.Header())
+		}
+	}
+	h := http.Header{}
+	h.Set("Etag", "viejo")
+	Poner(h, Cabecera{"ETag", "nuevo"})
+	if len(h) != 1 || h["ETag"][0] != "nuevo" {
+		t.Errorf("Poner no reemplazó el nombre canónico: %v", h)
+	}
+}
