@@ -1,0 +1,159 @@
+// Package problema is the revisor's one way out for errors: RFC 9457 Problem Details from one
+// catalogue, written as the course writes them.
+package problema
+
+import (
+	"net/http"
+
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/respuesta"
+)
+
+// Base is where the revisor's problem types live.
+const Base = "https://revisor.example/problemas/"
+
+// TipoMedio is the Problem Details media type (RFC 9457 §3).
+const TipoMedio = "application/problem+json"
+
+// Clave names an entry of the catalogue.
+type Clave string
+
+// The catalogue's keys, as the course names them.
+const (
+	RutaInexistente       Clave = "ruta-inexistente"
+	MetodoNoAdmitido      Clave = "metodo-no-admitido"
+	TipoNoAdmitido        Clave = "tipo-no-admitido"
+	CuerpoDemasiadoGrande Clave = "cuerpo-demasiado-grande"
+	CuerpoIlegible        Clave = "cuerpo-ilegible"
+	CredencialInvalida    Clave = "credencial-invalida"
+	PermisoInsuficiente   Clave = "permiso-insuficiente"
+	ServicioInexistente   Clave = "servicio-inexistente"
+	RevisionInexistente   Clave = "revision-inexistente"
+	NombreRepetido        Clave = "nombre-repetido"
+	ServicioRetirado      Clave = "servicio-retirado"
+	VersionRetirada       Clave = "version-retirada"
+	EtiquetaVencida       Clave = "etiqueta-vencida"
+	DestinoProhibido      Clave = "destino-prohibido"
+	DatosInvalidos        Clave = "datos-invalidos"
+	LlaveEnCurso          Clave = "llave-en-curso"
+	LlaveReutilizada      Clave = "llave-reutilizada"
+	FaltaCondicion        Clave = "falta-condicion"
+	DemasiadasRevisiones  Clave = "demasiadas-revisiones"
+	DemasiadasConsultas   Clave = "demasiadas-consultas"
+	ErrorInterno          Clave = "error-interno"
+	RespuestaInvalida     Clave = "respuesta-invalida"
+	EnMantenimiento       Clave = "en-mantenimiento"
+	ServicioLento         Clave = "servicio-lento"
+)
+
+// Tipo is one catalogue entry. Type is the stable identifier; Title is the type's short name, the
+// part a translation changes; with about:blank the title is the code's phrase (RFC 9457 §4.2.1).
+type Tipo struct {
+	Type   string
+	Title  string
+	Status int
+}
+
+var catalogo = map[Clave]Tipo{
+	RutaInexistente:       {"about:blank", "Not Found", 404},
+	MetodoNoAdmitido:      {"about:blank", "Method Not Allowed", 405},
+	TipoNoAdmitido:        {"about:blank", "Unsupported Media Type", 415},
+	CuerpoDemasiadoGrande: {"about:blank", "Content Too Large", 413},
+	CuerpoIlegible:        {Base + "cuerpo-ilegible", "El cuerpo no se puede leer", 400},
+	CredencialInvalida:    {Base + "credencial-invalida", "Falta una credencial válida", 401},
+	PermisoInsuficiente:   {Base + "permiso-insuficiente", "La credencial no tiene permiso", 403},
+	ServicioInexistente:   {Base + "servicio-inexistente", "El servicio no existe", 404},
+	RevisionInexistente:   {Base + "revision-inexistente", "La revisión no existe", 404},
+	NombreRepetido:        {Base + "nombre-repetido", "Ya existe un servicio con ese nombre", 409},
+	ServicioRetirado:      {Base + "servicio-retirado", "El servicio se retiró", 410},
+	VersionRetirada:       {Base + "version-retirada", "Esa versión de la API se retiró", 410},
+	EtiquetaVencida:       {Base + "etiqueta-vencida", "Tu etiqueta ya no es la vigente", 412},
+	DestinoProhibido:      {Base + "destino-prohibido", "El revisor no se conecta a ese destino", 422},
+	DatosInvalidos:        {Base + "datos-invalidos", "Los datos no se pueden cumplir", 422},
+	LlaveEnCurso:          {Base + "llave-en-curso", "Esa Idempotency-Key sigue en curso", 409},
+	LlaveReutilizada:      {Base + "llave-reutilizada", "Esa Idempotency-Key ya se usó con otra petición", 422},
+	FaltaCondicion:        {Base + "falta-condicion", "Falta la condición If-Match", 428},
+	DemasiadasRevisiones:  {Base + "demasiadas-revisiones", "Demasiadas revisiones seguidas", 429},
+	DemasiadasConsultas:   {Base + "demasiadas-consultas", "Demasiadas consultas en vivo seguidas", 429},
+	ErrorInterno:          {Base + "error-interno", "Error interno del revisor", 500},
+	RespuestaInvalida:     {Base + "respuesta-invalida", "El servicio no dio una respuesta HTTP válida", 502},
+	EnMantenimiento:       {Base + "en-mantenimiento", "El revisor está en mantenimiento", 503},
+	ServicioLento:         {Base + "servicio-lento", "El servicio no respondió a tiempo", 504},
+}
+
+// De returns the catalogue entry for clave.
+func De(clave Clave) (Tipo, bool) {
+	t, ok := catalogo[clave]
+	return t, ok
+}
+
+// Claves lists the catalogue, for tests and documentation.
+func Claves() []Clave {
+	claves := make([]Clave, 0, len(catalogo))
+	for c := range catalogo {
+		claves = append(claves, c)
+	}
+	return claves
+}
+
+// Opcion adjusts one problem response.
+type Opcion func(*opciones)
+
+type opciones struct {
+	cabeceras   []respuesta.Cabecera
+	extensiones jsonjs.Objeto
+	instance    *string
+}
+
+// ConCabecera adds a response header (Allow, Retry-After, WWW-Authenticate…).
+func ConCabecera(nombre, valor string) Opcion {
+	return func(o *opciones) { o.cabeceras = append(o.cabeceras, respuesta.Cabecera{Nombre: nombre, Valor: valor}) }
+}
+
+// ConExtension adds an extension member after the five standard ones (errors, existente…).
+// A standard member's name is refused: it would silently replace what the catalogue says.
+func ConExtension(nombre string, valor any) Opcion {
+	switch nombre {
+	case "type", "title", "status", "detail", "instance":
+		panic("problema: la extensión " + nombre + " usa un nombre reservado")
+	}
+	return func(o *opciones) { o.extensiones = append(o.extensiones, jsonjs.Campo{Nombre: nombre, Valor: valor}) }
+}
+
+// ConInstance replaces the default instance (the request's path).
+func ConInstance(instance string) Opcion {
+	return func(o *opciones) { o.instance = &instance }
+}
+
+// Cuerpo builds the body: {type, title, status, detail, instance, …extensions} and a newline.
+func Cuerpo(t Tipo, detail, instance string, extensiones jsonjs.Objeto) []byte {
+	o := make(jsonjs.Objeto, 0, 5+len(extensiones))
+	o = append(o,
+		jsonjs.Campo{Nombre: "type", Valor: t.Type},
+		jsonjs.Campo{Nombre: "title", Valor: t.Title},
+		jsonjs.Campo{Nombre: "status", Valor: t.Status},
+		jsonjs.Campo{Nombre: "detail", Valor: detail},
+		jsonjs.Campo{Nombre: "instance", Valor: instance},
+	)
+	o = append(o, extensiones...)
+	return append(jsonjs.Codificar(o), '\n')
+}
+
+// Escribir answers r with the problem clave: its status, application/problem+json,
+// Content-Language: es, and the body Cuerpo builds. An unknown clave is a programming error.
+func Escribir(w http.ResponseWriter, r *http.Request, clave Clave, detail string, opts ...Opcion) {
+	t, ok := catalogo[clave]
+	if !ok {
+		panic("problema: clave desconocida " + string(clave))
+	}
+	var o opciones
+	for _, opt := range opts {
+		opt(&o)
+	}
+	instance := respuesta.Ruta(r)
+	if o.instance != nil {
+		instance = *o.instance
+	}
+	cabeceras := append(o.cabeceras, respuesta.Cabecera{Nombre: "Content-Language", Valor: "es"})
+	respuesta.Bytes(w, r, t.Status, TipoMedio, Cuerpo(t, detail, instance, o.extensiones), cabeceras...)
+}

@@ -1,0 +1,62 @@
+package problema
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"cursohttp/pkg/jsonjs"
+)
+
+func TestEscribirComoElCurso(t *testing.T) {
+	t.Parallel()
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("GET", "/servicios/99?x=1", nil)
+	Escribir(rec, r, ServicioInexistente, "no existe el servicio 99")
+	quiere := `{"type":"https://revisor.example/problemas/servicio-inexistente","title":"El servicio no existe","status":404,"detail":"no existe el servicio 99","instance":"/servicios/99"}` + "\n"
+	if rec.Code != 404 || rec.Body.String() != quiere {
+		t.Errorf("%d %s", rec.Code, rec.Body.String())
+	}
+	h := rec.Header()
+	if h.Get("Content-Type") != "application/problem+json" || h.Get("Content-Language") != "es" || h.Get("Content-Length") != "174" {
+		t.Errorf("cabeceras %v", h)
+	}
+}
+
+func TestExtensionesYCabeceras(t *testing.T) {
+	t.Parallel()
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("POST", "/servicios", nil)
+	errores := []jsonjs.Objeto{{{Nombre: "detail", Valor: "debe ser true o false"}, {Nombre: "pointer", Valor: "#/activo"}}}
+	Escribir(rec, r, DatosInvalidos, "1 dato(s) no se pueden cumplir", ConExtension("errors", errores),
+		ConCabecera("WWW-Authenticate", `Bearer realm="revisor"`), ConInstance("urn:uuid:x"))
+	if !strings.HasSuffix(rec.Body.String(), `"instance":"urn:uuid:x","errors":[{"detail":"debe ser true o false","pointer":"#/activo"}]}`+"\n") {
+		t.Errorf("cuerpo %s", rec.Body.String())
+	}
+	if rec.Header()["WWW-Authenticate"][0] != `Bearer realm="revisor"` || rec.Code != 422 {
+		t.Errorf("%d %v", rec.Code, rec.Header())
+	}
+}
+
+func TestCadaTipoTieneSuCodigoYSuTitulo(t *testing.T) {
+	t.Parallel()
+	for _, c := range Claves() {
+		tipo, _ := De(c)
+		if tipo.Status < 400 || tipo.Status > 599 || tipo.Title == "" {
+			t.Errorf("%s: %+v", c, tipo)
+		}
+		if tipo.Type != "about:blank" && tipo.Type != Base+string(c) {
+			t.Errorf("%s: type %s", c, tipo.Type)
+		}
+	}
+}
+
+func TestExtensionReservadaEsUnError(t *testing.T) {
+	t.Parallel()
+	defer func() {
+		if recover() == nil {
+			t.Error("ConExtension(\"status\") no se negó")
+		}
+	}()
+	ConExtension("status", 1)
+}
