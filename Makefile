@@ -1,0 +1,47 @@
+# The verbs a student, an instructor and CI type. `make help` lists them.
+GO      ?= go
+BIN     := bin
+SERVIDORES := laboratorio revisor pasarela
+
+.DEFAULT_GOAL := help
+.PHONY: help build test check unit escenas escena lab-up lab-down lab lab-tmux bench fuzz fuzz-largo clean
+
+help: ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+build: ## build every program into bin/
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+check: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+unit: ## every Go test, with the race detector
+	$(GO) test -race -count=1 ./...
+
+test: check unit ## what CI runs: gofmt, vet, the tests with -race, and the lessons' scenes
+	@if [ -d scripts/escenas ]; then $(MAKE) --no-print-directory escenas; fi
+
+escenas: build ## replay every lesson scene and compare with the lesson
+	$(GO) run ./scripts/escenas $(if $(PASO),--paso) scripts/leccion-*
+
+escena: build ## replay one scene: make escena E=<scene> [PASO=1]
+	@test -n "$(E)" || { echo "uso: make escena E=<escena> [PASO=1]  (make escenas-lista las muestra)"; exit 2; }
+	$(GO) run ./scripts/escenas $(if $(PASO),--paso) --escena "$(E)" scripts/leccion-*
+
+lab-up: build ## start the lab in the background (logs in lab/)
+	@scripts/lab.sh arriba $(SERVIDORES)
+
+lab-down: ## stop what lab-up started
+	@scripts/lab.sh abajo
+
+lab: build ## the lab in the foreground, one prefix per program; Ctrl+C stops all
+	@scripts/lab.sh primer-plano $(SERVIDORES)
+
+lab-tmux: build ## three tmux panes, like the lessons' three terminals
+	@scripts/lab.sh tmux $(SERVIDORES)
+
+clean: ## remove bin/ and lab/
+	rm -rf $(BIN) lab
