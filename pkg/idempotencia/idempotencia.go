@@ -1,0 +1,255 @@
+// Package idempotencia remembers, per credential and Idempotency-Key, which registration a key
+// started and the response it got, so a repeated POST /servicios is answered without creating twice.
+//
+// Idempotency-Key is not a standard: it is an expired IETF draft
+// (draft-ietf-httpapi-idempotency-key-header-07) that the revisor documents as its own behaviour.
+//
+// Lifetime and bound, beyond the course (whose keys live as long as the process):
+//   - a record expires Vigencia after its key was reserved (measured from the first use, as the
+//     course's exercise 3 does, strictly greater than); an expired record is as if absent, so the
+//     request is served as new. A record still in progress never expires: its original request
+//     is still running and treating a retry as new would run the registration twice.
+//   - at most Tope records are kept. When a new key arrives and the store is full, expired records
+//     are dropped first; if it is still full, the oldest COMPLETED record is evicted (its key then
+//     behaves as if it had expired early). Records in progress are never evicted; if all Tope
+//     records are in progress, the new key is refused with Lleno (the caller answers 503 and
+//     nothing is created).
+//   - the store keeps a SHA-256 of credential and key, not the key text, so a record costs the
+//     recorded response plus a few dozen bytes however long the key header was.
+package idempotencia
+
+import (
+	"container/list"
+	"crypto/sha256"
+	"encoding/hex"
+	"sync"
+	"time"
+
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/respuesta"
+)
+
+// Defaults for Opciones.
+const (
+	VigenciaPorOmision = 24 * time.Hour
+	TopePorOmision     = 10_000
+)
+
+// Opciones configure a Registro.
+type Opciones struct {
+	Vigencia time.Duration    // how long a key is remembered; 0 means VigenciaPorOmision
+	Tope     int              // how many records are kept at most; 0 means TopePorOmision
+	Reloj    func() time.Time // time.Now when nil; tests pass a fake clock
+}
+
+// Grabada is a recorded response: what a repeat of the same request gets again, byte for byte.
+type Grabada struct {
+	Codigo    int
+	Cabeceras []respuesta.Cabecera // Location and ETag, as they were when the work finished
+	Cuerpo    []byte               // the body as sent, final newline included
+}
+
+// Tipo says what to do with a request that carries a key.
+type Tipo int
+
+const (
+	// Nueva: the key was free (or expired) and is now reserved for this request; do the work,
+	// then Grabar on success or Soltar if nothing was created.
+	Nueva Tipo = iota
+	// Repetir: the same request already finished; answer Turno.Grabada again.
+	Repetir
+	// OtraPeticion: the key was used with a different body (422 llave-reutilizada).
+	OtraPeticion
+	// EnCurso: the original request with this key is still running (409 llave-en-curso).
+	EnCurso
+	// Lleno: every slot holds a request in progress; the key cannot be reserved (503, retry later).
+	Lleno
+)
+
+func (t Tipo) String() string {
+	switch t {
+	case Nueva:
+		return "nueva"
+	case Repetir:
+		return "repetir"
+	case OtraPeticion:
+		return "otra-peticion"
+	case EnCurso:
+		return "en-curso"
+	case Lleno:
+		return "lleno"
+	}
+	return "desconocido"
+}
+
+// Turno is Tomar's answer. Grabada is set only for Repetir.
+type Turno struct {
+	Tipo    Tipo
+	Grabada Grabada
+}
+
+type registro struct {
+	id      [32]byte
+	huella  string
+	desde   time.Time
+	grabada *Grabada // nil while in progress
+	lugar   *list.Element
+}
+
+// Registro is the key store. The zero value is not usable: build it with Nuevo.
+type Registro struct {
+	vigencia time.Duration
+	tope     int
+	reloj    func() time.Time
+
+	mu    sync.Mutex
+	porId map[[32]byte]*registro
+	orden *list.List // records by reservation time, oldest first
+}
+
+// Nuevo builds an empty store.
+func Nuevo(o Opciones) *Registro {
+	if o.Vigencia <= 0 {
+		o.Vigencia = VigenciaPorOmision
+	}
+	if o.Tope <= 0 {
+		o.Tope = TopePorOmision
+	}
+	if o.Reloj == nil {
+		o.Reloj = time.Now
+	}
+	return &Registro{
+		vigencia: o.Vigencia,
+		tope:     o.Tope,
+		reloj:    o.Reloj,
+		porId:    make(map[[32]byte]*registro),
+		orden:    list.New(),
+	}
+}
+
+// Vigencia returns how long a key is remembered.
+func (r *Registro) Vigencia() time.Duration { return r.vigencia }
+
+// Tope returns the most records the store keeps.
+func (r *Registro) Tope() int { return r.tope }
+
+// Huella is the fingerprint of a parsed request body: the SHA-256 hex of JSON.stringify(valor).
+// Whitespace does not count, member order does (valor comes from jsonjs.Decodificar, which keeps
+// it), and a member added with its default value makes another fingerprint — as in the course.
+func Huella(valor any) string {
+	suma := sha256.Sum256(jsonjs.Codificar(valor))
+	return hex.EncodeToString(suma[:])
+}
+
+// identidad joins credential and key. A NUL cannot appear in a credential name or a header value,
+// so two different pairs never give the same text.
+func identidad(credencial, llave string) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(credencial))
+	h.Write([]byte{0})
+	h.Write([]byte(llave))
+	var id [32]byte
+	h.Sum(id[:0])
+	return id
+}
+
+func (r *Registro) vencido(reg *registro, ahora time.Time) bool {
+	return reg.grabada != nil && ahora.Sub(reg.desde) > r.vigencia
+}
+
+func (r *Registro) quitar(reg *registro) {
+	r.orden.Remove(reg.lugar)
+	delete(r.porId, reg.id)
+}
+
+// Tomar decides what to do with a request carrying llave and a body with fingerprint huella.
+// Lookup and reservation happen under one lock: of many simultaneous requests with a free key,
+// exactly one gets Nueva.
+func (r *Registro) Tomar(credencial, llave, huella string) Turno {
+	id := identidad(credencial, llave)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ahora := r.reloj()
+	if reg, ok := r.porId[id]; ok {
+		if !r.vencido(reg, ahora) {
+			switch {
+			case reg.huella != huella:
+				return Turno{Tipo: OtraPeticion}
+			case reg.grabada == nil:
+				return Turno{Tipo: EnCurso}
+			default:
+				return Turno{Tipo: Repetir, Grabada: copiar(*reg.grabada)}
+			}
+		}
+		// An expired key is forgotten: the request is served as new.
+		r.quitar(reg)
+	}
+	if len(r.porId) >= r.tope && !r.hacerLugar(ahora) {
+		return Turno{Tipo: Lleno}
+	}
+	reg := &registro{id: id, huella: huella, desde: ahora}
+	reg.lugar = r.orden.PushBack(reg)
+	r.porId[id] = reg
+	return Turno{Tipo: Nueva}
+}
+
+// hacerLugar frees at least one slot: every expired record, else the oldest completed one.
+func (r *Registro) hacerLugar(ahora time.Time) bool {
+	libre := false
+	var masViejo *registro
+	for e := r.orden.Front(); e != nil; {
+		sig := e.Next()
+		reg := e.Value.(*registro)
+		if r.vencido(reg, ahora) {
+			r.quitar(reg)
+			libre = true
+		} else if masViejo == nil && reg.grabada != nil {
+			masViejo = reg
+		}
+		e = sig
+	}
+	if libre {
+		return true
+	}
+	if masViejo != nil {
+		r.quitar(masViejo)
+		return true
+	}
+	return false
+}
+
+// Grabar records the response of the request that reserved llave; later repeats get it back.
+func (r *Registro) Grabar(credencial, llave string, g Grabada) {
+	id := identidad(credencial, llave)
+	g = copiar(g)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if reg, ok := r.porId[id]; ok && reg.grabada == nil {
+		reg.grabada = &g
+	}
+}
+
+// Soltar forgets a key whose request failed without creating anything, so a corrected retry with
+// the same key can try again. Only a record still in progress is released.
+func (r *Registro) Soltar(credencial, llave string) {
+	id := identidad(credencial, llave)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if reg, ok := r.porId[id]; ok && reg.grabada == nil {
+		r.quitar(reg)
+	}
+}
+
+// Cuantos returns how many records the store holds (expired ones not yet dropped included).
+func (r *Registro) Cuantos() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.porId)
+}
+
+// copiar keeps recorded responses immutable whatever callers do with the slices they hold.
+func copiar(g Grabada) Grabada {
+	g.Cabeceras = append([]respuesta.Cabecera(nil), g.Cabeceras...)
+	g.Cuerpo = append([]byte(nil), g.Cuerpo...)
+	return g
+}

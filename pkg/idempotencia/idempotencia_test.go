@@ -1,0 +1,348 @@
+package idempotencia
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/respuesta"
+)
+
+type relojFalso struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (r *relojFalso) ahora() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.t }
+func (r *relojFalso) pasar(d time.Duration) {
+	r.mu.Lock()
+	r.t = r.t.Add(d)
+	r.mu.Unlock()
+}
+
+func nuevoReloj() *relojFalso { return &relojFalso{t: time.Date(2026, 10, 21, 22, 26, 31, 0, time.UTC)} }
+
+func huellaDe(t *testing.T, cuerpo string) string {
+	t.Helper()
+	v, err := jsonjs.Decodificar([]byte(cuerpo))
+	if err != nil {
+		t.Fatalf("Decodificar(%s): %v", cuerpo, err)
+	}
+	return Huella(v)
+}
+
+var avisos201 = Grabada{
+	Codigo: 201,
+	Cabeceras: []respuesta.Cabecera{
+		{Nombre: "Location", Valor: "/servicios/7"},
+		{Nombre: "ETag", Valor: `"7-1-0cabc364"`},
+	},
+	Cuerpo: []byte(`{"id":7,"nombre":"avisos","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}` + "\n"),
+}
+
+// Series G1-G4: what counts as the same body.
+func TestHuella(t *testing.T) {
+	t.Parallel()
+	original := `{"nombre":"avisos","url":"http://127.0.0.1:18081/codigo/200"}`
+	casos := []struct {
+		nombre, cuerpo string
+		igual          bool
+	}{
+		{"el mismo", original, true},
+		{"con espacios (S-G2)", `{ "nombre" : "avisos" ,  "url" : "http://127.0.0.1:18081/codigo/200" }`, true},
+		{"otro orden (S-G3)", `{"url":"http://127.0.0.1:18081/codigo/200","nombre":"avisos"}`, false},
+		{"con el valor por omisión (S-G4)", `{"nombre":"avisos","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}`, false},
+		{"escape equivalente", `{"nombre":"\u0061visos","url":"http://127.0.0.1:18081/codigo/200"}`, true},
+		{"otro nombre", `{"nombre":"correo","url":"http://127.0.0.1:18081/codigo/200"}`, false},
+	}
+	base := huellaDe(t, original)
+	if len(base) != 64 {
+		t.Fatalf("la huella %q no es SHA-256 en hexadecimal", base)
+	}
+	for _, c := range casos {
+		if got := huellaDe(t, c.cuerpo) == base; got != c.igual {
+			t.Errorf("%s: igual = %v, se esperaba %v", c.nombre, got, c.igual)
+		}
+	}
+	// Numbers are compared after parsing: 2000, 2000.0 and 2e3 are one number.
+	a := huellaDe(t, `{"limite_ms":2000}`)
+	for _, otro := range []string{`{"limite_ms":2000.0}`, `{"limite_ms":2e3}`} {
+		if huellaDe(t, otro) != a {
+			t.Errorf("%s debería tener la huella de {\"limite_ms\":2000}", otro)
+		}
+	}
+}
+
+func TestTomar(t *testing.T) {
+	t.Parallel()
+	h1, h2 := "h1", "h2"
+	type paso struct {
+		accion     string // tomar, grabar, soltar
+		credencial string
+		llave      string
+		huella     string
+		quiere     Tipo
+	}
+	casos := []struct {
+		nombre string
+		pasos  []paso
+	}{
+		{"llave nueva", []paso{{"tomar", "escritura-a", "k", h1, Nueva}}},
+		{"misma llave mientras sigue en curso", []paso{
+			{"tomar", "escritura-a", "k", h1, Nueva},
+			{"tomar", "escritura-a", "k", h1, EnCurso},
+		}},
+		{"otro cuerpo mientras sigue en curso: 422 antes que 409", []paso{
+			{"tomar", "escritura-a", "k", h1, Nueva},
+			{"tomar", "escritura-a", "k", h2, OtraPeticion},
+		}},
+		{"terminada: se repite", []paso{
+			{"tomar", "escritura-a", "k", h1, Nueva},
+			{"grabar", "escritura-a", "k", "", 0},
+			{"tomar", "escritura-a", "k", h1, Repetir},
+			{"tomar", "escritura-a", "k", h1, Repetir},
+		}},
+		{"terminada con otro cuerpo", []paso{
+			{"tomar", "escritura-a", "k", h1, Nueva},
+			{"grabar", "escritura-a", "k", "", 0},
+			{"tomar", "escritura-a", "k", h2, OtraPeticion},
+		}},
+		{"una falla suelta la llave (S-G5, S-G6)", []paso{
+			{"tomar", "escritura-a", "k", h1, Nueva},
+			{"soltar", "escritura-a", "k", "", 0},
+			{"tomar", "escritura-a", "k", h2, Nueva},
+		}},
+		{"soltar no borra una respuesta grabada", []paso{
+			{"tomar", "escritura-a", "k", h1, Nueva},
+			{"grabar", "escritura-a", "k", "", 0},
+			{"soltar", "escritura-a", "k", "", 0},
+			{"tomar", "escritura-a", "k", h1, Repetir},
+		}},
+		{"la llave es de quien la manda (S-G10)", []paso{
+			{"tomar", "escritura-a", "alta-agenda-1", h1, Nueva},
+			{"grabar", "escritura-a", "alta-agenda-1", "", 0},
+			{"tomar", "escritura-b", "alta-agenda-1", h1, Nueva},
+		}},
+		{"las comillas son parte de la llave (S-G11)", []paso{
+			{"tomar", "escritura-a", "alta-agenda-1", h1, Nueva},
+			{"grabar", "escritura-a", "alta-agenda-1", "", 0},
+			{"tomar", "escritura-a", `"alta-agenda-1"`, h1, Nueva},
+		}},
+		{"credencial y llave no se confunden al juntarlas", []paso{
+			{"tomar", "a", "b:c", h1, Nueva},
+			{"tomar", "a:b", "c", h1, Nueva},
+		}},
+	}
+	for _, c := range casos {
+		t.Run(c.nombre, func(t *testing.T) {
+			t.Parallel()
+			reg := Nuevo(Opciones{})
+			for i, p := range c.pasos {
+				switch p.accion {
+				case "tomar":
+					turno := reg.Tomar(p.credencial, p.llave, p.huella)
+					if turno.Tipo != p.quiere {
+						t.Fatalf("paso %d: Tomar = %v, se esperaba %v", i, turno.Tipo, p.quiere)
+					}
+					if turno.Tipo == Repetir && string(turno.Grabada.Cuerpo) != string(avisos201.Cuerpo) {
+						t.Fatalf("paso %d: se repitió %q", i, turno.Grabada.Cuerpo)
+					}
+				case "grabar":
+					reg.Grabar(p.credencial, p.llave, avisos201)
+				case "soltar":
+					reg.Soltar(p.credencial, p.llave)
+				}
+			}
+		})
+	}
+}
+
+// The recorded response is replayed exactly, and nobody can change it through a slice they hold.
+func TestGrabadaNoCambia(t *testing.T) {
+	t.Parallel()
+	reg := Nuevo(Opciones{})
+	g := Grabada{Codigo: 201, Cabeceras: append([]respuesta.Cabecera(nil), avisos201.Cabeceras...), Cuerpo: append([]byte(nil), avisos201.Cuerpo...)}
+	reg.Tomar("escritura-a", "k", "h")
+	reg.Grabar("escritura-a", "k", g)
+	g.Cuerpo[0] = 'X'
+	g.Cabeceras[0].Valor = "/otro"
+	primera := reg.Tomar("escritura-a", "k", "h").Grabada
+	primera.Cuerpo[0] = 'Y'
+	segunda := reg.Tomar("escritura-a", "k", "h").Grabada
+	if segunda.Codigo != 201 || string(segunda.Cuerpo) != string(avisos201.Cuerpo) ||
+		len(segunda.Cabeceras) != 2 || segunda.Cabeceras[0] != avisos201.Cabeceras[0] || segunda.Cabeceras[1] != avisos201.Cabeceras[1] {
+		t.Fatalf("la respuesta grabada cambió: %+v", segunda)
+	}
+}
+
+// Exercise 3's rule, with a fake clock: validity counted from the reservation, strictly greater.
+func TestVigencia(t *testing.T) {
+	t.Parallel()
+	reloj := nuevoReloj()
+	reg := Nuevo(Opciones{Vigencia: 5 * time.Second, Reloj: reloj.ahora})
+	if got := reg.Tomar("escritura-a", "vence-1", "h1").Tipo; got != Nueva {
+		t.Fatalf("primera: %v", got)
+	}
+	reloj.pasar(500 * time.Millisecond)
+	reg.Grabar("escritura-a", "vence-1", avisos201)
+	reloj.pasar(4500 * time.Millisecond) // exactly 5 s after the reservation: still valid
+	if got := reg.Tomar("escritura-a", "vence-1", "h1").Tipo; got != Repetir {
+		t.Fatalf("a los 5 s: %v, se esperaba repetir", got)
+	}
+	reloj.pasar(time.Millisecond)
+	if got := reg.Tomar("escritura-a", "vence-1", "h1").Tipo; got != Nueva {
+		t.Fatalf("pasados 5 s: %v, se esperaba nueva", got)
+	}
+	// An expired key with another body is new too (no 422).
+	reg.Soltar("escritura-a", "vence-1")
+	reg.Tomar("escritura-a", "vence-2", "h1")
+	reg.Grabar("escritura-a", "vence-2", avisos201)
+	reloj.pasar(6 * time.Second)
+	if got := reg.Tomar("escritura-a", "vence-2", "otro").Tipo; got != Nueva {
+		t.Fatalf("vencida con otro cuerpo: %v, se esperaba nueva", got)
+	}
+}
+
+// A request still in progress keeps its key however long it takes.
+func TestEnCursoNoVence(t *testing.T) {
+	t.Parallel()
+	reloj := nuevoReloj()
+	reg := Nuevo(Opciones{Vigencia: time.Second, Reloj: reloj.ahora})
+	reg.Tomar("escritura-a", "k", "h")
+	reloj.pasar(time.Hour)
+	if got := reg.Tomar("escritura-a", "k", "h").Tipo; got != EnCurso {
+		t.Fatalf("Tomar = %v, se esperaba en-curso", got)
+	}
+}
+
+func TestTope(t *testing.T) {
+	t.Parallel()
+	t.Run("primero se van las vencidas", func(t *testing.T) {
+		t.Parallel()
+		reloj := nuevoReloj()
+		reg := Nuevo(Opciones{Vigencia: time.Minute, Tope: 3, Reloj: reloj.ahora})
+		for _, k := range []string{"a", "b"} {
+			reg.Tomar("c", k, "h")
+			reg.Grabar("c", k, avisos201)
+		}
+		reloj.pasar(2 * time.Minute)
+		reg.Tomar("c", "z", "h")
+		reg.Grabar("c", "z", avisos201)
+		if got := reg.Tomar("c", "nueva", "h").Tipo; got != Nueva {
+			t.Fatalf("Tomar = %v", got)
+		}
+		if n := reg.Cuantos(); n != 2 {
+			t.Fatalf("quedan %d registros, se esperaban 2 (z y nueva)", n)
+		}
+		if got := reg.Tomar("c", "z", "h").Tipo; got != Repetir {
+			t.Fatalf("z, que no había vencido, debía seguir: %v", got)
+		}
+	})
+	t.Run("luego la terminada más vieja, nunca una en curso", func(t *testing.T) {
+		t.Parallel()
+		reg := Nuevo(Opciones{Tope: 3})
+		reg.Tomar("c", "en-curso", "h") // the oldest, but still running
+		reg.Tomar("c", "vieja", "h")
+		reg.Grabar("c", "vieja", avisos201)
+		reg.Tomar("c", "reciente", "h")
+		reg.Grabar("c", "reciente", avisos201)
+		if got := reg.Tomar("c", "nueva", "h").Tipo; got != Nueva {
+			t.Fatalf("Tomar = %v", got)
+		}
+		if n := reg.Cuantos(); n != 3 {
+			t.Fatalf("hay %d registros, tope 3", n)
+		}
+		if got := reg.Tomar("c", "en-curso", "h").Tipo; got != EnCurso {
+			t.Fatalf("la llave en curso se perdió: %v", got)
+		}
+		if got := reg.Tomar("c", "reciente", "h").Tipo; got != Repetir {
+			t.Fatalf("se desalojó la reciente: %v", got)
+		}
+		// "vieja" was evicted, so it is served as new (and "reciente" makes room for it).
+		if got := reg.Tomar("c", "vieja", "h").Tipo; got != Nueva {
+			t.Fatalf("vieja: %v, se esperaba nueva (desalojada)", got)
+		}
+	})
+	t.Run("todas en curso: lleno, y no se crea nada", func(t *testing.T) {
+		t.Parallel()
+		reg := Nuevo(Opciones{Tope: 2})
+		reg.Tomar("c", "a", "h")
+		reg.Tomar("c", "b", "h")
+		if got := reg.Tomar("c", "c", "h").Tipo; got != Lleno {
+			t.Fatalf("Tomar = %v, se esperaba lleno", got)
+		}
+		if n := reg.Cuantos(); n != 2 {
+			t.Fatalf("hay %d registros", n)
+		}
+		reg.Soltar("c", "a")
+		if got := reg.Tomar("c", "c", "h").Tipo; got != Nueva {
+			t.Fatalf("tras soltar una: %v", got)
+		}
+	})
+}
+
+// 100 goroutines with the same key and body: exactly one reserves it.
+func TestCarrera(t *testing.T) {
+	t.Parallel()
+	reg := Nuevo(Opciones{})
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		cuenta = map[Tipo]int{}
+	)
+	inicio := make(chan struct{})
+	for range 100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-inicio
+			turno := reg.Tomar("escritura-a", "alta-correo-1", "h")
+			mu.Lock()
+			cuenta[turno.Tipo]++
+			mu.Unlock()
+		}()
+	}
+	close(inicio)
+	wg.Wait()
+	if cuenta[Nueva] != 1 || cuenta[EnCurso] != 99 {
+		t.Fatalf("turnos: %v, se esperaba 1 nueva y 99 en curso", cuenta)
+	}
+}
+
+// Many keys, reservations, recordings and releases at once, under -race, with a small bound.
+func TestConcurrenciaMixta(t *testing.T) {
+	t.Parallel()
+	reg := Nuevo(Opciones{Tope: 50})
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			llave := string(rune('a' + i%26))
+			switch reg.Tomar("c", llave, "h").Tipo {
+			case Nueva:
+				if i%3 == 0 {
+					reg.Soltar("c", llave)
+				} else {
+					reg.Grabar("c", llave, avisos201)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n := reg.Cuantos(); n > 50 {
+		t.Fatalf("%d registros, tope 50", n)
+	}
+}
+
+func BenchmarkTomar(b *testing.B) {
+	reg := Nuevo(Opciones{})
+	reg.Tomar("escritura-a", "k", "h")
+	reg.Grabar("escritura-a", "k", avisos201)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			reg.Tomar("escritura-a", "k", "h")
+		}
+	})
+}
