@@ -21,7 +21,9 @@ func (r *relojFalso) pasar(d time.Duration) {
 	r.mu.Unlock()
 }
 
-func nuevoReloj() *relojFalso { return &relojFalso{t: time.Date(2026, 10, 21, 22, 26, 31, 0, time.UTC)} }
+func nuevoReloj() *relojFalso {
+	return &relojFalso{t: time.Date(2026, 10, 21, 22, 26, 31, 0, time.UTC)}
+}
 
 func huellaDe(t *testing.T, cuerpo string) string {
 	t.Helper()
