@@ -45,3 +45,6 @@ lab-tmux: build ## three tmux panes, like the lessons' three terminals
 
 clean: ## remove bin/ and lab/
 	rm -rf $(BIN) lab
+
+bench: build ## load benchmark of the built servers against a trivial Go server (targets in the table)
+	$(GO) run ./scripts/bench --bin $(BIN) $(if $(DURACION),--duracion $(DURACION))
