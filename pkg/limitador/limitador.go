@@ -81,7 +81,10 @@ func debeValer(cuota int, ventana time.Duration) {
 // segundosArriba rounds up to whole seconds, never below 1: a client told "0" would retry at once
 // into the same refusal (the course says 1 when 0.3 s remain).
 func segundosArriba(d time.Duration) int64 {
-	s := int64((d + time.Second - 1) / time.Second)
+	s := int64(d / time.Second)
+	if d%time.Second > 0 {
+		s++ // without adding first: d may be near the largest Duration
+	}
 	return max(s, 1)
 }
 

@@ -199,7 +199,7 @@ func rafagaEn(l Limitador, ahora time.Time, n int) []bool {
 //   - allowed: at Reinicio−1ns exactly Restantes more fit; at Reinicio at least one more fits.
 func TestVeredictosCumplen(t *testing.T) {
 	t.Parallel()
-	for semilla := int64(1); semilla <= 25; semilla++ {
+	for semilla := int64(1); semilla <= 16; semilla++ {
 		t.Run(fmt.Sprint(semilla), func(t *testing.T) {
 			t.Parallel()
 			r := rand.New(rand.NewSource(semilla))
@@ -209,38 +209,40 @@ func TestVeredictosCumplen(t *testing.T) {
 					k := r.Intn(len(ts))
 					_, v := reproducir(c, ts[:k+1])
 					ahora := ts[k]
-					donde := fmt.Sprintf("semilla %d, %s, petición %d en %s, %+v", semilla, c.nombre, k, ahora.Sub(origen), v)
+					donde := func() string {
+						return fmt.Sprintf("semilla %d, %s, petición %d en %s, %+v", semilla, c.nombre, k, ahora.Sub(origen), v)
+					}
 					if v.Reinicio <= 0 {
-						t.Fatalf("%s: Reinicio no positivo", donde)
+						t.Fatalf("%s: Reinicio no positivo", donde())
 					}
 					if !v.Permitido {
 						if v.RetryAfter < 1 || time.Duration(v.RetryAfter)*time.Second < v.Reinicio || v.Restantes != 0 {
-							t.Fatalf("%s: RetryAfter o Restantes incoherentes", donde)
+							t.Fatalf("%s: RetryAfter o Restantes incoherentes", donde())
 						}
 						l, _ := reproducir(c, ts[:k+1])
 						if l.Permitir("k", ahora.Add(v.Reinicio-1)).Permitido {
-							t.Fatalf("%s: permitida antes de Reinicio", donde)
+							t.Fatalf("%s: permitida antes de Reinicio", donde())
 						}
 						if !l.Permitir("k", ahora.Add(v.Reinicio)).Permitido {
-							t.Fatalf("%s: rechazada en Reinicio", donde)
+							t.Fatalf("%s: rechazada en Reinicio", donde())
 						}
 						l, _ = reproducir(c, ts[:k+1])
 						if !l.Permitir("k", ahora.Add(time.Duration(v.RetryAfter)*time.Second)).Permitido {
-							t.Fatalf("%s: rechazada al volver tras Retry-After", donde)
+							t.Fatalf("%s: rechazada al volver tras Retry-After", donde())
 						}
 						continue
 					}
 					if v.RetryAfter != 0 || v.Restantes < 0 || v.Restantes >= c.cuota {
-						t.Fatalf("%s: RetryAfter o Restantes incoherentes", donde)
+						t.Fatalf("%s: RetryAfter o Restantes incoherentes", donde())
 					}
 					l, _ := reproducir(c, ts[:k+1])
 					quiere := append(slices.Repeat([]bool{true}, v.Restantes), false)
 					if got := rafagaEn(l, ahora.Add(v.Reinicio-1), v.Restantes+1); !slices.Equal(got, quiere) {
-						t.Fatalf("%s: justo antes de t, %v, quiere %v", donde, got, quiere)
+						t.Fatalf("%s: justo antes de t, %v, quiere %v", donde(), got, quiere)
 					}
 					l, _ = reproducir(c, ts[:k+1])
 					if got := rafagaEn(l, ahora.Add(v.Reinicio), v.Restantes+1); slices.Contains(got, false) {
-						t.Fatalf("%s: en t, %v: no volvió nada de cuota", donde, got)
+						t.Fatalf("%s: en t, %v: no volvió nada de cuota", donde(), got)
 					}
 				}
 			}
