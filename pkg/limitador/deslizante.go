@@ -13,7 +13,8 @@ type VentanaDeslizante struct {
 	almacen almacen[registro]
 }
 
-// registro is a ring of the instants of allowed requests, oldest first.
+// registro is a ring of the instants of allowed requests, oldest first. A stored registro always
+// holds at least one: it is created for an allowed request, and a refusal needs a full ring.
 type registro struct {
 	marcas  []time.Time
 	primero int
