@@ -1,0 +1,106 @@
+package destinos
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// punycodeValido aproxima la revisión que UTS 46 hace de una etiqueta «xn--»:
+// debe decodificarse (RFC 3492) a algo no vacío, sin una marca combinante al
+// principio, sin mayúsculas ni caracteres imposibles. Sin las tablas de Unicode no se puede
+// exigir más; una etiqueta rara que pase solo acaba en un nombre que no resuelve.
+func punycodeValido(s string) bool {
+	const (
+		base, tmin, tmax, skew, damp = 36, 1, 26, 38, 700
+		sesgoInicial, nInicial       = 72, 128
+		maximo                       = utf8.MaxRune
+	)
+	if s == "" {
+		return false
+	}
+	var salida []rune
+	resto := s
+	if d := strings.LastIndexByte(s, '-'); d > 0 {
+		for i := 0; i < d; i++ {
+			if s[i] >= 0x80 {
+				return false
+			}
+			salida = append(salida, rune(s[i]))
+		}
+		resto = s[d+1:]
+	}
+	n, i, sesgo := nInicial, 0, sesgoInicial
+	for p := 0; p < len(resto); {
+		anterior, w := i, 1
+		for k := base; ; k += base {
+			if p >= len(resto) {
+				return false
+			}
+			c := resto[p]
+			p++
+			var digito int
+			switch {
+			case '0' <= c && c <= '9':
+				digito = int(c-'0') + 26
+			case 'a' <= c && c <= 'z':
+				digito = int(c - 'a')
+			case 'A' <= c && c <= 'Z':
+				digito = int(c - 'A')
+			default:
+				return false
+			}
+			if digito > (maximo-i)/w {
+				return false
+			}
+			i += digito * w
+			t := k - sesgo
+			if t < tmin {
+				t = tmin
+			} else if t > tmax {
+				t = tmax
+			}
+			if digito < t {
+				break
+			}
+			if w > maximo/(base-t) {
+				return false
+			}
+			w *= base - t
+		}
+		largo := len(salida) + 1
+		// Adaptar el sesgo (RFC 3492, sección 6.1).
+		delta := i - anterior
+		if anterior == 0 {
+			delta /= damp
+		} else {
+			delta /= 2
+		}
+		delta += delta / largo
+		k := 0
+		for delta > ((base-tmin)*tmax)/2 {
+			delta /= base - tmin
+			k += base
+		}
+		sesgo = k + (base-tmin+1)*delta/(delta+skew)
+		if i/largo > maximo-n {
+			return false
+		}
+		n += i / largo
+		i %= largo
+		if n > maximo || (n >= 0xD800 && n <= 0xDFFF) {
+			return false
+		}
+		salida = append(salida[:i], append([]rune{rune(n)}, salida[i:]...)...)
+		i++
+	}
+	if len(salida) == 0 || unicode.Is(unicode.M, salida[0]) {
+		return false
+	}
+	for _, r := range salida {
+		if unicode.IsUpper(r) || !unicode.IsPrint(r) || r == '.' {
+			return false
+		}
+	}
+	return true
+}
