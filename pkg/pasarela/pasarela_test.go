@@ -1,0 +1,438 @@
+package pasarela
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+
+	"cursohttp/pkg/estado"
+	"cursohttp/pkg/servidor"
+)
+
+// bitacora collects the gateway's lines.
+type bitacora struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *bitacora) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+func (b *bitacora) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.b.String() }
+
+// levantar serves the gateway in front of destino on an ephemeral port, as cmd/pasarela does.
+func levantar(t testing.TB, destino string) (string, *bitacora) {
+	t.Helper()
+	u, err := url.Parse(destino)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &bitacora{}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln = Envolver(estado.Envolver(ln))
+	srv := NuevoServidor(Nueva(Opciones{Destino: u, Log: servidor.NuevoLogger(log, log, false)}))
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String(), log
+}
+
+// crudo sends one raw request and returns the raw response: status line, headers as written, body.
+func crudo(t testing.TB, addr, peticion string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, peticion); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(c)
+	var cab strings.Builder
+	largo := 0
+	for {
+		linea, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("leyendo cabeceras: %v (%q)", err, cab.String())
+		}
+		cab.WriteString(linea)
+		if linea == "\r\n" {
+			break
+		}
+		if n, v, ok := strings.Cut(linea, ":"); ok && strings.EqualFold(n, "content-length") {
+			largo, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	cuerpo := make([]byte, largo)
+	if _, err := io.ReadFull(r, cuerpo); err != nil {
+		t.Fatal(err)
+	}
+	return cab.String() + string(cuerpo)
+}
+
+func sinFecha(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\r\n") {
+		if !strings.HasPrefix(l, "Date: ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\r\n")
+}
+
+// vista is what the fake revisor saw of one request.
+type vista struct {
+	metodo, uri string
+	cabeceras   http.Header
+	cuerpo      string
+}
+
+// revisorFalso answers 201 like the revisor's registration and records what it saw.
+func revisorFalso(t testing.TB) (string, func() []vista) {
+	var (
+		mu    sync.Mutex
+		todas []vista
+	)
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		todas = append(todas, vista{r.Method, r.RequestURI, r.Header.Clone(), string(b)})
+		mu.Unlock()
+		h := w.Header()
+		h["Location"] = []string{"/servicios/7"}
+		h["ETag"] = []string{`"7-1-7b8bb8f3"`}
+		h["X-Otra"] = []string{"no pasa"}
+		h["Content-Type"] = []string{"application/json"}
+		cuerpo := `{"id":7,"nombre":"por-pasarela","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}` + "\n"
+		h["Content-Length"] = []string{strconv.Itoa(len(cuerpo))}
+		w.WriteHeader(201)
+		io.WriteString(w, cuerpo)
+	}))
+	return ts.URL, func() []vista { mu.Lock(); defer mu.Unlock(); return append([]vista(nil), todas...) }
+}
+
+const cuerpoPorPasarela = `{"nombre":"por-pasarela","url":"http://127.0.0.1:18081/codigo/200"}`
+
+func post(cabeceras, cuerpo string) string {
+	return "POST /servicios?x=1 HTTP/1.1\r\nHost: p\r\nAuthorization: Bearer escritura-a\r\n" +
+		"Content-Type: application/json\r\nAccept: */*\r\n" + cabeceras +
+		"Content-Length: " + strconv.Itoa(len(cuerpo)) + "\r\nConnection: close\r\n\r\n" + cuerpo
+}
+
+// S-I39: forwarded as is, answered with the allow-listed headers in lower case.
+func TestReenvia(t *testing.T) {
+	t.Parallel()
+	destino, vistas := revisorFalso(t)
+	addr, log := levantar(t, destino)
+	got := sinFecha(crudo(t, addr, post("Idempotency-Key: k1\r\nIf-Match: *\r\nX-Simular: otra-cosa\r\n", cuerpoPorPasarela)))
+	want := "HTTP/1.1 201 Created\r\ncontent-length: 92\r\ncontent-type: application/json\r\netag: \"7-1-7b8bb8f3\"\r\nlocation: /servicios/7\r\nConnection: close\r\n\r\n" +
+		`{"id":7,"nombre":"por-pasarela","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}` + "\n"
+	if got != want {
+		t.Fatalf("respuesta:\n%q\nse esperaba:\n%q", got, want)
+	}
+	v := vistas()
+	if len(v) != 1 {
+		t.Fatalf("el revisor vio %d peticiones", len(v))
+	}
+	if v[0].metodo != "POST" || v[0].uri != "/servicios?x=1" || v[0].cuerpo != cuerpoPorPasarela {
+		t.Fatalf("el revisor vio %+v", v[0])
+	}
+	for _, n := range []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match"} {
+		if v[0].cabeceras.Get(n) == "" {
+			t.Errorf("no pasó %s", n)
+		}
+	}
+	for _, n := range []string{"Accept", "X-Simular", "User-Agent", "X-Forwarded-For"} {
+		if _, ok := v[0].cabeceras[n]; ok {
+			t.Errorf("pasó %s: %q", n, v[0].cabeceras[n])
+		}
+	}
+	if log.String() != "" {
+		t.Errorf("la pasarela no registra lo que pasa bien; escribió %q", log.String())
+	}
+}
+
+// The upstream's reason phrase is kept: the revisor's 422 reads "Unprocessable Content".
+func TestFraseDelRevisor(t *testing.T) {
+	t.Parallel()
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = []string{"application/problem+json"}
+		w.Header()["Content-Language"] = []string{"es"}
+		estado.Escribir(w, r, 422)
+		io.WriteString(w, "{}\n")
+	}))
+	addr, _ := levantar(t, ts.URL)
+	got := crudo(t, addr, post("", cuerpoPorPasarela))
+	if !strings.HasPrefix(got, "HTTP/1.1 422 Unprocessable Content\r\n") || !strings.Contains(got, "\r\ncontent-language: es\r\n") {
+		t.Fatalf("respuesta:\n%s", got)
+	}
+}
+
+// Redirects are passed back, never followed.
+func TestNoSigueRedirecciones(t *testing.T) {
+	t.Parallel()
+	var llamadas atomic.Int32
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		llamadas.Add(1)
+		w.Header()["Location"] = []string{"/servicios"}
+		w.WriteHeader(301)
+	}))
+	addr, _ := levantar(t, ts.URL)
+	got := crudo(t, addr, "GET /viejo/servicios HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
+	if !strings.HasPrefix(got, "HTTP/1.1 301 Moved Permanently\r\n") || !strings.Contains(got, "\r\nlocation: /servicios\r\n") || llamadas.Load() != 1 {
+		t.Fatalf("llamadas %d, respuesta:\n%s", llamadas.Load(), got)
+	}
+}
+
+const perdida = `{"type":"about:blank","title":"Bad Gateway","status":502,"detail":"la pasarela no recibió una respuesta completa del revisor"}` + "\n"
+const sinRevisor = `{"type":"about:blank","title":"Bad Gateway","status":502,"detail":"la pasarela no recibió respuesta del revisor"}` + "\n"
+
+func TestPerderPrimera(t *testing.T) {
+	t.Parallel()
+	casos := []struct {
+		nombre           string
+		primera, segunda string // extra headers + body of two requests
+		cuerpo2          string
+		segundaPierde    bool
+	}{
+		{"misma llave", "Idempotency-Key: k\r\n", "Idempotency-Key: k\r\n", cuerpoPorPasarela, false},
+		{"misma llave, otro cuerpo", "Idempotency-Key: k\r\n", "Idempotency-Key: k\r\n", `{"nombre":"otro"}`, false},
+		{"otra llave", "Idempotency-Key: k\r\n", "Idempotency-Key: k2\r\n", cuerpoPorPasarela, true},
+		{"sin llave, mismo cuerpo", "", "", cuerpoPorPasarela, false},
+		{"sin llave, otro cuerpo", "", "", `{"nombre":"otro"}`, true},
+	}
+	for _, c := range casos {
+		t.Run(c.nombre, func(t *testing.T) {
+			t.Parallel()
+			destino, vistas := revisorFalso(t)
+			addr, log := levantar(t, destino)
+			got := sinFecha(crudo(t, addr, post(c.primera+"X-Simular: perder-primera\r\n", cuerpoPorPasarela)))
+			want := "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 128\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n" + perdida
+			if got != want {
+				t.Fatalf("primera:\n%q\nse esperaba\n%q", got, want)
+			}
+			segunda := crudo(t, addr, post(c.segunda+"X-Simular: perder-primera\r\n", c.cuerpo2))
+			if pierde := strings.HasPrefix(segunda, "HTTP/1.1 502"); pierde != c.segundaPierde {
+				t.Fatalf("segunda:\n%s", segunda)
+			}
+			if n := len(vistas()); n != 2 {
+				t.Fatalf("el revisor vio %d peticiones, se esperaban 2 (la perdida también se hizo)", n)
+			}
+			lineas := "pasarela: el revisor respondió 201, pero la respuesta se pierde\n"
+			if c.segundaPierde {
+				lineas += lineas
+			}
+			if log.String() != lineas {
+				t.Fatalf("bitácora %q", log.String())
+			}
+			// Without the header nothing is lost, even a request never seen before.
+			if got := crudo(t, addr, post("Idempotency-Key: nunca-vista\r\n", cuerpoPorPasarela)); !strings.HasPrefix(got, "HTTP/1.1 201") {
+				t.Fatalf("sin X-Simular:\n%s", got)
+			}
+		})
+	}
+}
+
+// Many simultaneous requests with one identity: exactly one answer is lost.
+func TestPerderPrimeraConcurrente(t *testing.T) {
+	t.Parallel()
+	destino, _ := revisorFalso(t)
+	addr, _ := levantar(t, destino)
+	var perdidas atomic.Int32
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if strings.HasPrefix(crudo(t, addr, post("Idempotency-Key: una\r\nX-Simular: perder-primera\r\n", cuerpoPorPasarela)), "HTTP/1.1 502") {
+				perdidas.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if perdidas.Load() != 1 {
+		t.Fatalf("%d respuestas perdidas, se esperaba 1", perdidas.Load())
+	}
+}
+
+// S-E1: nobody listens at the destination → 502, and the gateway keeps serving.
+func TestRevisorApagado(t *testing.T) {
+	t.Parallel()
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	muerto := "http://" + ln.Addr().String()
+	ln.Close()
+	addr, log := levantar(t, muerto)
+	want := "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 115\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n" + sinRevisor
+	for i := range 2 {
+		if got := sinFecha(crudo(t, addr, post("", `{"nombre":"sin-revisor","url":"http://127.0.0.1:18081/codigo/200"}`))); got != want {
+			t.Fatalf("petición %d:\n%q\nse esperaba\n%q", i, got, want)
+		}
+	}
+	if log.String() != strings.Repeat("pasarela: el revisor no respondió\n", 2) {
+		t.Fatalf("bitácora %q", log.String())
+	}
+}
+
+// The revisor hangs up without answering (or mid-body) → 502, logged as no answer.
+func TestRevisorCorta(t *testing.T) {
+	t.Parallel()
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/a-medias" {
+			w.Header()["Content-Length"] = []string{"100"}
+			w.WriteHeader(200)
+			io.WriteString(w, "pocos")
+			w.(http.Flusher).Flush()
+		}
+		panic(http.ErrAbortHandler)
+	}))
+	addr, log := levantar(t, ts.URL)
+	for _, ruta := range []string{"/cortar", "/a-medias"} {
+		got := crudo(t, addr, "GET "+ruta+" HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
+		if !strings.HasPrefix(got, "HTTP/1.1 502 Bad Gateway\r\n") || !strings.HasSuffix(got, sinRevisor) {
+			t.Fatalf("%s:\n%s", ruta, got)
+		}
+	}
+	if strings.Count(log.String(), "pasarela: el revisor no respondió\n") != 2 {
+		t.Fatalf("bitácora %q", log.String())
+	}
+}
+
+// Go's Transport re-sends by itself a request carrying Idempotency-Key when a pooled connection
+// dies before the answer. The gateway retries nothing: the revisor must see the POST once.
+func TestNoReenviaPorSuCuenta(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var posts atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func(c net.Conn) {
+				defer c.Close()
+				r := bufio.NewReader(c)
+				for {
+					req, err := http.ReadRequest(r)
+					if err != nil {
+						return
+					}
+					io.Copy(io.Discard, req.Body)
+					if req.Method == "POST" {
+						posts.Add(1)
+						return // did the work, then the connection dies without an answer
+					}
+					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+				}
+			}(c)
+		}
+	}()
+	addr, _ := levantar(t, "http://"+ln.Addr().String())
+	// Same client connection to the gateway; the gateway reuses its pooled connection upstream.
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	io.WriteString(c, "GET /servicios HTTP/1.1\r\nHost: p\r\n\r\n")
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET: %v %v", resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	cuerpo := `{"nombre":"x","url":"http://127.0.0.1:18081/codigo/200"}`
+	fmt.Fprintf(c, "POST /servicios HTTP/1.1\r\nHost: p\r\nIdempotency-Key: k\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(cuerpo), cuerpo)
+	resp, err = http.ReadResponse(r, nil)
+	if err != nil || resp.StatusCode != 502 {
+		t.Fatalf("POST: %v %v", resp, err)
+	}
+	if n := posts.Load(); n != 1 {
+		t.Fatalf("el revisor vio %d POST, se esperaba 1", n)
+	}
+}
+
+// A request with a large body is forwarded whole (the gateway does not cap it; the revisor does).
+func TestCuerpoGrande(t *testing.T) {
+	t.Parallel()
+	destino, vistas := revisorFalso(t)
+	addr, _ := levantar(t, destino)
+	grande := strings.Repeat("x", 20000)
+	crudo(t, addr, post("X-Simular: perder-primera\r\n", grande))
+	got := crudo(t, addr, post("X-Simular: perder-primera\r\n", grande))
+	if !strings.HasPrefix(got, "HTTP/1.1 201") {
+		t.Fatalf("la segunda con el mismo cuerpo grande debía pasar:\n%s", got)
+	}
+	if v := vistas(); len(v) != 2 || len(v[1].cuerpo) != 20000 {
+		t.Fatalf("el revisor vio %d peticiones", len(v))
+	}
+}
+
+func TestLineaDeInicio(t *testing.T) {
+	t.Parallel()
+	u, _ := url.Parse("http://127.0.0.1:18080")
+	if got := LineaDeInicio("127.0.0.1:18082", u); got != "pasarela en http://127.0.0.1:18082 → http://127.0.0.1:18080" {
+		t.Fatalf("%q", got)
+	}
+}
+
+func TestVistasAcotadas(t *testing.T) {
+	t.Parallel()
+	v := nuevasVistas(2)
+	id := func(b byte) [32]byte { return [32]byte{b} }
+	for _, b := range []byte{1, 2, 3} {
+		if !v.primeraVez(id(b)) {
+			t.Fatalf("%d no era nueva", b)
+		}
+	}
+	if v.primeraVez(id(3)) || v.primeraVez(id(2)) {
+		t.Fatal("2 y 3 ya se habían visto")
+	}
+	if !v.primeraVez(id(1)) {
+		t.Fatal("1, la más vieja, debía haberse olvidado al llegar al tope")
+	}
+	if len(v.cual) != 2 || v.orden.Len() != 2 {
+		t.Fatalf("el conjunto pasó del tope: %d", len(v.cual))
+	}
+}
+
+func BenchmarkReenviarGET(b *testing.B) {
+	ts := servidor.Prueba(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = []string{"application/json"}
+		w.Header()["Content-Length"] = []string{"12"}
+		io.WriteString(w, `{"id":1,"a":2}`[:11]+"\n")
+	}))
+	addr, _ := levantar(b, ts.URL)
+	cliente := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			resp, err := cliente.Get("http://" + addr + "/servicios/1")
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	})
+}
