@@ -1,0 +1,77 @@
+package programas
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"cursohttp/pkg/laboratorio"
+	"cursohttp/pkg/servidor"
+)
+
+// bufferSeguro is a Buffer servers can write to while a test reads it.
+type bufferSeguro struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *bufferSeguro) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *bufferSeguro) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// laboratorioDePrueba starts our laboratory on an ephemeral port, with its per-request log.
+func laboratorioDePrueba(t *testing.T) (string, *bufferSeguro) {
+	t.Helper()
+	registro := &bufferSeguro{}
+	log := servidor.NuevoLogger(registro, registro, false)
+	ts := servidor.Prueba(t, servidor.Registrar(log, laboratorio.Nuevo(zerolog.Nop())))
+	return ts.URL, registro
+}
+
+// sinEsperas sleeps no time at all but still honours ctx, so retry loops run instantly.
+func sinEsperas(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+
+// entornoDePrueba is an Entorno that writes to out and never sleeps.
+func entornoDePrueba(out *bytes.Buffer) Entorno {
+	return Entorno{Out: out, Err: out, Cliente: NuevoCliente(), Dormir: sinEsperas}
+}
+
+// compararLineas fails with the first differing line, which is easier to read than a whole diff.
+func compararLineas(t *testing.T, obtenido, esperado string) {
+	t.Helper()
+	if obtenido == esperado {
+		return
+	}
+	o, e := strings.Split(obtenido, "\n"), strings.Split(esperado, "\n")
+	for i := 0; i < max(len(o), len(e)); i++ {
+		var lo, le string
+		if i < len(o) {
+			lo = o[i]
+		}
+		if i < len(e) {
+			le = e[i]
+		}
+		if lo != le {
+			t.Fatalf("línea %d:\n obtenida: %q\n esperada: %q\n--- salida completa:\n%s", i+1, lo, le, obtenido)
+		}
+	}
+}
+
+// sinRedirecciones answers 301 to anything, to prove the client does not follow it.
+var sinRedirecciones = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, "/otra", http.StatusMovedPermanently)
+})

@@ -1,0 +1,181 @@
+package programas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"cursohttp/pkg/decision"
+	"cursohttp/pkg/servidor"
+)
+
+// HostilPorOmision is where fig07_04.ts opens its hostile service while it runs (lesson 7, §7.14.2).
+const HostilPorOmision = "127.0.0.1:18083"
+
+var acciones = []decision.Accion{decision.Seguir, decision.Corregir, decision.Reautenticar, decision.Esperar, decision.Reconciliar, decision.Rendirse}
+
+// caso is one check: a name and a test that returns the failure text, or "" when it passes.
+type caso struct {
+	nombre string
+	probar func(context.Context) string
+}
+
+// ComprobarTabla is fig07_04.ts: seven checks of the client's decision table, four of them against a
+// hostile service that answers Problem Details with whatever type it is asked for. It opens that
+// service on direccion (host:port) with the handler hostil only while it runs. Exit code 0 only if
+// all seven pass, so it can be used in a script.
+func ComprobarTabla(ctx context.Context, e Entorno, direccion string, hostil http.Handler) int {
+	ln, err := servidor.Escuchar("comprobar tabla", servidorEn(direccion))
+	if err != nil {
+		var ocupado *servidor.PuertoOcupado
+		if errors.As(err, &ocupado) {
+			err = fmt.Errorf("no puedo abrir el servicio hostil en %s: el puerto ya está en uso; detén lo que lo ocupa o elige otro con --hostil", direccion)
+		}
+		return e.fallo("comprobar tabla", err)
+	}
+	srv := servidor.Nuevo(hostil)
+	go srv.Serve(ln) //nolint:errcheck // Close below ends it
+	defer srv.Close()
+	return comprobarTabla(ctx, e, "http://"+ln.Addr().String(), srv.Close)
+}
+
+// servidorEn turns host:port into the suite's listening options; a bad port becomes 0 and fails
+// loudly at Listen rather than picking a random one silently.
+func servidorEn(direccion string) servidor.Opciones {
+	host, puerto, err := net.SplitHostPort(direccion)
+	if err != nil {
+		return servidor.Opciones{Direccion: direccion, Puerto: -1}
+	}
+	p, err := strconv.Atoi(puerto)
+	if err != nil {
+		p = -1
+	}
+	return servidor.Opciones{Direccion: host, Puerto: p}
+}
+
+// comprobarTabla runs the checks against a hostile service already listening at base; cerrar closes
+// it before the summary, as the course does.
+func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() error) int {
+	lab := e.Laboratorio + "/codigo/"
+	accionDe := func(ctx context.Context, url string) (decision.Accion, error) {
+		d, _, err := e.decidirDe(ctx, url)
+		return d.Accion, err
+	}
+	// A request that fails is that check's failure text; the course's program would crash instead.
+	casos := []caso{
+		{"los 23 códigos del curso caen en una de las seis acciones", func(ctx context.Context) string {
+			for _, codigo := range CodigosDelCurso {
+				d, _, err := e.decidirDe(ctx, lab+strconv.Itoa(codigo))
+				if err != nil {
+					return err.Error()
+				}
+				if !slices.Contains(acciones, d.Accion) {
+					return fmt.Sprintf("%d dio «%s»", codigo, d.Accion)
+				}
+			}
+			return ""
+		}},
+		{"corregir, reautenticar, reconciliar y rendirse nunca reintentan", func(ctx context.Context) string {
+			for _, codigo := range CodigosDelCurso {
+				d, _, err := e.decidirDe(ctx, lab+strconv.Itoa(codigo))
+				if err != nil {
+					return err.Error()
+				}
+				if d.Accion != decision.Esperar && d.Reintenta {
+					return fmt.Sprintf("%d es %s y reintenta", codigo, d.Accion)
+				}
+			}
+			return ""
+		}},
+		{"un type conocido afina el código: el mismo 409 es esperar o reconciliar", func(ctx context.Context) string {
+			enCurso, err := accionDe(ctx, base+"/type/"+encodeURIComponent(decision.TypeBase+"llave-en-curso"))
+			if err != nil {
+				return err.Error()
+			}
+			repetido, err := accionDe(ctx, base+"/type/"+encodeURIComponent(decision.TypeBase+"nombre-repetido"))
+			if err != nil {
+				return err.Error()
+			}
+			if enCurso == decision.Esperar && repetido == decision.Reconciliar {
+				return ""
+			}
+			return fmt.Sprintf("llave-en-curso: %s; nombre-repetido: %s", enCurso, repetido)
+		}},
+		{"un type que la tabla no conoce se decide por el código", func(ctx context.Context) string {
+			a, err := accionDe(ctx, base+"/type/"+encodeURIComponent("https://otro.example/problemas/nuevo"))
+			if err != nil {
+				return err.Error()
+			}
+			if a == decision.Reconciliar {
+				return ""
+			}
+			return fmt.Sprintf("dio %s, se esperaba reconciliar (el 409 a secas)", a)
+		}},
+		{"un type heredado de Object.prototype no revienta: se decide por el código", func(ctx context.Context) string {
+			// The names travel raw, as the course sends them.
+			for _, nombre := range []string{"constructor", "__proto__", "toString", "hasOwnProperty"} {
+				a, err := accionDe(ctx, base+"/type/"+nombre)
+				if err != nil {
+					return fmt.Sprintf("type %s: %v", nombre, err)
+				}
+				if a != decision.Reconciliar {
+					return fmt.Sprintf("type %s: dio %s, se esperaba reconciliar", nombre, a)
+				}
+			}
+			return ""
+		}},
+		{"un código que la tabla no lista cae en el x00 de su familia", func(ctx context.Context) string {
+			esperado := []struct {
+				codigo int
+				accion decision.Accion
+			}{{299, decision.Seguir}, {418, decision.Corregir}, {451, decision.Corregir}, {507, decision.Rendirse}, {599, decision.Rendirse}}
+			for _, x := range esperado {
+				a, err := accionDe(ctx, lab+strconv.Itoa(x.codigo))
+				if err != nil {
+					return err.Error()
+				}
+				if a != x.accion {
+					return fmt.Sprintf("%d dio %s, se esperaba %s", x.codigo, a, x.accion)
+				}
+			}
+			return ""
+		}},
+		{"traducir el title y el detail no cambia la decisión", func(ctx context.Context) string {
+			es, err := accionDe(ctx, base+"/idioma/es")
+			if err != nil {
+				return err.Error()
+			}
+			en, err := accionDe(ctx, base+"/idioma/en")
+			if err != nil {
+				return err.Error()
+			}
+			if es == en && es == decision.Esperar {
+				return ""
+			}
+			return fmt.Sprintf("en español %s, en inglés %s", es, en)
+		}},
+	}
+	bien := 0
+	for _, c := range casos {
+		falla := c.probar(ctx)
+		if falla == "" {
+			bien++
+			fmt.Fprintf(e.Out, "ok    %s\n", c.nombre)
+			continue
+		}
+		fmt.Fprintf(e.Out, "FALLA %s\n      %s\n", c.nombre, falla)
+	}
+	if cerrar != nil {
+		cerrar()
+	}
+	fmt.Fprintln(e.Out)
+	fmt.Fprintf(e.Out, "%d de %d comprobaciones de la tabla pasaron\n", bien, len(casos))
+	if bien == len(casos) {
+		return 0
+	}
+	return 1
+}

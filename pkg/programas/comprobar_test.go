@@ -1,0 +1,101 @@
+package programas
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+
+	"cursohttp/pkg/laboratorio"
+	"cursohttp/pkg/problema"
+	respuestas "cursohttp/pkg/respuesta"
+)
+
+// S12 of lesson 7, verbatim [lesson L2880-L2890], without the shell's echo line.
+const salidaComprobarTabla = `ok    los 23 códigos del curso caen en una de las seis acciones
+ok    corregir, reautenticar, reconciliar y rendirse nunca reintentan
+ok    un type conocido afina el código: el mismo 409 es esperar o reconciliar
+ok    un type que la tabla no conoce se decide por el código
+ok    un type heredado de Object.prototype no revienta: se decide por el código
+ok    un código que la tabla no lista cae en el x00 de su familia
+ok    traducir el title y el detail no cambia la decisión
+
+7 de 7 comprobaciones de la tabla pasaron
+`
+
+func TestComprobarTablaSieteDeSiete(t *testing.T) {
+	t.Parallel()
+	lab, _ := laboratorioDePrueba(t)
+	var out bytes.Buffer
+	e := entornoDePrueba(&out)
+	e.Laboratorio = lab
+	if c := ComprobarTabla(context.Background(), e, "127.0.0.1:0", laboratorio.NuevoHostil()); c != 0 {
+		t.Fatalf("código de salida %d, se esperaba 0:\n%s", c, out.String())
+	}
+	compararLineas(t, out.String(), salidaComprobarTabla)
+}
+
+// A hostile service that always sends the same type makes checks 3 and 7 fail with the course's
+// failure texts, and the exit code becomes 1.
+func TestComprobarTablaInformaLasFallas(t *testing.T) {
+	t.Parallel()
+	lab, _ := laboratorioDePrueba(t)
+	mentiroso := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		respuestas.Bytes(w, r, http.StatusConflict, problema.TipoMedio, []byte(`{"type":"https://revisor.example/problemas/nombre-repetido"}`))
+	})
+	var out bytes.Buffer
+	e := entornoDePrueba(&out)
+	e.Laboratorio = lab
+	if c := ComprobarTabla(context.Background(), e, "127.0.0.1:0", mentiroso); c != 1 {
+		t.Fatalf("código de salida %d, se esperaba 1", c)
+	}
+	for _, linea := range []string{
+		"FALLA un type conocido afina el código: el mismo 409 es esperar o reconciliar\n      llave-en-curso: reconciliar; nombre-repetido: reconciliar\n",
+		"FALLA traducir el title y el detail no cambia la decisión\n      en español reconciliar, en inglés reconciliar\n",
+		"ok    un type que la tabla no conoce se decide por el código\n",
+		"\n5 de 7 comprobaciones de la tabla pasaron\n",
+	} {
+		if !strings.Contains(out.String(), linea) {
+			t.Errorf("falta %q en:\n%s", linea, out.String())
+		}
+	}
+}
+
+// A busy port is one clear sentence and exit code 1, not a crash.
+func TestComprobarTablaConElPuertoOcupado(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var out bytes.Buffer
+	e := entornoDePrueba(&out)
+	e.Laboratorio = "http://127.0.0.1:1"
+	if c := ComprobarTabla(context.Background(), e, ln.Addr().String(), laboratorio.NuevoHostil()); c != 1 {
+		t.Fatalf("código de salida %d, se esperaba 1", c)
+	}
+	if !strings.Contains(out.String(), "el puerto ya está en uso") || strings.Contains(out.String(), "comprobaciones") {
+		t.Errorf("salida inesperada:\n%s", out.String())
+	}
+}
+
+// The hostile paths carry "//" once decoded; the client must send them percent-encoded exactly as
+// encodeURIComponent does, and the server must not answer a cleaned-path redirect.
+func TestEncodeURIComponent(t *testing.T) {
+	t.Parallel()
+	casos := map[string]string{
+		"https://revisor.example/problemas/llave-en-curso": "https%3A%2F%2Frevisor.example%2Fproblemas%2Fllave-en-curso",
+		"a b+c&d=e?f#g":  "a%20b%2Bc%26d%3De%3Ff%23g",
+		"-_.!~*'()":      "-_.!~*'()",
+		"ñ—":             "%C3%B1%E2%80%94",
+		"constructor":    "constructor",
+	}
+	for entrada, esperado := range casos {
+		if got := encodeURIComponent(entrada); got != esperado {
+			t.Errorf("encodeURIComponent(%q) = %q, se esperaba %q", entrada, got, esperado)
+		}
+	}
+}

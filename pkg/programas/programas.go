@@ -1,0 +1,283 @@
+// Package programas holds the course's client programs (lessons 4, 6 and 7) as functions that print
+// exactly what the course's TypeScript programs print, so the revisor binary can offer them as
+// subcommands and tests can run them against in-process servers.
+package programas
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"cursohttp/pkg/reintento"
+)
+
+// The course's base URLs (lesson 7, §0.4): revisor on 18080, the laboratory on 18081.
+const (
+	RevisorPorOmision     = "http://127.0.0.1:18080"
+	LaboratorioPorOmision = "http://127.0.0.1:18081"
+)
+
+// Entorno is what a program needs from outside. Everything that varies between runs (clock, random
+// draws, sleeps, keys) comes from here so tests can pin it; nil fields take the real thing.
+type Entorno struct {
+	Revisor     string       // revisor's base URL, without a trailing slash
+	Laboratorio string       // the laboratory's base URL
+	Cliente     *http.Client // must not follow redirects; nil uses NuevoCliente()
+	Out, Err    io.Writer
+
+	Ahora      func() time.Time                           // nil: time.Now
+	Azar       func() float64                             // values in [0, 1); nil: math/rand/v2
+	Dormir     func(context.Context, time.Duration) error // nil: a timer that ctx can cancel
+	NuevaLlave func() string                              // Idempotency-Key per alta; nil: a random UUID
+}
+
+// NuevoCliente is the HTTP client every program uses. It never follows a redirect: the course's
+// programs fetch with redirect "manual", and a 301 or 308 is something to report, not to follow (a
+// silent follow would print 200 for them and could take a client past the SSRF defence). Like
+// Node's fetch, it ignores proxy variables.
+func NuevoCliente() *http.Client {
+	t := &http.Transport{
+		Proxy:                 nil,
+		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:          16,
+		IdleConnTimeout:       5 * time.Second,
+		ResponseHeaderTimeout: 0, // /lento/MS may take as long as the lab is told
+	}
+	return &http.Client{
+		Transport: t,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}
+}
+
+func (e Entorno) cliente() *http.Client {
+	if e.Cliente != nil {
+		return e.Cliente
+	}
+	return NuevoCliente()
+}
+
+func (e Entorno) ahora() time.Time {
+	if e.Ahora != nil {
+		return e.Ahora()
+	}
+	return time.Now()
+}
+
+func (e Entorno) dormir(ctx context.Context, d time.Duration) error {
+	if e.Dormir != nil {
+		return e.Dormir(ctx, d)
+	}
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (e Entorno) llave() string {
+	if e.NuevaLlave != nil {
+		return e.NuevaLlave()
+	}
+	return uuid.NewString()
+}
+
+func (e Entorno) errOut() io.Writer {
+	if e.Err != nil {
+		return e.Err
+	}
+	return io.Discard
+}
+
+// respuesta is what the programs keep of an HTTP answer: the body read whole, as fetch's text().
+type respuesta struct {
+	codigo    int
+	cabeceras http.Header
+	cuerpo    []byte
+}
+
+// cabecera returns the field as Headers.get does: every line joined with ", ", ok=false if absent.
+func (r respuesta) cabecera(nombre string) (string, bool) {
+	v := r.cabeceras.Values(nombre)
+	if len(v) == 0 {
+		return "", false
+	}
+	return strings.Join(v, ", "), true
+}
+
+// ok is fetch's Response.ok.
+func (r respuesta) ok() bool { return r.codigo >= 200 && r.codigo <= 299 }
+
+// retryAfter reads Retry-After strictly; nil when absent or not understood.
+func (r respuesta) retryAfter(ahora time.Time) *int64 {
+	v, hay := r.cabecera("Retry-After")
+	if !hay {
+		return nil
+	}
+	s, ok := reintento.SegundosDeEspera(v, ahora)
+	if !ok {
+		return nil
+	}
+	return &s
+}
+
+// pedir makes one request and reads the whole body.
+func (e Entorno) pedir(ctx context.Context, metodo, url string, cabeceras map[string]string, cuerpo []byte) (respuesta, error) {
+	var lector io.Reader
+	if cuerpo != nil {
+		lector = bytes.NewReader(cuerpo)
+	}
+	req, err := http.NewRequestWithContext(ctx, metodo, url, lector)
+	if err != nil {
+		return respuesta{}, err
+	}
+	for k, v := range cabeceras {
+		req.Header.Set(k, v)
+	}
+	res, err := e.cliente().Do(req)
+	if err != nil {
+		return respuesta{}, err
+	}
+	defer res.Body.Close()
+	datos, err := io.ReadAll(res.Body)
+	if err != nil {
+		return respuesta{}, err
+	}
+	return respuesta{codigo: res.StatusCode, cabeceras: res.Header, cuerpo: datos}, nil
+}
+
+// fallo prints why a program could not go on and returns its exit code. The course's programs
+// crash with a stack trace here (an unhandled rejection, exit code 1); one sentence says the same.
+func (e Entorno) fallo(programa string, err error) int {
+	fmt.Fprintf(e.errOut(), "%s: %v\n", programa, err)
+	return 1
+}
+
+// largoJS is a string's length as JavaScript counts it: UTF-16 code units. "—", "sí" and "ó" are
+// one unit each; only characters beyond the BMP count two.
+func largoJS(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r) // -1 never happens: range yields U+FFFD for invalid bytes
+
+	}
+	return n
+}
+
+// padEnd is String.prototype.padEnd(n) with spaces.
+func padEnd(s string, n int) string {
+	if l := largoJS(s); l < n {
+		return s + strings.Repeat(" ", n-l)
+	}
+	return s
+}
+
+// padStart is String.prototype.padStart(n) with spaces.
+func padStart(s string, n int) string {
+	if l := largoJS(s); l < n {
+		return strings.Repeat(" ", n-l) + s
+	}
+	return s
+}
+
+// textoJS is JavaScript's template-literal rendering of a string that may be null.
+func textoJS(s string, ok bool) string {
+	if !ok {
+		return "null"
+	}
+	return s
+}
+
+// encodeURIComponent escapes as JavaScript's function of that name: everything except
+// A-Z a-z 0-9 - _ . ! ~ * ' ( ), as UTF-8 bytes in upper-case hex.
+func encodeURIComponent(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
+
+// textoDeCuerpo decodes a body as fetch's text() does (WHATWG UTF-8): a leading BOM is dropped and
+// each maximal invalid subpart becomes one U+FFFD.
+func textoDeCuerpo(b []byte) string {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return textoValido(string(b))
+}
+
+// textoValido replaces invalid UTF-8 the way the WHATWG decoder does.
+func textoValido(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError || n > 1 {
+			sb.WriteString(s[i : i+n])
+			i += n
+			continue
+		}
+		sb.WriteRune(utf8.RuneError)
+		i += subparteInvalida(s[i:])
+	}
+	return sb.String()
+}
+
+// subparteInvalida measures the maximal prefix of a UTF-8 sequence that began well and broke off
+// (Unicode's "substitution of maximal subparts"), or 1.
+func subparteInvalida(s string) int {
+	c := s[0]
+	var faltan int
+	bajo, alto := byte(0x80), byte(0xBF)
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		faltan = 1
+	case c == 0xE0:
+		faltan, bajo = 2, 0xA0
+	case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
+		faltan = 2
+	case c == 0xED:
+		faltan, alto = 2, 0x9F
+	case c == 0xF0:
+		faltan, bajo = 3, 0x90
+	case c >= 0xF1 && c <= 0xF3:
+		faltan = 3
+	case c == 0xF4:
+		faltan, alto = 3, 0x8F
+	default:
+		return 1
+	}
+	n := 1
+	for ; n <= faltan && n < len(s); n++ {
+		if s[n] < bajo || s[n] > alto {
+			break
+		}
+		bajo, alto = 0x80, 0xBF
+	}
+	return n
+}
