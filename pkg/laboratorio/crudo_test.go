@@ -1,0 +1,104 @@
+package laboratorio
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// crudo is a response as it crossed the wire: header names keep their case.
+type crudo struct {
+	linea     string
+	cabeceras map[string]string
+	cuerpo    string
+	todo      string
+}
+
+// pedirCrudo sends one request line on its own connection (with Connection: close) and reads
+// everything until the server closes.
+func pedirCrudo(t *testing.T, addr, metodo, objetivo string, cuerpo string) crudo {
+	t.Helper()
+	peticion := metodo + " " + objetivo + " HTTP/1.1\r\nHost: banco\r\nConnection: close\r\n"
+	if cuerpo != "" {
+		peticion += "Content-Length: " + strconv.Itoa(len(cuerpo)) + "\r\n"
+	}
+	peticion += "\r\n" + cuerpo
+	return leerCrudo(t, addr, peticion)
+}
+
+func leerCrudo(t *testing.T, addr, peticion string) crudo {
+	t.Helper()
+	r, err := intentarCrudo(addr, peticion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// intentarCrudo is leerCrudo for goroutines other than the test's.
+func intentarCrudo(addr, peticion string) (crudo, error) {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return crudo{}, err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.WriteString(c, peticion); err != nil {
+		return crudo{}, err
+	}
+	todo, err := io.ReadAll(c)
+	if err != nil {
+		return crudo{}, fmt.Errorf("leyendo la respuesta: %w (llegó %q)", err, todo)
+	}
+	return partir(string(todo)), nil
+}
+
+func partir(todo string) crudo {
+	r := crudo{todo: todo, cabeceras: map[string]string{}}
+	cabeza, cuerpo, ok := strings.Cut(todo, "\r\n\r\n")
+	if !ok || !strings.HasPrefix(todo, "HTTP/") {
+		return r
+	}
+	r.cuerpo = cuerpo
+	lineas := strings.Split(cabeza, "\r\n")
+	r.linea = lineas[0]
+	for _, l := range lineas[1:] {
+		nombre, valor, _ := strings.Cut(l, ": ")
+		r.cabeceras[nombre] = valor
+	}
+	return r
+}
+
+// bitacora is a log destination safe for concurrent handlers.
+type bitacora struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *bitacora) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *bitacora) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *bitacora) lineas() []string {
+	var out []string
+	s := bufio.NewScanner(strings.NewReader(l.String()))
+	for s.Scan() {
+		out = append(out, s.Text())
+	}
+	return out
+}
