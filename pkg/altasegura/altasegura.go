@@ -1,0 +1,339 @@
+// Package altasegura is the lesson-6 client that registers a service through the gateway and
+// retries without duplicating it: one Idempotency-Key per intent, reused by every attempt.
+package altasegura
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unicode"
+
+	"github.com/google/uuid"
+
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/reintento"
+)
+
+// The course's values.
+const (
+	PasarelaPorOmision   = "http://127.0.0.1:18082"
+	CredencialPorOmision = "escritura-a"
+	LlaveEnCurso         = "https://revisor.example/problemas/llave-en-curso"
+	Uso                  = "uso: alta-segura <nombre> <url> [--sin-llave]"
+)
+
+// Opciones are one run's inputs. Everything after SinLlave has a course default when left zero.
+type Opciones struct {
+	Nombre, URL string
+	SinLlave    bool
+	Pasarela    string        // base URL of the gateway
+	Credencial  string        // Bearer token
+	Limite      time.Duration // per attempt; see LimiteDeEntorno
+	LimiteTexto string        // how the limit is printed ("2000"); derived from Limite when empty
+
+	Salida  io.Writer
+	Cliente *http.Client
+	Llave   func() string                              // a fresh key; uuid.NewString when nil
+	Azar    func() float64                             // the jitter draw; math/rand when nil
+	Dormir  func(context.Context, time.Duration) error // waits; a timer when nil
+	Ahora   func() time.Time                           // for Retry-After dates; time.Now when nil
+}
+
+// LimiteDeEntorno reads ALTA_LIMITE_MS as the course does (`Number(x) > 0`, else 2000): it returns
+// the limit and the number as JavaScript would print it in "tiempo agotado: N ms".
+func LimiteDeEntorno(valor string, hay bool) (time.Duration, string) {
+	if hay {
+		if n, ok := numeroJS(valor); ok && n > 0 && n < 1e12 {
+			return time.Duration(n * float64(time.Millisecond)), jsonjs.Numero(n)
+		}
+	}
+	return reintento.LimiteIntentoAlta, "2000"
+}
+
+// numeroJS is Number(texto) for the decimal forms a person types: surrounding whitespace ignored,
+// empty means 0, hexadecimal/octal/binary prefixes accepted; anything else is NaN (ok=false).
+// Infinity is refused too: it is no time limit at all, and the program needs one.
+func numeroJS(texto string) (float64, bool) {
+	s := strings.TrimFunc(texto, esEspacioJS)
+	if s == "" {
+		return 0, true
+	}
+	for _, base := range []struct {
+		prefijo string
+		base    int
+	}{{"0x", 16}, {"0X", 16}, {"0o", 8}, {"0O", 8}, {"0b", 2}, {"0B", 2}} {
+		if resto, ok := strings.CutPrefix(s, base.prefijo); ok {
+			n, err := strconv.ParseUint(resto, base.base, 64)
+			return float64(n), err == nil && !strings.ContainsAny(resto, "+-_")
+		}
+	}
+	if strings.ContainsAny(s, "_xXpPnNiI") || strings.HasSuffix(s, "e") {
+		return 0, false // ParseFloat's extras (underscores, hex floats, NaN, Inf) are not JS
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	return n, err == nil && !math.IsInf(n, 0)
+}
+
+// esEspacioJS is what String.prototype.trim removes: Unicode White_Space, BOM and line ends.
+func esEspacioJS(r rune) bool {
+	return r == '\uFEFF' || unicode.Is(unicode.White_Space, r)
+}
+
+// Intento is the outcome of one attempt: an answer, or why there was none.
+type Intento struct {
+	Codigo        int
+	Cuerpo        string // trimmed, as printed
+	ReintentarEn  int64  // Retry-After in seconds, when HayReintentar
+	HayReintentar bool
+	SinRespuesta  string // non-empty when no answer arrived: "ECONNREFUSED", "tiempo agotado: 2000 ms"…
+}
+
+// Reintentable answers the first question of §6.3: can it fix itself? No answer, 502, 503 and 504
+// can; a 409 only when its type says the original request is still in progress (waiting is enough);
+// everything else — 4xx, 409 nombre-repetido, 429, 500 — will not change by repeating it.
+func Reintentable(i Intento) bool {
+	if i.SinRespuesta != "" {
+		return true
+	}
+	switch i.Codigo {
+	case 502, 503, 504:
+		return true
+	case 409:
+		return TypeDelCuerpo(i.Cuerpo) == LlaveEnCurso
+	}
+	return false
+}
+
+// TypeDelCuerpo is JSON.parse(cuerpo).type when the body is a JSON object whose type is a string,
+// whatever the Content-Type says (the course reads it that way).
+func TypeDelCuerpo(cuerpo string) string {
+	v, err := jsonjs.Decodificar([]byte(cuerpo))
+	if err != nil {
+		return ""
+	}
+	o, ok := v.(jsonjs.Objeto)
+	if !ok {
+		return ""
+	}
+	t, _ := o.Texto("type")
+	return t
+}
+
+// Cuerpo is the registration's body, the same bytes on every attempt: JSON.stringify({nombre, url}).
+func Cuerpo(nombre, url string) []byte {
+	return jsonjs.Codificar(jsonjs.Objeto{{Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}})
+}
+
+func (o *Opciones) completar() {
+	if o.Pasarela == "" {
+		o.Pasarela = PasarelaPorOmision
+	}
+	if o.Credencial == "" {
+		o.Credencial = CredencialPorOmision
+	}
+	if o.Limite <= 0 {
+		o.Limite, o.LimiteTexto = reintento.LimiteIntentoAlta, ""
+	}
+	if o.LimiteTexto == "" {
+		o.LimiteTexto = jsonjs.Numero(float64(o.Limite) / float64(time.Millisecond))
+	}
+	if o.Salida == nil {
+		o.Salida = os.Stdout
+	}
+	if o.Cliente == nil {
+		o.Cliente = &http.Client{}
+	}
+	if o.Llave == nil {
+		o.Llave = uuid.NewString
+	}
+	if o.Dormir == nil {
+		o.Dormir = dormir
+	}
+	if o.Ahora == nil {
+		o.Ahora = time.Now
+	}
+}
+
+func dormir(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Correr runs the registration and returns the exit code: 0 only when it was made (a 2xx), 1 when
+// it was not or nobody knows.
+func Correr(ctx context.Context, o Opciones) int {
+	o.completar()
+	politica := reintento.PoliticaAlta()
+	politica.Azar = o.Azar
+
+	// One key per intent, not per attempt: every retry of this registration carries the same one.
+	llave := ""
+	como := "sin llave (podría duplicar)"
+	pendiente := "no se sabe si el alta ocurrió"
+	if !o.SinLlave {
+		llave = o.Llave()
+		como = "con la misma llave"
+		pendiente = "repetir más tarde con la llave " + llave + " es seguro"
+	}
+	cuerpo := Cuerpo(o.Nombre, o.URL)
+
+	desenlace := "agotado"
+	var ultimo Intento
+	huboDuda := false
+	var pedidaLarga int64
+	for n := 1; n <= politica.Intentos; n++ {
+		ultimo = o.intentar(ctx, llave, cuerpo)
+		if ultimo.SinRespuesta != "" {
+			fmt.Fprintf(o.Salida, "intento %d: sin respuesta (%s)\n", n, ultimo.SinRespuesta)
+		} else {
+			fmt.Fprintf(o.Salida, "intento %d: %d %s\n", n, ultimo.Codigo, ultimo.Cuerpo)
+			if ultimo.Codigo >= 200 && ultimo.Codigo < 300 {
+				desenlace = "hecho"
+				break
+			}
+		}
+		if !Reintentable(ultimo) {
+			desenlace = "rechazado"
+			break
+		}
+		huboDuda = true
+		// No wait after the last attempt: there is nothing left to wake up for.
+		if !politica.QuedanIntentos(n) {
+			break
+		}
+		espera, insistir := politica.Espera(n, ultimo.ReintentarEn, ultimo.HayReintentar)
+		if !insistir {
+			desenlace = "sin-insistir"
+			pedidaLarga = ultimo.ReintentarEn
+			break
+		}
+		if ultimo.HayReintentar {
+			fmt.Fprintf(o.Salida, "  el servidor pide esperar %d s (Retry-After); espero %d s y reintento %s\n",
+				ultimo.ReintentarEn, ultimo.ReintentarEn, como)
+		} else {
+			techo := reintento.Techo(n, politica.Base, politica.Tope)
+			fmt.Fprintf(o.Salida, "  espero entre 0 y %d ms y reintento %s\n", techo.Milliseconds(), como)
+		}
+		if err := o.Dormir(ctx, espera); err != nil {
+			return 1 // interrupted (Ctrl+C): not done, or not known
+		}
+	}
+
+	switch desenlace {
+	case "agotado":
+		fmt.Fprintf(o.Salida, "se agotaron los %d intentos sin una respuesta definitiva; %s\n", politica.Intentos, pendiente)
+	case "sin-insistir":
+		fmt.Fprintf(o.Salida, "el servidor pidió esperar %d s (Retry-After), más de los %d s que este programa espera; no se reintenta; %s\n",
+			pedidaLarga, int64(politica.TopeRetryAfter/time.Second), pendiente)
+	case "rechazado":
+		if ultimo.SinRespuesta == "" {
+			duda := ""
+			if o.SinLlave && huboDuda {
+				duda = "; sin llave no se sabe si lo que ya existe lo creó un intento anterior"
+			}
+			fmt.Fprintf(o.Salida, "el servidor respondió %d: repetir lo mismo no lo arregla%s\n", ultimo.Codigo, duda)
+		}
+	}
+	if desenlace == "hecho" {
+		return 0
+	}
+	return 1
+}
+
+// intentar makes one attempt, bounded as a whole (connection, headers and body) by the limit.
+func (o *Opciones) intentar(ctx context.Context, llave string, cuerpo []byte) Intento {
+	ctx, cancelar := context.WithTimeoutCause(ctx, o.Limite, errTiempoAgotado)
+	defer cancelar()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(o.Pasarela, "/")+"/servicios", bytes.NewReader(cuerpo))
+	if err != nil {
+		return Intento{SinRespuesta: "TypeError: fetch failed"}
+	}
+	// Not rewindable: Go's Transport would otherwise re-send a request carrying Idempotency-Key by
+	// itself on a dead kept-alive connection, and one printed attempt would be two requests.
+	req.GetBody = nil
+	req.Header["Authorization"] = []string{"Bearer " + o.Credencial}
+	req.Header["Content-Type"] = []string{"application/json"}
+	req.Header["X-Simular"] = []string{"perder-primera"}
+	if llave != "" {
+		req.Header["Idempotency-Key"] = []string{llave}
+	}
+	resp, err := o.Cliente.Do(req)
+	if err != nil {
+		return o.sinRespuesta(ctx, err)
+	}
+	defer resp.Body.Close()
+	datos, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return o.sinRespuesta(ctx, err)
+	}
+	i := Intento{Codigo: resp.StatusCode, Cuerpo: strings.TrimFunc(strings.ToValidUTF8(string(datos), "\uFFFD"), esEspacioJS)}
+	if v := resp.Header.Values("Retry-After"); len(v) > 0 {
+		i.ReintentarEn, i.HayReintentar = reintento.SegundosDeEspera(strings.Join(v, ", "), o.Ahora())
+	}
+	return i
+}
+
+var errTiempoAgotado = errors.New("tiempo agotado")
+
+func (o *Opciones) sinRespuesta(ctx context.Context, err error) Intento {
+	if errors.Is(context.Cause(ctx), errTiempoAgotado) {
+		return Intento{SinRespuesta: "tiempo agotado: " + o.LimiteTexto + " ms"}
+	}
+	return Intento{SinRespuesta: CodigoDeNode(err)}
+}
+
+// CodigoDeNode names a failed request the way the course's program does: the `cause.code` Node's
+// fetch reports (ECONNREFUSED, ECONNRESET, ENOTFOUND, UND_ERR_SOCKET…), or, when there is none,
+// the error as Node prints it.
+func CodigoDeNode(err error) string {
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		if dns.IsNotFound {
+			return "ENOTFOUND"
+		}
+		return "EAI_AGAIN"
+	}
+	for _, par := range []struct {
+		errno  syscall.Errno
+		codigo string
+	}{
+		{syscall.ECONNREFUSED, "ECONNREFUSED"},
+		{syscall.ECONNRESET, "ECONNRESET"},
+		{syscall.EPIPE, "EPIPE"},
+		{syscall.ETIMEDOUT, "ETIMEDOUT"},
+		{syscall.EHOSTUNREACH, "EHOSTUNREACH"},
+		{syscall.ENETUNREACH, "ENETUNREACH"},
+		{syscall.EADDRNOTAVAIL, "EADDRNOTAVAIL"},
+		{syscall.ECONNABORTED, "ECONNABORTED"},
+		{syscall.EACCES, "EACCES"},
+	} {
+		if errors.Is(err, par.errno) {
+			return par.codigo
+		}
+	}
+	// The peer closed without a (complete) answer: undici's "other side closed".
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "UND_ERR_SOCKET"
+	}
+	// Something that is not HTTP came back: undici's parser error.
+	if m := err.Error(); strings.Contains(m, "malformed HTTP") {
+		return "HPE_INVALID_CONSTANT"
+	}
+	return "TypeError: fetch failed"
+}
