@@ -88,10 +88,10 @@ func TestEncodeURIComponent(t *testing.T) {
 	t.Parallel()
 	casos := map[string]string{
 		"https://revisor.example/problemas/llave-en-curso": "https%3A%2F%2Frevisor.example%2Fproblemas%2Fllave-en-curso",
-		"a b+c&d=e?f#g":  "a%20b%2Bc%26d%3De%3Ff%23g",
-		"-_.!~*'()":      "-_.!~*'()",
-		"ñ—":             "%C3%B1%E2%80%94",
-		"constructor":    "constructor",
+		"a b+c&d=e?f#g": "a%20b%2Bc%26d%3De%3Ff%23g",
+		"-_.!~*'()":     "-_.!~*'()",
+		"ñ—":            "%C3%B1%E2%80%94",
+		"constructor":   "constructor",
 	}
 	for entrada, esperado := range casos {
 		if got := encodeURIComponent(entrada); got != esperado {

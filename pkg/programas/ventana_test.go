@@ -1,0 +1,109 @@
+package programas
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// reloj is a clock that only moves when someone sleeps, so timing programs print exact numbers.
+type reloj struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (r *reloj) Ahora() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.t
+}
+
+func (r *reloj) Dormir(ctx context.Context, d time.Duration) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.t = r.t.Add(d)
+	return ctx.Err()
+}
+
+func ventanaCon(t *testing.T, algoritmo string) string {
+	t.Helper()
+	r := &reloj{t: time.Date(2026, 10, 21, 13, 19, 0, 0, time.UTC)}
+	var out bytes.Buffer
+	if c := Ventana(context.Background(), Entorno{Out: &out, Err: &out, Ahora: r.Ahora, Dormir: r.Dormir}, algoritmo); c != 0 {
+		t.Fatalf("código de salida %d:\n%s", c, out.String())
+	}
+	return out.String()
+}
+
+// leccion-4 Series G with the planned times exactly on time: the same shape as the lesson's run
+// (5 allowed between 950 and 1015 ms, the last refused with Retry-After 1).
+func TestVentanaFijaComoElCurso(t *testing.T) {
+	t.Parallel()
+	esperado := `    0 ms  permitida
+  950 ms  permitida
+  960 ms  permitida
+ 1005 ms  permitida
+ 1010 ms  permitida
+ 1015 ms  permitida
+ 1020 ms  rechazada: Retry-After 1
+
+límite: 3 cada 1000 ms
+permitidas entre 950 y 1015 ms: 5
+`
+	compararLineas(t, ventanaCon(t, ""), esperado)
+	compararLineas(t, ventanaCon(t, "ventana"), esperado)
+}
+
+// The sliding log never lets a fourth request into any 1000 ms: the boundary burst is gone.
+func TestVentanaDeslizante(t *testing.T) {
+	t.Parallel()
+	esperado := `    0 ms  permitida
+  950 ms  permitida
+  960 ms  permitida
+ 1005 ms  permitida
+ 1010 ms  rechazada: Retry-After 1
+ 1015 ms  rechazada: Retry-After 1
+ 1020 ms  rechazada: Retry-After 1
+
+límite: 3 cada 1000 ms
+permitidas entre 950 y 1005 ms: 3
+`
+	compararLineas(t, ventanaCon(t, "deslizante"), esperado)
+}
+
+func TestVentanaCubetaNoPasaDeTres(t *testing.T) {
+	t.Parallel()
+	salida := ventanaCon(t, "cubeta")
+	if n := strings.Count(salida, "ms  permitida\n"); n > 3 || n < 1 {
+		t.Errorf("la cubeta dejó pasar %d de 7 en poco más de un segundo:\n%s", n, salida)
+	}
+}
+
+func TestVentanaAlgoritmoDesconocido(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if c := Ventana(context.Background(), Entorno{Out: &out, Err: &out}, "magia"); c != 1 {
+		t.Fatalf("código de salida %d, se esperaba 1", c)
+	}
+}
+
+// leccion-4 Series E, verbatim except the third line's date, which is the run's now + 90 s.
+func TestRetryAfterComoElCurso(t *testing.T) {
+	t.Parallel()
+	ahora := time.Date(2026, 10, 21, 13, 19, 56, 300e6, time.UTC)
+	var out bytes.Buffer
+	if c := RetryAfter(Entorno{Out: &out, Ahora: func() time.Time { return ahora }}); c != 0 {
+		t.Fatalf("código de salida %d", c)
+	}
+	esperado := `"120"                              → 120
+"0"                                → 0
+"Wed, 21 Oct 2026 13:21:26 GMT"    → 90
+"Wed, 21 Oct 2015 07:28:00 GMT"    → 0
+"mañana"                           → null: no dice cuánto esperar
+(sin la cabecera)                  → null: no dice cuánto esperar
+`
+	compararLineas(t, out.String(), esperado)
+}
