@@ -5,15 +5,15 @@
 // (draft-ietf-httpapi-idempotency-key-header-07) that the revisor documents as its own behaviour.
 //
 // Lifetime and bound, beyond the course (whose keys live as long as the process):
-//   - a record expires Vigencia after its key was reserved (measured from the first use, as the
-//     course's exercise 3 does, strictly greater than); an expired record is as if absent, so the
-//     request is served as new. A record still in progress never expires: its original request
-//     is still running and treating a retry as new would run the registration twice.
+//   - a record expires Vigencia after its key was reserved (measured from the first use, strictly
+//     greater than, as the course's exercise 3 does); an expired record is as if absent, so the
+//     request is served as new. A record still in progress expires too: with the default 24 h no
+//     registration runs that long, and a reservation leaked by a crash heals by itself.
 //   - at most Tope records are kept. When a new key arrives and the store is full, expired records
 //     are dropped first; if it is still full, the oldest COMPLETED record is evicted (its key then
 //     behaves as if it had expired early). Records in progress are never evicted; if all Tope
-//     records are in progress, the new key is refused with Lleno (the caller answers 503 and
-//     nothing is created).
+//     records are in progress, the new key is refused with Lleno and nothing is created (the
+//     revisor answers it as llave-en-curso: a client that waits and retries gets through).
 //   - the store keeps a SHA-256 of credential and key, not the key text, so a record costs the
 //     recorded response plus a few dozen bytes however long the key header was.
 package idempotencia
@@ -22,6 +22,9 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -154,7 +157,7 @@ func identidad(credencial, llave string) [32]byte {
 }
 
 func (r *Registro) vencido(reg *registro, ahora time.Time) bool {
-	return reg.grabada != nil && ahora.Sub(reg.desde) > r.vigencia
+	return ahora.Sub(reg.desde) > r.vigencia
 }
 
 func (r *Registro) quitar(reg *registro) {
@@ -238,6 +241,17 @@ func (r *Registro) Soltar(credencial, llave string) {
 	if reg, ok := r.porId[id]; ok && reg.grabada == nil {
 		r.quitar(reg)
 	}
+}
+
+// VigenciaDeEntorno reads REVISOR_VIGENCIA_MS (milliseconds, a positive integer). ok=false for
+// anything else, so a typo is reported instead of silently meaning "forever" (the course's NaN) or
+// "never" (the course's empty value, 0 ms: a key that lasts nothing protects nothing).
+func VigenciaDeEntorno(valor string) (time.Duration, bool) {
+	ms, err := strconv.ParseInt(strings.TrimSpace(valor), 10, 64)
+	if err != nil || ms <= 0 || ms > int64(math.MaxInt64/time.Millisecond) {
+		return 0, false
+	}
+	return time.Duration(ms) * time.Millisecond, true
 }
 
 // Cuantos returns how many records the store holds (expired ones not yet dropped included).

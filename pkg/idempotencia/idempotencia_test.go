@@ -206,15 +206,45 @@ func TestVigencia(t *testing.T) {
 	}
 }
 
-// A request still in progress keeps its key however long it takes.
-func TestEnCursoNoVence(t *testing.T) {
+// A reservation older than the validity is forgotten even if it never finished (exercise 3's rule):
+// a request leaked by a crash does not hold its key forever.
+func TestEnCursoVence(t *testing.T) {
 	t.Parallel()
 	reloj := nuevoReloj()
 	reg := Nuevo(Opciones{Vigencia: time.Second, Reloj: reloj.ahora})
 	reg.Tomar("escritura-a", "k", "h")
-	reloj.pasar(time.Hour)
+	reloj.pasar(time.Second)
 	if got := reg.Tomar("escritura-a", "k", "h").Tipo; got != EnCurso {
-		t.Fatalf("Tomar = %v, se esperaba en-curso", got)
+		t.Fatalf("dentro de la vigencia: %v, se esperaba en-curso", got)
+	}
+	reloj.pasar(time.Millisecond)
+	if got := reg.Tomar("escritura-a", "k", "h").Tipo; got != Nueva {
+		t.Fatalf("pasada la vigencia: %v, se esperaba nueva", got)
+	}
+}
+
+func TestVigenciaDeEntorno(t *testing.T) {
+	t.Parallel()
+	casos := []struct {
+		valor string
+		want  time.Duration
+		ok    bool
+	}{
+		{"5000", 5 * time.Second, true},
+		{"86400000", 24 * time.Hour, true},
+		{" 1 ", time.Millisecond, true},
+		{"0", 0, false},
+		{"", 0, false},
+		{"-1", 0, false},
+		{"5s", 0, false},
+		{"1.5", 0, false},
+		{"99999999999999999999", 0, false},
+	}
+	for _, c := range casos {
+		got, ok := VigenciaDeEntorno(c.valor)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%q: %v %v, se esperaba %v %v", c.valor, got, ok, c.want, c.ok)
+		}
 	}
 }
 
