@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // crudo is a response as it crossed the wire: header names keep their case.
@@ -102,3 +104,5 @@ func (l *bitacora) lineas() []string {
 	}
 	return out
 }
+
+func nopLog() zerolog.Logger { return zerolog.Nop() }

@@ -218,6 +218,9 @@ func soloCifras(s string) bool {
 // respuesta.Ruta, a target that starts with two slashes (or a slash and a backslash) names a host,
 // and the path starts after it ("//otro/codigo/200" is "/codigo/200", "//codigo/200" is "/200").
 func Ruta(crudo string) string {
+	if crudo == "" {
+		return "/"
+	}
 	if len(crudo) >= 2 && crudo[0] == '/' && (crudo[1] == '/' || crudo[1] == '\\') {
 		resto := strings.TrimLeft(crudo, "/\\")
 		if i := strings.IndexAny(resto, "/\\?#"); i >= 0 {
