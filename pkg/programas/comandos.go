@@ -237,6 +237,7 @@ y muestra cuántos segundos dicen esperar. No necesita ningún servidor.`,
 	})
 
 	raiz.AddCommand(tabla23, revisar, porType, sincronizar, agente, comprobar, fuera, ahorro, retroceso, ventana, retryAfter)
+	raiz.AddCommand(comandoRafaga(es, nuevo))
 }
 
 func sinArgumentos(c *cobra.Command, args []string) error {

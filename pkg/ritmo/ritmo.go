@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -87,7 +88,10 @@ type EsperaExcesiva struct {
 }
 
 func (e *EsperaExcesiva) Error() string {
-	return fmt.Sprintf("el servidor pide esperar %s y el tope es %s", e.Pide, e.Tope)
+	// What is asked is what is left of the server's whole seconds, so it is rounded up as the
+	// server rounded it; the cap is the client's own number and is written as given.
+	pide := (e.Pide + time.Second - 1) / time.Second
+	return fmt.Sprintf("el servidor pide esperar %d s y el tope es %s s", pide, strconv.FormatFloat(e.Tope.Seconds(), 'f', -1, 64))
 }
 
 // Anotar reads one response. A 429 means no quota until its Retry-After (or, without one, the

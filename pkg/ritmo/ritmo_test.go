@@ -155,7 +155,7 @@ func TestEsperarNoDuermePorEncimaDelTope(t *testing.T) {
 	if !errors.As(err, &excesiva) || excesiva.Pide != time.Minute || excesiva.Tope != 5*time.Second || d != 0 {
 		t.Fatalf("Esperar() = %v, %v", d, err)
 	}
-	if err.Error() != "el servidor pide esperar 1m0s y el tope es 5s" {
+	if err.Error() != "el servidor pide esperar 60 s y el tope es 5 s" {
 		t.Errorf("mensaje %q", err.Error())
 	}
 	if len(r.dormidas) != 0 {
