@@ -1,0 +1,286 @@
+// Command escenas replays the lessons' scenes (the request series and
+// program runs of Lessons 4, 6 and 7) against the suite's programs and says
+// whether each one still prints what the lesson prints.
+//
+// It is a small program of its own, not a subcommand of the suite: it drives
+// the four binaries (revisor, laboratorio, pasarela, alta-segura) from the
+// outside, exactly as a student does — servers on the course's ports, bash,
+// curl, the client programs on PATH — so it must not link them.
+//
+// # Transcript format (scripts/leccion-N/<sección>-<tema>.escena)
+//
+// A transcript is written in the lessons' own form:
+//
+//	# 4.4.3 — El revisor como pasarela: GET /servicios/{id}/salud
+//	# servidores: laboratorio revisor
+//	$ curl -i http://127.0.0.1:18080/servicios/2/salud -H 'Authorization: Bearer lectura-a'
+//	HTTP/1.1 200 OK
+//	Content-Type: application/json
+//	…
+//
+// A line starting with "$ " is a command, run with `bash -c` in a fresh
+// temporary folder, with the bin folder first in PATH and LC_ALL=C.UTF-8.
+// The lines after it, up to the next command or # line, are what the lesson
+// prints (stdout and stderr together, as in a terminal); trailing blank
+// lines are ignored. A line starting with \ loses the backslash, so output
+// may start with # or $.
+//
+// Lines starting with # are comments, except these directives (the colon is
+// optional):
+//
+//	# servidores: laboratorio revisor   start these fresh before the first step
+//	# arrancar: mentira 503:2 201       start a server here (with arguments)
+//	# detener: revisor                  stop it here, like Ctrl+C (SIGTERM, then SIGKILL)
+//	# reiniciar: revisor                detener + arrancar
+//	# env: ALTA_LIMITE_MS=300           environment for later commands and servers
+//	# sale: 1                           the next command must exit with this code
+//	# bitácora: revisor [sin orden]     the lines below are that server's terminal so far
+//
+// Servers: revisor (18080), laboratorio (18081), pasarela (18082),
+// mentira (`laboratorio mentira …`, 18082) and hostil (`laboratorio hostil`,
+// 18083). Each scene starts with all four ports free and ends with every
+// server it started stopped and its port closed.
+//
+// In expected lines, a line that is only … stands for any number of lines,
+// and a line ending in … for any line that starts with what precedes it (the
+// lessons use … for elided output).
+//
+// Before comparing, both sides are normalised with the table Reglas in
+// normalizar.go — exactly what the course says changes between runs — and
+// the header block of each `curl -i` is compared as a set (Go sorts headers,
+// Node keeps the order it was given) without Node's Connection: keep-alive
+// and Keep-Alive headers. Anything else that differs is a real difference.
+//
+// Usage:
+//
+//	escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [escena|carpeta|archivo ...]
+//
+// With no arguments it replays every scene under scripts/leccion-*/. A name
+// may be a prefix: "4.4" replays every scene of §4.4.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	ctx, parar := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	codigo := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	parar()
+	os.Exit(codigo)
+}
+
+func run(ctx context.Context, args []string, entrada io.Reader, salida, errores io.Writer) int {
+	banderas := flag.NewFlagSet("escenas", flag.ContinueOnError)
+	banderas.SetOutput(errores)
+	bin := banderas.String("bin", "bin", "carpeta con revisor, laboratorio, pasarela y alta-segura")
+	raiz := banderas.String("escenas", "scripts", "carpeta que contiene leccion-4/, leccion-6/ y leccion-7/")
+	paso := banderas.Bool("paso", false, "para antes de cada comando: Enter lo ejecuta y muestra su salida en vivo")
+	lista := banderas.Bool("lista", false, "lista las escenas y no reproduce nada")
+	banderas.Usage = func() {
+		fmt.Fprintln(errores, "uso: escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [escena|carpeta|archivo ...]")
+		banderas.PrintDefaults()
+	}
+	if err := banderas.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	rutas, err := Buscar(*raiz, banderas.Args())
+	if err != nil {
+		fmt.Fprintln(errores, "escenas:", err)
+		return 2
+	}
+	var escenas []*Escena
+	for _, r := range rutas {
+		e, err := LeerEscena(r)
+		if err != nil {
+			fmt.Fprintln(errores, "escenas:", err)
+			return 2
+		}
+		escenas = append(escenas, e)
+	}
+	if *lista {
+		for _, e := range escenas {
+			fmt.Fprintf(salida, "%-44s %s\n", filepath.Base(filepath.Dir(e.Ruta))+"/"+e.Nombre, e.Titulo)
+		}
+		return 0
+	}
+	candado, err := TomarCandado()
+	if err != nil {
+		fmt.Fprintln(errores, "escenas:", err)
+		return 2
+	}
+	defer candado.Close()
+
+	r := &Reproductor{
+		Bin: *bin, Programas: ServidoresDelCurso(), Puertos: []int{18080, 18081, 18082, 18083},
+		Paso: *paso, Entrada: bufio.NewReader(entrada), Salida: salida,
+		LimiteComando: 90 * time.Second, EsperaBitacora: 2 * time.Second,
+	}
+	inicio := time.Now()
+	bien := 0
+	for _, e := range escenas {
+		if *paso {
+			fmt.Fprintf(salida, "\n\033[1m=== %s — %s\033[0m\n", e.Nombre, e.Titulo)
+		}
+		res := r.Reproducir(ctx, e)
+		switch {
+		case res.Err != nil:
+			fmt.Fprintf(salida, "ERROR  %s: %v\n", e.Nombre, res.Err)
+		case res.Bien():
+			bien++
+			fmt.Fprintf(salida, "ok     %s (%.1f s)\n", e.Nombre, res.Duracion.Seconds())
+		default:
+			fmt.Fprintf(salida, "FALLA  %s (%.1f s)\n", e.Nombre, res.Duracion.Seconds())
+			if !*paso {
+				for _, d := range res.Diferencias {
+					fmt.Fprint(salida, sangrar(d))
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		// Another copy, or a server started by hand: stop rather than report
+		// every remaining scene as failed.
+		if errors.Is(res.Err, ErrPuertoOcupado) {
+			break
+		}
+	}
+	fmt.Fprintf(salida, "tiempo: %.0f s\n", time.Since(inicio).Seconds())
+	fmt.Fprintf(salida, "%d de %d escenas como en la lección\n", bien, len(escenas))
+	if bien != len(escenas) {
+		return 1
+	}
+	return 0
+}
+
+func sangrar(s string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if l != "" {
+			b.WriteString("       " + l)
+		}
+	}
+	return b.String()
+}
+
+// Buscar turns the arguments into transcript paths: a file, a folder (its
+// *.escena), or a name or name prefix looked up under raiz/leccion-*/.
+// No arguments means every scene.
+func Buscar(raiz string, args []string) ([]string, error) {
+	todas, err := filepath.Glob(filepath.Join(raiz, "leccion-*", "*"+Extension))
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 0 {
+		if len(todas) == 0 {
+			return nil, fmt.Errorf("no hay escenas en %s/leccion-*/", raiz)
+		}
+		ordenarPorSeccion(todas)
+		return todas, nil
+	}
+	var rutas []string
+	for _, a := range args {
+		if info, err := os.Stat(a); err == nil {
+			if info.IsDir() {
+				en, _ := filepath.Glob(filepath.Join(a, "*"+Extension))
+				if len(en) == 0 {
+					return nil, fmt.Errorf("no hay escenas en %s", a)
+				}
+				ordenarPorSeccion(en)
+				rutas = append(rutas, en...)
+			} else {
+				rutas = append(rutas, a)
+			}
+			continue
+		}
+		nombre := strings.TrimSuffix(a, Extension)
+		var encontradas []string
+		for _, t := range todas {
+			base := strings.TrimSuffix(filepath.Base(t), Extension)
+			if base == nombre {
+				encontradas = []string{t}
+				break
+			}
+			if strings.HasPrefix(base, nombre) {
+				encontradas = append(encontradas, t)
+			}
+		}
+		if len(encontradas) == 0 {
+			return nil, fmt.Errorf("no encuentro la escena «%s» (mira escenas --lista)", a)
+		}
+		ordenarPorSeccion(encontradas)
+		rutas = append(rutas, encontradas...)
+	}
+	return rutas, nil
+}
+
+// ordenarPorSeccion sorts by lesson section as numbers, so 7.2 comes before
+// 7.14, and unnumbered parts (4.ejercicio-1, 4.final) after the sections.
+func ordenarPorSeccion(rutas []string) {
+	partes := func(r string) []string {
+		num, _, _ := strings.Cut(filepath.Base(r), "-")
+		return strings.Split(num, ".")
+	}
+	antes := func(a, b string) (bool, bool) {
+		na, ea := strconv.Atoi(a)
+		nb, eb := strconv.Atoi(b)
+		switch {
+		case ea == nil && eb == nil:
+			return na < nb, na != nb
+		case ea == nil:
+			return true, true
+		case eb == nil:
+			return false, true
+		}
+		return a < b, a != b
+	}
+	sort.SliceStable(rutas, func(i, j int) bool {
+		a, b := partes(rutas[i]), partes(rutas[j])
+		for k := 0; k < len(a) && k < len(b); k++ {
+			if menor, distinto := antes(a[k], b[k]); distinto {
+				return menor
+			}
+		}
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		return rutas[i] < rutas[j]
+	})
+}
+
+// Candado keeps two replays from fighting over the course's ports.
+type Candado struct{ f *os.File }
+
+// TomarCandado takes the machine-wide replay lock without waiting.
+func TomarCandado() (*Candado, error) {
+	ruta := filepath.Join(os.TempDir(), "cursohttp-escenas.lock")
+	f, err := os.OpenFile(ruta, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("otra copia de las escenas está corriendo (tiene %s); usan los puertos 18080-18083, así que solo puede correr una a la vez", ruta)
+	}
+	return &Candado{f: f}, nil
+}
+
+// Close releases the lock.
+func (c *Candado) Close() error { return c.f.Close() }

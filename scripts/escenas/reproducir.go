@@ -1,0 +1,383 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Reproductor replays scenes.
+type Reproductor struct {
+	Bin       string              // folder with revisor, laboratorio, pasarela, alta-segura
+	Programas map[string]Programa // the servers a scene may start
+	Puertos   []int               // must be free when a scene starts
+	Paso      bool                // pause before each command (--paso)
+	Entrada   *bufio.Reader       // where Enter comes from in --paso
+	Salida    io.Writer           // where --paso shows everything live
+	// LimiteComando bounds one command; the longest lesson command is a sleep 8.
+	LimiteComando time.Duration
+	// EsperaBitacora is how long a server's terminal may take to show its lines.
+	EsperaBitacora time.Duration
+}
+
+// Resultado is how one scene went.
+type Resultado struct {
+	Escena      *Escena
+	Diferencias []string // readable reports; empty means "como en la lección"
+	Err         error    // the scene could not run (a port taken, a binary missing)
+	Duracion    time.Duration
+}
+
+// Bien says whether the scene ran as in the lesson.
+func (r Resultado) Bien() bool { return r.Err == nil && len(r.Diferencias) == 0 }
+
+// curlrc reproduces how the lessons were recorded: "-sS was added to every
+// curl (output went to a file) and then removed from the command lines
+// shown" (L6 §0.1, L7 §0.3). Without it curl draws a progress meter whenever
+// its output is not a terminal, which it never is here.
+const curlrc = "silent\nshow-error\n"
+
+func (r *Reproductor) entorno(bin, dir string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		nombre, _, _ := strings.Cut(kv, "=")
+		switch nombre {
+		case "PATH", "LC_ALL", "CURL_HOME":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		// The lessons' texts are UTF-8 (ó, →, «»); a C locale would mangle what bash passes.
+		"LC_ALL=C.UTF-8",
+		"CURL_HOME="+dir,
+	)
+}
+
+// Reproducir runs one scene on freshly started servers and stops them all.
+func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado) {
+	inicio := time.Now()
+	res.Escena = e
+	defer func() { res.Duracion = time.Since(inicio) }()
+	for _, p := range r.Puertos {
+		if PuertoOcupado(p) {
+			res.Err = puertoOcupadoError(p)
+			return res
+		}
+	}
+	bin, err := filepath.Abs(r.Bin)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	dir, err := os.MkdirTemp("", "escena-")
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, ".curlrc"), []byte(curlrc), 0o644); err != nil {
+		res.Err = err
+		return res
+	}
+	entorno := r.entorno(bin, dir)
+	flota := NuevaFlota(bin, dir, r.Programas, entorno)
+	defer func() {
+		if err := flota.DetenerTodos(); err != nil {
+			res.Diferencias = append(res.Diferencias, "al terminar: "+err.Error())
+		}
+	}()
+	mostrado := 0 // the last transcript line whose comments --paso has shown
+	if r.Paso {
+		primero := 1 << 30
+		if len(e.Pasos) > 0 {
+			primero = e.Pasos[0].Numero
+		}
+		r.mostrarComentarios(e, mostrado, primero)
+		mostrado = primero - 1
+	}
+	for _, nombre := range e.Servidores {
+		if r.Paso {
+			fmt.Fprintf(r.Salida, "\033[2m# arranco %s\033[0m\n", nombre)
+		}
+		if err := flota.Arrancar(ctx, nombre, nil, e.Entorno); err != nil {
+			res.Err = err
+			return res
+		}
+	}
+	nEsp, nObt := NuevoNumerador(), NuevoNumerador()
+	for _, p := range e.Pasos {
+		if ctx.Err() != nil {
+			res.Err = ctx.Err()
+			return res
+		}
+		if r.Paso {
+			r.mostrarComentarios(e, mostrado, p.Numero)
+			mostrado = p.Numero
+		}
+		switch p.Tipo {
+		case Arrancar:
+			if r.Paso {
+				fmt.Fprintf(r.Salida, "\033[2m# arranco %s\033[0m\n", strings.Join(append([]string{p.Servidor}, p.Args...), " "))
+			}
+			if err := flota.Arrancar(ctx, p.Servidor, p.Args, p.Env); err != nil {
+				res.Err = fmt.Errorf("%s:%d: %w", e.Ruta, p.Numero, err)
+				return res
+			}
+		case Detener:
+			if r.Paso {
+				fmt.Fprintf(r.Salida, "\033[2m# detengo %s (Ctrl+C)\033[0m\n", p.Servidor)
+			}
+			if err := flota.Detener(p.Servidor); err != nil {
+				res.Err = fmt.Errorf("%s:%d: %w", e.Ruta, p.Numero, err)
+				return res
+			}
+		case Comando:
+			d, err := r.comando(ctx, e, p, dir, entorno, nEsp, nObt)
+			if err != nil {
+				res.Err = err
+				return res
+			}
+			if d != "" {
+				res.Diferencias = append(res.Diferencias, d)
+			}
+		case Bitacora:
+			d := r.bitacora(ctx, e, p, flota, nEsp, nObt)
+			if d != "" {
+				res.Diferencias = append(res.Diferencias, d)
+			}
+		}
+	}
+	return res
+}
+
+// comando runs one `$ ` line and compares what it printed.
+func (r *Reproductor) comando(ctx context.Context, e *Escena, p Paso, dir string, entorno []string, nEsp, nObt *Numerador) (string, error) {
+	if r.Paso {
+		fmt.Fprintf(r.Salida, "\n\033[1m$ %s\033[0m", p.Comando)
+		if err := r.esperarEnter(ctx); err != nil {
+			return "", err
+		}
+	}
+	var eco io.Writer
+	if r.Paso {
+		eco = r.Salida
+	}
+	salida, codigo, err := r.correr(ctx, dir, append(append([]string(nil), entorno...), p.Env...), conVariables(p.Comando, dir), eco)
+	if err != nil {
+		return "", fmt.Errorf("%s:%d: %w", e.Ruta, p.Numero, err)
+	}
+	d := comparar(e.Ruta, p.Esperado, salida, "$ "+p.Comando, nEsp, nObt)
+	if p.Sale != nil && codigo != *p.Sale {
+		d += fmt.Sprintf("%s:%d: «$ %s» salió con %d; la escena espera %d\n", e.Ruta, p.Numero, p.Comando, codigo, *p.Sale)
+	}
+	if r.Paso {
+		if d == "" {
+			fmt.Fprintln(r.Salida, "\033[32m✔ como en la lección\033[0m")
+		} else {
+			fmt.Fprintf(r.Salida, "\033[31m✘ distinto de la lección:\033[0m\n%s", d)
+		}
+	}
+	return d, nil
+}
+
+// bitacora compares a server's terminal, giving it a moment to settle: a
+// retry or a log line may still be on its way when the last command returns.
+func (r *Reproductor) bitacora(ctx context.Context, e *Escena, p Paso, flota *Flota, nEsp, nObt *Numerador) string {
+	t := flota.Terminales[p.Servidor]
+	limite := time.Now().Add(r.EsperaBitacora)
+	for {
+		texto := ""
+		if t != nil {
+			texto = t.Texto()
+		}
+		esp, obt := nEsp.Clonar(), nObt.Clonar()
+		var d string
+		if p.SinOrden {
+			d = compararSinOrden(e.Ruta, p.Esperado, texto, "terminal de "+p.Servidor, esp, obt)
+		} else {
+			d = comparar(e.Ruta, p.Esperado, texto, "terminal de "+p.Servidor, esp, obt)
+		}
+		if d == "" || time.Now().After(limite) || ctx.Err() != nil {
+			*nEsp, *nObt = *esp, *obt
+			if r.Paso {
+				fmt.Fprintf(r.Salida, "\n\033[1m--- terminal de %s:\033[0m\n%s", p.Servidor, texto)
+				if d == "" {
+					fmt.Fprintln(r.Salida, "\033[32m✔ como en la lección\033[0m")
+				} else {
+					fmt.Fprintf(r.Salida, "\033[31m✘ distinto de la lección:\033[0m\n%s", d)
+				}
+			}
+			return d
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// lineasDe splits a program's output into lines, without the blank lines at
+// its end (the transcripts drop them too).
+func lineasDe(texto string) []string {
+	texto = strings.ReplaceAll(texto, "\r\n", "\n")
+	lineas := strings.Split(texto, "\n")
+	for len(lineas) > 0 && strings.TrimSpace(lineas[len(lineas)-1]) == "" {
+		lineas = lineas[:len(lineas)-1]
+	}
+	return lineas
+}
+
+// comparar normalises both sides and diffs them.
+func comparar(ruta string, esperado []Linea, obtenido, titulo string, nEsp, nObt *Numerador) string {
+	textos := make([]string, len(esperado))
+	for i, l := range esperado {
+		textos[i] = l.Texto
+	}
+	normE, origen := Normalizar(textos, nEsp)
+	esp := make([]Linea, len(normE))
+	for i, t := range normE {
+		esp[i] = Linea{Texto: t, Numero: esperado[origen[i]].Numero}
+	}
+	normO, _ := Normalizar(lineasDe(obtenido), nObt)
+	normO, _ = OrdenarCabeceras(normE, normO)
+	return Diferencia(ruta, esp, titulo, normO)
+}
+
+// compararSinOrden compares a terminal whose lines may come in any order
+// (retries separated by random waits, L6 S-C9): both sides are sorted.
+func compararSinOrden(ruta string, esperado []Linea, obtenido, titulo string, nEsp, nObt *Numerador) string {
+	textos := make([]string, len(esperado))
+	for i, l := range esperado {
+		textos[i] = l.Texto
+	}
+	normE, origen := Normalizar(textos, nEsp)
+	esp := make([]Linea, len(normE))
+	for i, t := range normE {
+		esp[i] = Linea{Texto: t, Numero: esperado[origen[i]].Numero}
+	}
+	normO, _ := Normalizar(lineasDe(obtenido), nObt)
+	ordenarLineas(esp)
+	obt := append([]string(nil), normO...)
+	ordenarTextos(obt)
+	return Diferencia(ruta, esp, titulo+" (sin orden: ambas partes ordenadas)", obt)
+}
+
+func ordenarLineas(l []Linea) {
+	for a := 1; a < len(l); a++ {
+		for b := a; b > 0 && l[b].Texto < l[b-1].Texto; b-- {
+			l[b], l[b-1] = l[b-1], l[b]
+		}
+	}
+}
+
+func ordenarTextos(l []string) {
+	for a := 1; a < len(l); a++ {
+		for b := a; b > 0 && l[b] < l[b-1]; b-- {
+			l[b], l[b-1] = l[b-1], l[b]
+		}
+	}
+}
+
+// bufferSeguro lets the command's two streams write into one buffer.
+type bufferSeguro struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	eco io.Writer
+}
+
+func (b *bufferSeguro) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.eco != nil {
+		_, _ = b.eco.Write(p)
+	}
+	return b.buf.Write(p)
+}
+
+// conVariables wraps a command so the shell variables it sets (ETAG=…,
+// ID=…) are there for the next one, as in the student's single terminal:
+// they are saved with declare -p after it and read back before the next.
+func conVariables(comando, dir string) string {
+	estado := filepath.Join(dir, ".variables")
+	return "declare -A __antes; for __v in $(compgen -v); do __antes[$__v]=1; done\n" +
+		"[ -f '" + estado + "' ] && . '" + estado + "'\n" +
+		comando + "\n" +
+		"__rc=$?\n" +
+		"for __v in $(compgen -v); do [[ $__v == __* || -n ${__antes[$__v]} ]] || declare -p \"$__v\"; " +
+		"done > '" + estado + "' 2>/dev/null\n" +
+		"exit $__rc\n"
+}
+
+// correr runs one command line through bash, as a student's shell would,
+// with stdout and stderr together as a terminal shows them.
+func (r *Reproductor) correr(ctx context.Context, dir string, entorno []string, comando string, eco io.Writer) (string, int, error) {
+	limite := r.LimiteComando
+	if limite == 0 {
+		limite = 90 * time.Second
+	}
+	ctx, cancelar := context.WithTimeout(ctx, limite)
+	defer cancelar()
+	cmd := exec.CommandContext(ctx, "bash", "-c", comando)
+	cmd.Dir = dir
+	cmd.Env = entorno
+	out := &bufferSeguro{eco: eco}
+	cmd.Stdout = out
+	cmd.Stderr = out
+	// Its own process group: background jobs of the line (`curl … &`) are
+	// stopped with it, so nothing outlives the command.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	if ctx.Err() != nil {
+		return out.buf.String(), -1, fmt.Errorf("el comando no terminó en %s", limite)
+	}
+	var salida *exec.ExitError
+	if err != nil && !errors.As(err, &salida) && !errors.Is(err, exec.ErrWaitDelay) {
+		return out.buf.String(), -1, err
+	}
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	return out.buf.String(), cmd.ProcessState.ExitCode(), nil
+}
+
+// esperarEnter waits for the instructor, or for Ctrl+C.
+func (r *Reproductor) esperarEnter(ctx context.Context) error {
+	fmt.Fprint(r.Salida, "   \033[2m[Enter]\033[0m")
+	listo := make(chan error, 1)
+	go func() {
+		_, err := r.Entrada.ReadString('\n')
+		listo <- err
+	}()
+	select {
+	case err := <-listo:
+		if err != nil && err != io.EOF {
+			return err
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// mostrarComentarios prints the transcript's comments between two lines, as
+// the narration of --paso.
+func (r *Reproductor) mostrarComentarios(e *Escena, desde, hasta int) {
+	for _, c := range e.Comentario {
+		if c.Numero > desde && c.Numero < hasta {
+			fmt.Fprintf(r.Salida, "\033[2m# %s\033[0m\n", c.Texto)
+		}
+	}
+}
