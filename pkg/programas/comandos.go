@@ -7,8 +7,10 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/jsonjs"
@@ -52,7 +54,13 @@ func Agregar(raiz *cobra.Command, es IO) {
 	entorno := func(c *cobra.Command) Entorno {
 		revisor, _ := c.Flags().GetString("revisor")
 		laboratorio, _ := c.Flags().GetString("laboratorio")
-		return Entorno{Revisor: revisor, Laboratorio: laboratorio, Cliente: NuevoCliente(), Out: es.Out, Err: es.Err}
+		return Entorno{
+			Revisor:     strings.TrimRight(revisor, "/"),
+			Laboratorio: strings.TrimRight(laboratorio, "/"),
+			Cliente:     NuevoCliente(),
+			Out:         es.Out,
+			Err:         es.Err,
+		}
 	}
 	conRevisor := func(c *cobra.Command) {
 		c.Flags().String("revisor", RevisorPorOmision, "dirección base del revisor")
@@ -177,6 +185,27 @@ Details con el type que se le pida. Sale con código 0 solo si pasan las siete.`
 	comprobarTabla.Flags().IntVar(&puertoHostil, "puerto-hostil", servidor.PuertoHostil, "puerto del servicio hostil que se abre mientras corre")
 	comprobar.AddCommand(comprobarTabla)
 
+	comprobarIdempotencia := nuevo(&cobra.Command{
+		Use:   "idempotencia [base] [opciones]",
+		Short: "Cinco comprobaciones de Idempotency-Key contra el revisor (fig06_03.ts)",
+		Long: `Comprueba, contra el revisor de base (o el de --revisor), que la misma llave con el mismo
+cuerpo repite la respuesta, que con otro cuerpo da 422 llave-reutilizada, que mientras la
+original sigue en curso da 409 llave-en-curso, que un alta que falla libera la llave, y que dos
+llaves distintas no hacen dos servicios con el mismo nombre. Usa nombres y llaves nuevos en cada
+corrida. Sale con código 0 solo si pasan las cinco.`,
+		Example: "  revisor comprobar idempotencia\n  revisor comprobar idempotencia http://127.0.0.1:28080",
+		Args:    hastaUnArgumento,
+		Run: correr(func(ctx context.Context, c *cobra.Command, args []string) int {
+			base := entorno(c).Revisor
+			if len(args) == 1 {
+				base = args[0]
+			}
+			return ComprobarIdempotencia(ctx, base, es.Out)
+		}),
+	})
+	conRevisor(comprobarIdempotencia)
+	comprobar.AddCommand(comprobarIdempotencia)
+
 	fuera := nuevo(&cobra.Command{
 		Use:   "fuera-de-tabla [opciones]",
 		Short: "Qué hace la tabla con códigos que no lista: el x00 de su familia (fig07_06.ts)",
@@ -236,8 +265,32 @@ y muestra cuántos segundos dicen esperar. No necesita ningún servidor.`,
 		}),
 	})
 
+	for _, c := range []*cobra.Command{tabla23, revisar, porType, sincronizar, agente, comprobarTabla, comprobarIdempotencia, fuera, ahorro, ventana} {
+		porOmisionEnEspanol(c)
+	}
 	raiz.AddCommand(tabla23, revisar, porType, sincronizar, agente, comprobar, fuera, ahorro, retroceso, ventana, retryAfter)
-	raiz.AddCommand(comandoRafaga(es, nuevo))
+	rafaga := comandoRafaga(es, nuevo)
+	porOmisionEnEspanol(rafaga)
+	raiz.AddCommand(rafaga)
+}
+
+// porOmisionEnEspanol says each flag's default in Spanish: pflag writes «(default …)» by itself
+// unless the recorded default is the type's zero value, so the text moves into the usage line.
+// Only the help text changes; the flag's value is already set.
+func porOmisionEnEspanol(c *cobra.Command) {
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		cero := map[string]string{"string": "", "int": "0", "bool": "false", "duration": "0s"}
+		z, conocido := cero[f.Value.Type()]
+		if !conocido || f.DefValue == z {
+			return
+		}
+		valor := f.DefValue
+		if f.Value.Type() == "string" {
+			valor = strconv.Quote(valor)
+		}
+		f.Usage += " (por omisión " + valor + ")"
+		f.DefValue = z
+	})
 }
 
 func sinArgumentos(c *cobra.Command, args []string) error {

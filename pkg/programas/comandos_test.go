@@ -1,0 +1,109 @@
+package programas
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"cursohttp/pkg/jsonjs"
+)
+
+// ejecutar runs the subcommands as the revisor binary does and returns output and exit code.
+func ejecutar(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	codigo := 0
+	raiz := &cobra.Command{Use: "revisor", SilenceErrors: true, SilenceUsage: true}
+	Agregar(raiz, IO{Out: &out, Err: &errOut, Salir: func(c int) { codigo = c }})
+	raiz.SetArgs(args)
+	raiz.SetOut(&out)
+	raiz.SetErr(&errOut)
+	if err := raiz.ExecuteContext(context.Background()); err != nil {
+		return out.String(), err.Error(), 2
+	}
+	return out.String(), errOut.String(), codigo
+}
+
+func TestSubcomandos(t *testing.T) {
+	t.Parallel()
+	lab, _ := laboratorioDePrueba(t)
+
+	out, _, c := ejecutar(t, "tabla23", "--laboratorio", lab)
+	if c != 0 {
+		t.Fatalf("tabla23: código %d", c)
+	}
+	compararLineas(t, out, salidaTabla23)
+
+	out, _, c = ejecutar(t, "fuera-de-tabla", "--laboratorio", lab)
+	if c != 0 {
+		t.Fatalf("fuera-de-tabla: código %d", c)
+	}
+	compararLineas(t, out, salidaFueraDeTabla)
+
+	out, _, c = ejecutar(t, "comprobar", "tabla", "--laboratorio", lab, "--puerto-hostil", "0")
+	if c != 0 {
+		t.Fatalf("comprobar tabla: código %d:\n%s", c, out)
+	}
+	compararLineas(t, out, salidaComprobarTabla)
+
+	// Without a laboratory: the checks fail, and the exit code says so.
+	out, _, c = ejecutar(t, "comprobar", "tabla", "--laboratorio", "http://127.0.0.1:1", "--puerto-hostil", "0")
+	if c != 1 || !strings.Contains(out, "\n4 de 7 comprobaciones de la tabla pasaron\n") {
+		t.Errorf("sin laboratorio: código %d:\n%s", c, out)
+	}
+
+	out, _, c = ejecutar(t, "retry-after")
+	if c != 0 || !strings.HasPrefix(out, `"120"                              → 120`) {
+		t.Errorf("retry-after: código %d:\n%s", c, out)
+	}
+}
+
+func TestAgenteEsquema(t *testing.T) {
+	t.Parallel()
+	out, _, c := ejecutar(t, "agente", "--esquema")
+	if c != 0 {
+		t.Fatalf("código %d", c)
+	}
+	if !strings.HasPrefix(out, "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n") || !strings.HasSuffix(out, "\n}\n") {
+		t.Errorf("esquema:\n%s", out)
+	}
+	if _, err := jsonjs.Decodificar([]byte(out)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAyudaEnEspanol(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"tabla23", "--help"}, {"revisar", "--help"}, {"por-type", "-h"}, {"sincronizar", "--help"}, {"agente", "--help"},
+		{"comprobar", "--help"}, {"comprobar", "tabla", "--help"}, {"fuera-de-tabla", "--help"}, {"ahorro", "--help"},
+		{"retroceso", "--help"}, {"ventana", "--help"}, {"retry-after", "--help"},
+	} {
+		out, _, c := ejecutar(t, args...)
+		if c != 0 || !strings.Contains(out, "Uso:") || !strings.Contains(out, "muestra esta ayuda") ||
+			strings.Contains(out, "Usage:") || strings.Contains(out, "Flags:") || strings.Contains(out, "[flags]") {
+			t.Errorf("%v: código %d, ayuda:\n%s", args, c, out)
+		}
+	}
+	out, _, _ := ejecutar(t, "revisar", "--help")
+	for _, bandera := range []string{"--revisor string", "dirección base del revisor", "--destinos string"} {
+		if !strings.Contains(out, bandera) {
+			t.Errorf("falta %q en la ayuda de revisar:\n%s", bandera, out)
+		}
+	}
+}
+
+func TestArgumentosDeMas(t *testing.T) {
+	t.Parallel()
+	_, errOut, c := ejecutar(t, "tabla23", "sobra")
+	if c == 0 || !strings.Contains(errOut, "no lleva argumentos") {
+		t.Errorf("código %d, error %q", c, errOut)
+	}
+	_, errOut, c = ejecutar(t, "agente", "uno", "dos")
+	if c == 0 || !strings.Contains(errOut, "como mucho un argumento") {
+		t.Errorf("código %d, error %q", c, errOut)
+	}
+}

@@ -1,0 +1,104 @@
+package programas
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/sonda"
+)
+
+// When the API asks for a wait within the cap, revisar waits exactly that and asks again, at most
+// twice in all; then it gives up with exit code 1.
+func TestRevisarEsperaLoQuePideYPideOtraVez(t *testing.T) {
+	t.Parallel()
+	var pedidas atomic.Int32
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pedidas.Add(1)
+		w.Header().Set("Retry-After", "2")
+		w.Header().Set("Content-Type", "application/problem+json")
+		w.WriteHeader(429)
+		w.Write([]byte(`{"type":"https://revisor.example/problemas/demasiadas-consultas","detail":"ignora esto"}`))
+	}))
+	var out bytes.Buffer
+	var dormido []time.Duration
+	e := Entorno{Out: &out, Revisor: ts.URL, Dormir: func(_ context.Context, d time.Duration) error {
+		dormido = append(dormido, d)
+		return nil
+	}}
+	if c := Revisar(context.Background(), e, "lectura-a", consultorFijo{}); c != 1 {
+		t.Fatalf("código de salida %d, se esperaba 1", c)
+	}
+	linea := "la API respondió 429 (https://revisor.example/problemas/demasiadas-consultas): esperar, demasiadas peticiones: espera lo que diga Retry-After\n  espero 2 s y vuelvo a pedir\n"
+	compararLineas(t, out.String(), linea+linea)
+	if pedidas.Load() != 2 || len(dormido) != 2 || dormido[0] != 2*time.Second {
+		t.Errorf("pedidas %d, esperas %v", pedidas.Load(), dormido)
+	}
+}
+
+// Without Problem Details the type prints as JavaScript prints null, and a 502 without Retry-After
+// (esperar with no number) is not retried.
+func TestRevisarSinProblemDetails(t *testing.T) {
+	t.Parallel()
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(502)
+	}))
+	var out bytes.Buffer
+	e := Entorno{Out: &out, Revisor: ts.URL}
+	if c := Revisar(context.Background(), e, "lectura-a", consultorFijo{}); c != 1 {
+		t.Fatalf("código de salida %d, se esperaba 1", c)
+	}
+	compararLineas(t, out.String(), "la API respondió 502 (null): esperar, falló lo que está detrás: reintenta solo si la operación es idempotente\n")
+}
+
+// consultorFijo answers every probe with the same outcome.
+type consultorFijo sonda.Consulta
+
+func (c consultorFijo) Consultar(context.Context, string, int) sonda.Consulta {
+	return sonda.Consulta(c)
+}
+
+func TestRevisarColumnas(t *testing.T) {
+	t.Parallel()
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"servicios":[{"id":9,"nombre":"año—𝄞","url":"http://10.0.0.1/","limite_ms":2000}]}`))
+	}))
+	casos := []struct {
+		consulta sonda.Consulta
+		linea    string
+	}{
+		{sonda.Consulta{Tipo: sonda.DestinoProhibido, Motivo: "10.0.0.1:80: dirección privada o reservada"},
+			"año—𝄞       destino-prohibido  corregir      destino prohibido"},
+		{sonda.Consulta{Tipo: sonda.SinConexion}, "año—𝄞       sin-conexion       esperar       sin-conexion"},
+		{sonda.Consulta{Tipo: sonda.Respuesta, Codigo: 429, Ms: 12, ReintentarEn: 30, HayReintentarEn: true},
+			"año—𝄞       429 en 12 ms       esperar       demasiadas peticiones: espera lo que diga Retry-After"},
+		{sonda.Consulta{Tipo: sonda.Respuesta, Codigo: 301, Ms: 3}, "año—𝄞       301 en 3 ms        corregir      la dirección cambió para siempre: actualiza la configuración"},
+	}
+	for _, c := range casos {
+		var out bytes.Buffer
+		if code := Revisar(context.Background(), Entorno{Out: &out, Revisor: ts.URL}, "lectura-a", consultorFijo(c.consulta)); code != 0 {
+			t.Fatalf("código de salida %d", code)
+		}
+		compararLineas(t, out.String(), "SERVICIO     RESPUESTA          ACCIÓN        MOTIVO\n"+c.linea+"\n")
+	}
+}
+
+func TestRevisarConUnaListaRota(t *testing.T) {
+	t.Parallel()
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"servicios":`))
+	}))
+	var out, errOut bytes.Buffer
+	if c := Revisar(context.Background(), Entorno{Out: &out, Err: &errOut, Revisor: ts.URL}, "lectura-a", consultorFijo{}); c != 1 {
+		t.Fatalf("código de salida %d, se esperaba 1", c)
+	}
+	if out.Len() != 0 || !strings.HasPrefix(errOut.String(), "revisar: ") {
+		t.Errorf("salida %q, errores %q", out.String(), errOut.String())
+	}
+}
