@@ -124,35 +124,31 @@ func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 
-	simular := r.Header.Get("X-Simular") == "perder-primera"
-	if simular {
-		// The revisor did the work; read its answer whole, as the course's gateway does, then lose it.
-		if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-			p.sinRespuesta(w, r)
-			return
-		}
-		if p.vistas.primeraVez(p.identidad(r, cuerpo)) {
-			p.log.Info().Int("codigo", resp.StatusCode).
-				Msg("pasarela: el revisor respondió " + strconv.Itoa(resp.StatusCode) + ", pero la respuesta se pierde")
-			MalaPuerta(w, r, DetallePerdida)
-			return
-		}
-		p.devolver(w, r, resp, nil, nil)
-		return
-	}
-
-	// Hold the answer whole before replying, so a revisor that dies mid-body still gets a clean 502;
-	// only an unusually large answer is streamed.
+	// Hold the answer whole before deciding, as the course's gateway does: a revisor that dies
+	// mid-body still gets a clean 502, and a lost answer is lost only once the revisor finished it.
+	// Only an unusually large answer is streamed.
 	leido, err := io.ReadAll(io.LimitReader(resp.Body, TopeRespuesta+1))
 	if err != nil {
 		p.sinRespuesta(w, r)
 		return
 	}
+	var resto io.Reader
 	if len(leido) > TopeRespuesta {
-		p.devolver(w, r, resp, leido, resp.Body)
+		resto = resp.Body
+	}
+	if r.Header.Get("X-Simular") == "perder-primera" && p.vistas.primeraVez(p.identidad(r, cuerpo)) {
+		if resto != nil {
+			if _, err := io.Copy(io.Discard, resto); err != nil {
+				p.sinRespuesta(w, r)
+				return
+			}
+		}
+		p.log.Info().Int("codigo", resp.StatusCode).
+			Msg("pasarela: el revisor respondió " + strconv.Itoa(resp.StatusCode) + ", pero la respuesta se pierde")
+		MalaPuerta(w, r, DetallePerdida)
 		return
 	}
-	p.devolver(w, r, resp, leido, nil)
+	p.devolver(w, r, resp, leido, resto)
 }
 
 // peticion builds the request to the revisor: same method, path and query, the allowed headers,
@@ -233,13 +229,6 @@ func (p *Pasarela) identidad(r *http.Request, cuerpo *cuerpoVisto) [32]byte {
 // devolver passes the revisor's answer on: its status and reason phrase, the allowed headers in
 // lower case, the body (leido, then resto when the answer was too large to hold).
 func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.Response, leido []byte, resto io.Reader) {
-	if leido == nil && resto == nil {
-		var err error
-		if leido, err = io.ReadAll(resp.Body); err != nil {
-			p.sinRespuesta(w, r)
-			return
-		}
-	}
 	h := w.Header()
 	for _, nombre := range Vuelven {
 		if v := resp.Header.Values(nombre); len(v) > 0 {

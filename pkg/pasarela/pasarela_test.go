@@ -229,6 +229,9 @@ func TestPerderPrimera(t *testing.T) {
 			if pierde := strings.HasPrefix(segunda, "HTTP/1.1 502"); pierde != c.segundaPierde {
 				t.Fatalf("segunda:\n%s", segunda)
 			}
+			if !c.segundaPierde && !strings.HasSuffix(segunda, "\r\n\r\n"+`{"id":7,"nombre":"por-pasarela","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}`+"\n") {
+				t.Fatalf("la segunda pasa entera:\n%q", segunda)
+			}
 			if n := len(vistas()); n != 2 {
 				t.Fatalf("el revisor vio %d peticiones, se esperaban 2 (la perdida también se hizo)", n)
 			}
