@@ -107,7 +107,7 @@ func (m *Marcapasos) Anotar(codigo int, h http.Header) {
 	if codigo == http.StatusTooManyRequests {
 		m.seguidos++
 		espera, _ := reinicio(limites, h, 0)
-		if v := h.Values("Retry-After"); len(v) > 0 {
+		if v := valores(h, "Retry-After"); len(v) > 0 {
 			if s, ok := reintento.SegundosDeEspera(strings.Join(v, ", "), ahora); ok {
 				espera = time.Duration(s) * time.Second
 			}
@@ -136,8 +136,22 @@ func (m *Marcapasos) Anotar(codigo int, h http.Header) {
 	m.conocido, m.restantes, m.hasta = true, r, ahora.Add(t)
 }
 
+// valores finds a field whatever the case of its key: a client's headers come canonicalised
+// ("Ratelimit"), but a header map built by hand or by a recorder may keep the draft's spelling.
+func valores(h http.Header, nombre string) []string {
+	if v := h.Values(nombre); len(v) > 0 {
+		return v
+	}
+	for k, v := range h {
+		if strings.EqualFold(k, nombre) {
+			return v
+		}
+	}
+	return nil
+}
+
 func leerLimites(h http.Header) ([]limitador.Limite, bool) {
-	v := h.Values("RateLimit")
+	v := valores(h, "RateLimit")
 	if len(v) == 0 {
 		return nil, false
 	}
@@ -153,7 +167,7 @@ func leerLimites(h http.Header) ([]limitador.Limite, bool) {
 // quota is back. ok=false if some binding policy says neither.
 func reinicio(limites []limitador.Limite, h http.Header, r int64) (time.Duration, bool) {
 	var ventanas map[string]time.Duration
-	if v := h.Values("RateLimit-Policy"); len(v) > 0 {
+	if v := valores(h, "RateLimit-Policy"); len(v) > 0 {
 		if ps, err := limitador.LeerRateLimitPolicy(strings.Join(v, ", ")); err == nil {
 			ventanas = make(map[string]time.Duration, len(ps))
 			for _, p := range ps {

@@ -89,6 +89,7 @@ func TestEsperaTrasRespuestas(t *testing.T) {
 		{"varias políticas: manda la de menos r", 0, 0, []respuesta{{202, cabeceras("RateLimit", `"rafaga";r=0;t=2, "dia";r=900;t=86400`)}}, 0, 2 * s, true},
 		{"varias líneas se juntan", 0, 0, []respuesta{{202, cabeceras("RateLimit", `"dia";r=9;t=86400`, "RateLimit", `"rafaga";r=0;t=2`)}}, 0, 2 * s, true},
 		{"una respuesta sin RateLimit no borra lo sabido", 0, 0, []respuesta{{202, cabeceras("RateLimit", `"x";r=0;t=3`)}, {404, cabeceras()}}, 0, 3 * s, true},
+		{"el nombre exacto del borrador también vale", 0, 0, []respuesta{{202, http.Header{"RateLimit": {`"x";r=0;t=3`}}}}, 0, 3 * s, true},
 		{"una respuesta nueva reemplaza lo sabido", 0, 0, []respuesta{{202, cabeceras("RateLimit", `"x";r=0;t=3`)}, {202, cabeceras("RateLimit", `"x";r=1;t=3`)}}, 0, 0, true},
 
 		// 429: Retry-After plus full jitter, never shorter than Retry-After, never past the cap.
