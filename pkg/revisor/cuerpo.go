@@ -1,0 +1,94 @@
+package revisor
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/problema"
+)
+
+// esJSON answers 415 unless the body is declared application/json. It is separate from leerJSON
+// because PUT asks it before If-Match: a 415 is known without reading, and preconditions are not
+// evaluated when the answer would not have been 2xx or 412 without them (RFC 9110 §13.2.1).
+func esJSON(c *contexto) bool {
+	tipo, _, _ := strings.Cut(c.r.Header.Get("Content-Type"), ";")
+	tipo = strings.ToLower(trimJS(tipo))
+	if tipo == "application/json" {
+		return true
+	}
+	mostrado := tipo
+	if tipo == "" {
+		mostrado = "(sin tipo)"
+	}
+	problema.Escribir(c.w, c.r, problema.TipoNoAdmitido, "el cuerpo debe ser application/json, no "+mostrado,
+		problema.ConCabecera("Accept", "application/json"))
+	return false
+}
+
+// leerJSON: 415 if the body is not declared JSON, 413 if it is larger than TopeCuerpo, 400 if it
+// cannot be read as a JSON object (the course's policy: 400 = cannot be read).
+func (rv *Revisor) leerJSON(c *contexto) (jsonjs.Objeto, bool) {
+	if !esJSON(c) {
+		return nil, false
+	}
+	cuerpo, demasiado, err := leerCuerpo(c.r)
+	if demasiado {
+		rv.rechazarGrande(c)
+		return nil, false
+	}
+	if err == nil {
+		if v, err := jsonjs.Decodificar(cuerpo); err == nil {
+			if o, ok := v.(jsonjs.Objeto); ok {
+				return o, true
+			}
+		}
+	}
+	problema.Escribir(c.w, c.r, problema.CuerpoIlegible, "el cuerpo no es un objeto JSON")
+	return nil, false
+}
+
+// leerCuerpo never holds more than TopeCuerpo+1 bytes: a declared Content-Length over the limit is
+// refused without reading a byte, and a chunked (or lying) body stops being read one byte past it.
+func leerCuerpo(r *http.Request) (cuerpo []byte, demasiado bool, err error) {
+	if r.ContentLength > TopeCuerpo {
+		return nil, true, nil
+	}
+	buf, err := io.ReadAll(io.LimitReader(r.Body, TopeCuerpo+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if len(buf) > TopeCuerpo {
+		return nil, true, nil
+	}
+	return buf, false, nil
+}
+
+// rechazarGrande answers 413 with "Connection: close" and then closes in stages (RFC 9112 §9.6):
+// the response goes out at once, the write side is closed, and what the client is still sending is
+// read and thrown away until it closes or EsperaCierre passes. Closing outright would make the
+// kernel answer the rest of the upload with a reset, which can erase the 413 before the client
+// reads it. net/http alone half-closes and waits 500 ms without reading, which a client still
+// sending can still turn into a reset, so the connection is taken over here.
+func (rv *Revisor) rechazarGrande(c *contexto) {
+	problema.Escribir(c.w, c.r, problema.CuerpoDemasiadoGrande, "el cuerpo pasa de "+strconv.Itoa(TopeCuerpo)+" bytes",
+		problema.ConCabecera("Connection", "close"))
+	rc := http.NewResponseController(c.w)
+	if rc.Flush() != nil {
+		return
+	}
+	conn, buf, err := rc.Hijack()
+	if err != nil {
+		// Not hijackable (HTTP/2, a recorder): "Connection: close" is all there is.
+		return
+	}
+	defer conn.Close()
+	if cw, ok := conn.(interface{ CloseWrite() error }); ok {
+		cw.CloseWrite()
+	}
+	conn.SetReadDeadline(time.Now().Add(rv.esperaCierre))
+	io.Copy(io.Discard, buf.Reader)
+}

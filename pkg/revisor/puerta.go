@@ -1,0 +1,212 @@
+package revisor
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+
+	"cursohttp/pkg/problema"
+	"cursohttp/pkg/respuesta"
+)
+
+// contexto is what a handler gets once the gate let the request through.
+type contexto struct {
+	w          http.ResponseWriter
+	r          *http.Request
+	parametros []string
+	credencial Credencial
+}
+
+type manejador func(rv *Revisor, c *contexto)
+
+// metodo says which handler serves a method and whether it writes (a lector may not).
+type metodo struct {
+	nombre  string
+	atiende manejador
+	escribe bool
+}
+
+type ruta struct {
+	patron  *regexp.Regexp
+	metodos []metodo // in the course's order, which is the order of Allow
+	permite string   // the Allow value, GET bringing HEAD along
+}
+
+func lee(nombre string, m manejador) metodo     { return metodo{nombre, m, false} }
+func escribe(nombre string, m manejador) metodo { return metodo{nombre, m, true} }
+
+// rutas is the API, matched against the request's WHATWG path.
+var rutas = armar([]ruta{
+	{patron: regexp.MustCompile(`^/servicios$`), metodos: []metodo{lee("GET", (*Revisor).listar), escribe("POST", (*Revisor).darDeAlta)}},
+	{patron: regexp.MustCompile(`^/servicios/(\d+)$`), metodos: []metodo{lee("GET", (*Revisor).consultar), escribe("PUT", (*Revisor).cambiar), escribe("DELETE", (*Revisor).retirar)}},
+	{patron: regexp.MustCompile(`^/servicios/(\d+)/revisiones$`), metodos: []metodo{escribe("POST", (*Revisor).pedirRevision)}},
+	{patron: regexp.MustCompile(`^/servicios/(\d+)/salud$`), metodos: []metodo{lee("GET", (*Revisor).salud)}},
+	{patron: regexp.MustCompile(`^/servicios/(\d+)/informe$`), metodos: []metodo{lee("GET", (*Revisor).informe)}},
+	{patron: regexp.MustCompile(`^/revisiones/(\d+)$`), metodos: []metodo{lee("GET", (*Revisor).consultarRevision)}},
+	{patron: regexp.MustCompile(`^/mantenimiento$`), metodos: []metodo{escribe("PUT", (*Revisor).cambiarMantenimiento)}},
+	// The previous version, deprecated: read only, with its notices.
+	{patron: regexp.MustCompile(`^/v1/servicios$`), metodos: []metodo{lee("GET", (*Revisor).listarV1)}},
+	{patron: regexp.MustCompile(`^/v1/servicios/(\d+)$`), metodos: []metodo{lee("GET", (*Revisor).consultarV1)}},
+})
+
+func armar(rs []ruta) []ruta {
+	for i := range rs {
+		var nombres []string
+		for _, m := range rs[i].metodos {
+			nombres = append(nombres, m.nombre)
+			if m.nombre == "GET" {
+				nombres = append(nombres, "HEAD")
+			}
+		}
+		rs[i].permite = strings.Join(nombres, ", ")
+	}
+	return rs
+}
+
+// atender is the gate, written once and read top to bottom in the course's order (lesson 4 R17,
+// lesson 6 §2.16). Each step either answers and returns or lets the request on.
+func (rv *Revisor) atender(w http.ResponseWriter, r *http.Request) {
+	camino := respuesta.Ruta(r)
+
+	// Old addresses: moved for good. Before maintenance, because they deliver no data.
+	if redirigir(w, r, camino) {
+		return
+	}
+	// Maintenance: every path but /mantenimiento, so neither a 404 nor a 401 leaks what exists.
+	if rv.mantenimiento.Load() && camino != "/mantenimiento" {
+		problema.Escribir(w, r, problema.EnMantenimiento, "el revisor está en mantenimiento",
+			problema.ConCabecera("Retry-After", VuelveEn))
+		return
+	}
+	// Version 0 is gone for everyone, whoever asks.
+	if camino == "/v0" || strings.HasPrefix(camino, "/v0/") {
+		problema.Escribir(w, r, problema.VersionRetirada, "la versión 0 de la API se retiró el 31 de enero de 2026; usa /servicios")
+		return
+	}
+
+	// 1. Does the route exist?
+	var rt *ruta
+	var parametros []string
+	for i := range rutas {
+		if m := rutas[i].patron.FindStringSubmatch(camino); m != nil {
+			rt, parametros = &rutas[i], m[1:]
+			break
+		}
+	}
+	if rt == nil {
+		problema.Escribir(w, r, problema.RutaInexistente, "no existe esa ruta")
+		return
+	}
+
+	// 2. Does it take this method? HEAD is served as GET.
+	nombre := r.Method
+	if nombre == http.MethodHead {
+		nombre = http.MethodGet
+	}
+	var m *metodo
+	for i := range rt.metodos {
+		if rt.metodos[i].nombre == nombre {
+			m = &rt.metodos[i]
+			break
+		}
+	}
+	if m == nil {
+		problema.Escribir(w, r, problema.MetodoNoAdmitido, r.Method+" no se admite en "+camino,
+			problema.ConCabecera("Allow", rt.permite))
+		return
+	}
+
+	// 3. Who are you?
+	id, credencial := Identificar(r.Header)
+	if id != Valida {
+		problema.Escribir(w, r, problema.CredencialInvalida, Motivo(id),
+			problema.ConCabecera("WWW-Authenticate", Reto(id)))
+		return
+	}
+
+	// 4. May you?
+	if m.escribe && !credencial.puedeEscribir() {
+		problema.Escribir(w, r, problema.PermisoInsuficiente, "tu credencial solo puede leer; para escribir pide una con rol de escritor")
+		return
+	}
+
+	// 5 to 7 (does the resource exist, what format, can it be read, can it be done) belong to each handler.
+	m.atiende(rv, &contexto{w: w, r: r, parametros: parametros, credencial: credencial})
+}
+
+// redirigir answers the two old prefixes with their permanent redirects, keeping the query.
+func redirigir(w http.ResponseWriter, r *http.Request, camino string) bool {
+	for _, viejo := range []struct {
+		prefijo string
+		codigo  int
+	}{{"/viejo", http.StatusMovedPermanently}, {"/api", http.StatusPermanentRedirect}} {
+		base := viejo.prefijo + "/servicios"
+		if camino == base || strings.HasPrefix(camino, base+"/") {
+			respuesta.Vacio(w, r, viejo.codigo, respuesta.Cabecera{Nombre: "Location", Valor: camino[len(viejo.prefijo):] + busqueda(r)})
+			return true
+		}
+	}
+	return false
+}
+
+// busqueda is the query as a URL parser's search gives it: "" when absent or empty, otherwise "?"
+// and the query with the special-query percent-encode set applied.
+func busqueda(r *http.Request) string {
+	objetivo := r.RequestURI
+	i := strings.IndexByte(objetivo, '?')
+	if i < 0 {
+		return ""
+	}
+	q := objetivo[i+1:]
+	if j := strings.IndexByte(q, '#'); j >= 0 {
+		q = q[:j]
+	}
+	if q == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteByte('?')
+	const hex = "0123456789ABCDEF"
+	for k := 0; k < len(q); k++ {
+		c := q[k]
+		if c <= 0x20 || c >= 0x7f || c == '"' || c == '#' || c == '<' || c == '>' || c == '\'' {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&0xf])
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// metodosDeNode are the methods Node's HTTP parser knows; it refuses any other before the program
+// sees the request.
+var metodosDeNode = map[string]bool{}
+
+func init() {
+	for _, m := range strings.Fields("ACL BIND CHECKOUT CONNECT COPY DELETE GET HEAD LINK LOCK M-SEARCH MERGE MKACTIVITY MKCALENDAR MKCOL MOVE NOTIFY OPTIONS PATCH POST PROPFIND PROPPATCH PURGE PUT QUERY REBIND REPORT SEARCH SOURCE SUBSCRIBE TRACE UNBIND UNLINK UNLOCK UNSUBSCRIBE") {
+		metodosDeNode[m] = true
+	}
+}
+
+// FiltrarMetodos answers a method Node's parser does not know (lowercase "get", "constructor"…) as
+// that parser does — a bare "400 Bad Request" with "Connection: close" — before the request is
+// logged or routed (lesson 6 S-I20). Wrap it outside servidor.Registrar.
+func FiltrarMetodos(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if metodosDeNode[r.Method] {
+			h.ServeHTTP(w, r)
+			return
+		}
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			w.Header()["Connection"] = []string{"close"}
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n")
+		buf.Flush()
+	})
+}

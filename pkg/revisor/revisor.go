@@ -1,0 +1,234 @@
+// Package revisor is the course's central API server: the services a team watches, their checks and
+// live health queries, behind one gate that asks the course's questions in the course's order.
+package revisor
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+
+	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/destinos"
+	"cursohttp/pkg/idempotencia"
+	"cursohttp/pkg/limitador"
+	"cursohttp/pkg/problema"
+	"cursohttp/pkg/sonda"
+)
+
+// The course's numbers (lesson 4 §0.4, lesson 6 §6.8.1), beside the code that uses them.
+const (
+	// TopeCuerpo: a service is a name of up to 40 characters, a URL and a number; 16 KiB is plenty.
+	TopeCuerpo = 16 * 1024
+	// EsperaCierre: after a 413, how long the rest of an upload is read and thrown away before
+	// closing, so the client reads the 413 instead of a reset (RFC 9112 §9.6; 2 s is the course's).
+	EsperaCierre = 2 * time.Second
+	// EsperaEnCola: a check runs this long after its 202.
+	EsperaEnCola = time.Second
+	// Guardar: a registration "takes" this long, so a retry can arrive while the original runs.
+	Guardar = 500 * time.Millisecond
+	// RevisionesPorVentana and ConsultasPorVentana per credential and Ventana: going out to the
+	// network is limited, or the revisor would hammer someone else's service for whoever asks.
+	RevisionesPorVentana = 3
+	ConsultasPorVentana  = 3
+	Ventana              = 60 * time.Second
+	// VuelveEn is the maintenance 503's Retry-After, in seconds.
+	VuelveEn = "120"
+)
+
+// Llaves is the Idempotency-Key seam of POST /servicios; *idempotencia.Registro fills it.
+type Llaves interface {
+	Tomar(credencial, llave, huella string) idempotencia.Turno
+	Grabar(credencial, llave string, g idempotencia.Grabada)
+	Soltar(credencial, llave string)
+}
+
+// Opciones build a Revisor; every zero field takes the course's value.
+type Opciones struct {
+	// Log receives the operator's lines: "operación: …", "idempotencia: …" and, at error level,
+	// "error <ref> en …" with the trimmed stack. The request line is servidor.Registrar's.
+	Log zerolog.Logger
+	// Almacen: nil is almacen.Nuevo() (the six start-up services, a fresh boot id).
+	Almacen *almacen.Almacen
+	// Destinos: private destinations allowed (ip:port); nil is destinos.PermitidoPorOmision.
+	Destinos []string
+	// Verificador replaces the one built from Destinos (tests pass a fake resolver).
+	Verificador *destinos.Verificador
+	// Sonda replaces the probe built on Verificador.
+	Sonda *sonda.Sonda
+	// Revisiones and Consultas limit checks and live queries per credential; nil is a fixed
+	// window of 3 per 60 s each.
+	Revisiones, Consultas limitador.Limitador
+	// Llaves: nil is an idempotencia.Registro with its defaults.
+	Llaves Llaves
+	// Reloj: nil is time.Now.
+	Reloj func() time.Time
+	// EsperaEnCola, Guardar and EsperaCierre: zero is the course's value; tests shorten them.
+	EsperaEnCola, Guardar, EsperaCierre time.Duration
+}
+
+// Revisor is the API as an http.Handler. Build it with Nuevo and stop it with Cerrar.
+type Revisor struct {
+	log          zerolog.Logger
+	almacen      *almacen.Almacen
+	verificador  *destinos.Verificador
+	sonda        *sonda.Sonda
+	revisiones   limitador.Limitador
+	consultas    limitador.Limitador
+	llaves       Llaves
+	reloj        func() time.Time
+	enCola       time.Duration
+	guardar      time.Duration
+	esperaCierre time.Duration
+
+	mantenimiento atomic.Bool
+
+	// vida ends when Cerrar is called; checks scheduled in the background stop with it.
+	vida   context.Context
+	cerrar context.CancelFunc
+	tareas sync.WaitGroup
+}
+
+// Nuevo builds a revisor.
+func Nuevo(o Opciones) *Revisor {
+	if o.Almacen == nil {
+		o.Almacen = almacen.Nuevo()
+	}
+	if o.Verificador == nil {
+		o.Verificador = destinos.Nuevo(o.Destinos, nil)
+	}
+	if o.Sonda == nil {
+		o.Sonda = sonda.Nueva(o.Verificador, sonda.Opciones{})
+	}
+	if o.Revisiones == nil {
+		o.Revisiones = limitador.NuevaVentanaFija(RevisionesPorVentana, Ventana)
+	}
+	if o.Consultas == nil {
+		o.Consultas = limitador.NuevaVentanaFija(ConsultasPorVentana, Ventana)
+	}
+	if o.Llaves == nil {
+		o.Llaves = idempotencia.Nuevo(idempotencia.Opciones{})
+	}
+	if o.Reloj == nil {
+		o.Reloj = time.Now
+	}
+	if o.EsperaEnCola == 0 {
+		o.EsperaEnCola = EsperaEnCola
+	}
+	if o.Guardar == 0 {
+		o.Guardar = Guardar
+	}
+	if o.EsperaCierre == 0 {
+		o.EsperaCierre = EsperaCierre
+	}
+	vida, cerrar := context.WithCancel(context.Background())
+	return &Revisor{
+		log:          o.Log,
+		almacen:      o.Almacen,
+		verificador:  o.Verificador,
+		sonda:        o.Sonda,
+		revisiones:   o.Revisiones,
+		consultas:    o.Consultas,
+		llaves:       o.Llaves,
+		reloj:        o.Reloj,
+		enCola:       o.EsperaEnCola,
+		guardar:      o.Guardar,
+		esperaCierre: o.EsperaCierre,
+		vida:         vida,
+		cerrar:       cerrar,
+	}
+}
+
+// Almacen is the store the revisor serves.
+func (rv *Revisor) Almacen() *almacen.Almacen { return rv.almacen }
+
+// Cerrar stops the checks waiting or running in the background and waits for them. A check cut
+// short stays pending. Call it after the HTTP server has shut down.
+func (rv *Revisor) Cerrar() {
+	rv.cerrar()
+	rv.tareas.Wait()
+}
+
+// ServeHTTP answers one request. Whatever a handler did not expect — a panic — is caught here:
+// the operator's log gets a fresh reference with the message and the project's own frames, and the
+// client only the reference. Never the stack, a path or the panic's text.
+func (rv *Revisor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ew := &escritor{ResponseWriter: w}
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		if v == http.ErrAbortHandler {
+			panic(v)
+		}
+		referencia := uuid.New().String()
+		rv.log.Error().Str("referencia", referencia).Str("metodo", r.Method).Str("url", r.RequestURI).
+			Msg(fmt.Sprintf("error %s en %s %s: %s", referencia, r.Method, r.RequestURI, pilaPropia(v)))
+		if ew.escrito {
+			// A response already on its way cannot turn into a 500: cut the connection, so the
+			// client sees an incomplete body rather than one that looks whole.
+			panic(http.ErrAbortHandler)
+		}
+		problema.Escribir(ew, r, problema.ErrorInterno, "ocurrió un error inesperado; si se repite, reporta la referencia",
+			problema.ConInstance("urn:uuid:"+referencia))
+	}()
+	rv.atender(ew, r)
+}
+
+// escritor remembers whether the response has started, which decides what a panic can still do.
+type escritor struct {
+	http.ResponseWriter
+	escrito bool
+}
+
+func (e *escritor) WriteHeader(codigo int) {
+	if codigo >= 200 {
+		e.escrito = true
+	}
+	e.ResponseWriter.WriteHeader(codigo)
+}
+
+func (e *escritor) Write(p []byte) (int, error) {
+	e.escrito = true
+	return e.ResponseWriter.Write(p)
+}
+
+// Unwrap lets http.ResponseController reach Flush and Hijack.
+func (e *escritor) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+
+// modulo is the prefix of the project's own functions; the rest of a stack (runtime, net/http) says
+// nothing the operator can fix.
+const modulo = "cursohttp/"
+
+// pilaPropia is the panic's message and, below it, the project's frames from where it happened
+// outwards, one per line in the lesson's "    at" layout.
+func pilaPropia(v any) string {
+	var b strings.Builder
+	fmt.Fprint(&b, v)
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(1, pcs)
+	marcos := runtime.CallersFrames(pcs[:n])
+	enPanico := false
+	for {
+		m, mas := marcos.Next()
+		// A closure inlined into the command is named after package main.
+		if enPanico && (strings.HasPrefix(m.Function, modulo) || strings.HasPrefix(m.Function, "main.")) {
+			fmt.Fprintf(&b, "\n    at %s (%s:%d)", m.Function, m.File, m.Line)
+		}
+		if m.Function == "runtime.gopanic" {
+			enPanico = true
+		}
+		if !mas {
+			break
+		}
+	}
+	return b.String()
+}

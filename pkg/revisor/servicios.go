@@ -1,0 +1,423 @@
+package revisor
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/etiquetas"
+	"cursohttp/pkg/idempotencia"
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/problema"
+	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/sonda"
+)
+
+func representar(s almacen.Servicio) jsonjs.Objeto {
+	return jsonjs.Objeto{
+		{Nombre: "id", Valor: s.ID},
+		{Nombre: "nombre", Valor: s.Nombre},
+		{Nombre: "url", Valor: s.URL},
+		{Nombre: "limite_ms", Valor: s.LimiteMs},
+	}
+}
+
+func nulo(p *int) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func representarRevision(r almacen.Revision) jsonjs.Objeto {
+	var resultado any
+	if r.Resultado != nil {
+		resultado = jsonjs.Objeto{
+			{Nombre: "estado", Valor: r.Resultado.Estado},
+			{Nombre: "codigo", Valor: nulo(r.Resultado.Codigo)},
+			{Nombre: "ms", Valor: nulo(r.Resultado.Ms)},
+			{Nombre: "detalle", Valor: r.Resultado.Detalle},
+		}
+	}
+	return jsonjs.Objeto{
+		{Nombre: "id", Valor: r.ID},
+		{Nombre: "servicio", Valor: r.Servicio},
+		{Nombre: "estado", Valor: r.Estado},
+		{Nombre: "resultado", Valor: resultado},
+	}
+}
+
+// numero reads a route parameter (\d+) as JavaScript's Number does for the lookup; one too large
+// for an int names nothing.
+func numero(texto string) int {
+	n, err := strconv.Atoi(texto)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// encontrar returns a service the credential may see. Otherwise it has already answered: 410 if it
+// existed in the credential's team and was retired, 404 if it never existed or belongs to another
+// team (the 404 hides it on purpose).
+func (rv *Revisor) encontrar(c *contexto, id string) (almacen.Servicio, bool) {
+	n := numero(id)
+	s, vivo := rv.almacen.Buscar(n)
+	if vivo && c.credencial.delEquipo(s.Equipo) {
+		return s, true
+	}
+	equipo, retirado := rv.almacen.EquipoDeRetirado(n)
+	if !vivo && retirado && c.credencial.delEquipo(equipo) {
+		problema.Escribir(c.w, c.r, problema.ServicioRetirado, "el servicio "+id+" se retiró y no va a volver")
+	} else {
+		problema.Escribir(c.w, c.r, problema.ServicioInexistente, "no existe el servicio "+id)
+	}
+	return almacen.Servicio{}, false
+}
+
+func rechazarDatos(c *contexto, fallas []Falla) {
+	errores := make([]jsonjs.Objeto, len(fallas))
+	for i, f := range fallas {
+		errores[i] = jsonjs.Objeto{{Nombre: "detail", Valor: f.Detalle}, {Nombre: "pointer", Valor: "#/" + f.Campo}}
+	}
+	// Several problems of one type in one answer: the errors extension, as in RFC 9457.
+	problema.Escribir(c.w, c.r, problema.DatosInvalidos, strconv.Itoa(len(fallas))+" dato(s) no se pueden cumplir",
+		problema.ConExtension("errors", errores))
+}
+
+// destinoPermitido: SSRF. The revisor connects to URLs someone typed, so a URL is checked when it is
+// registered and again before every connection (pkg/sonda).
+func (rv *Revisor) destinoPermitido(c *contexto, url string) bool {
+	v := rv.verificador.Revisar(c.r.Context(), url)
+	if v.Permitido {
+		return true
+	}
+	problema.Escribir(c.w, c.r, problema.DestinoProhibido, "destino prohibido: "+v.Motivo)
+	return false
+}
+
+func nombreRepetido(c *contexto, nombre string, existente int) {
+	problema.Escribir(c.w, c.r, problema.NombreRepetido, "ya existe un servicio llamado "+nombre,
+		problema.ConExtension("existente", "/servicios/"+strconv.Itoa(existente)))
+}
+
+// GET /servicios
+func (rv *Revisor) listar(c *contexto) {
+	propios := []jsonjs.Objeto{}
+	for _, s := range rv.almacen.Listar() {
+		if c.credencial.delEquipo(s.Equipo) {
+			propios = append(propios, representar(s))
+		}
+	}
+	respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{{Nombre: "servicios", Valor: propios}})
+}
+
+// POST /servicios
+func (rv *Revisor) darDeAlta(c *contexto) {
+	datos, ok := rv.leerJSON(c)
+	if !ok {
+		return
+	}
+
+	// With Idempotency-Key the same request repeated gets the same response and creates nothing
+	// more. The key is looked at only once the body could be read (415, 413 and 400 never reserve
+	// it) and before anything that could be done twice.
+	llave := strings.Join(c.r.Header.Values("Idempotency-Key"), ", ")
+	nombre := c.credencial.Nombre
+	if llave != "" {
+		turno := rv.llaves.Tomar(nombre, llave, idempotencia.Huella(datos))
+		switch turno.Tipo {
+		case idempotencia.Repetir:
+			rv.log.Info().Str("llave", llave).Msg("idempotencia: la llave " + llave + " ya se atendió; repito su respuesta")
+			g := turno.Grabada
+			respuesta.Bytes(c.w, c.r, g.Codigo, "application/json", g.Cuerpo, g.Cabeceras...)
+			return
+		case idempotencia.OtraPeticion:
+			problema.Escribir(c.w, c.r, problema.LlaveReutilizada, "la llave "+llave+" ya se usó con un cuerpo distinto")
+			return
+		case idempotencia.EnCurso, idempotencia.Lleno:
+			// Lleno (every slot holds a request still running) is beyond the course; it is answered
+			// as the in-progress case, which a client already knows to retry after a while.
+			problema.Escribir(c.w, c.r, problema.LlaveEnCurso, "la petición original con la llave "+llave+" todavía no termina")
+			return
+		}
+	}
+	soltar := func() {
+		if llave != "" {
+			rv.llaves.Soltar(nombre, llave)
+		}
+	}
+
+	validos, fallas := Validar(datos)
+	if fallas != nil {
+		soltar()
+		rechazarDatos(c, fallas)
+		return
+	}
+	if !rv.destinoPermitido(c, validos.URL) {
+		soltar()
+		return
+	}
+	rv.esperar(rv.guardar)
+	// The name check and the creation are one step of the store: two registrations of one name
+	// cannot both win.
+	s, err := rv.almacen.Crear(c.credencial.Equipo, validos)
+	var repetido *almacen.NombreRepetido
+	if errors.As(err, &repetido) {
+		soltar()
+		nombreRepetido(c, validos.Nombre, repetido.Existente)
+		return
+	}
+	g := idempotencia.Grabada{
+		Codigo: http.StatusCreated,
+		Cabeceras: []respuesta.Cabecera{
+			{Nombre: "Location", Valor: "/servicios/" + strconv.Itoa(s.ID)},
+			{Nombre: "ETag", Valor: rv.almacen.Etiqueta(s)},
+		},
+		Cuerpo: append(jsonjs.Codificar(representar(s)), '\n'),
+	}
+	if llave != "" {
+		rv.llaves.Grabar(nombre, llave, g)
+	}
+	respuesta.Bytes(c.w, c.r, g.Codigo, "application/json", g.Cuerpo, g.Cabeceras...)
+}
+
+// esperar pauses the way the course's simulated save does. It ends early only when the revisor
+// shuts down; a client that hangs up does not stop work it started (the write still happens).
+func (rv *Revisor) esperar(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-rv.vida.Done():
+	}
+}
+
+// GET /servicios/{id}
+func (rv *Revisor) consultar(c *contexto) {
+	s, ok := rv.encontrar(c, c.parametros[0])
+	if !ok {
+		return
+	}
+	actual := rv.almacen.Etiqueta(s)
+	// If-None-Match brings "*" or a list and is compared weakly (RFC 9110 §13.1.2, §8.8.3.2).
+	if valores, hay := c.r.Header["If-None-Match"]; hay &&
+		etiquetas.HayCoincidencia(strings.Join(valores, ", "), actual, etiquetas.CoincideDebil) {
+		respuesta.Vacio(c.w, c.r, http.StatusNotModified, respuesta.Cabecera{Nombre: "ETag", Valor: actual})
+		return
+	}
+	respuesta.JSON(c.w, c.r, http.StatusOK, representar(s), respuesta.Cabecera{Nombre: "ETag", Valor: actual})
+}
+
+// PUT /servicios/{id}: change without overwriting someone else's change. It requires If-Match with
+// the current tag.
+func (rv *Revisor) cambiar(c *contexto) {
+	s, ok := rv.encontrar(c, c.parametros[0])
+	if !ok {
+		return
+	}
+	// First the format (415), then the condition (428 and 412), then the reading (400).
+	if !esJSON(c) {
+		return
+	}
+	valores, hay := c.r.Header["If-Match"]
+	if !hay {
+		problema.Escribir(c.w, c.r, problema.FaltaCondicion, "para cambiar un servicio manda If-Match con su ETag")
+		return
+	}
+	condicion := strings.Join(valores, ", ")
+	vigente := rv.almacen.Etiqueta(s)
+	// If-Match is compared strongly (RFC 9110 §13.1.1): a W/ tag never matches. The detail says
+	// what happened and what to do, without echoing the header.
+	if !etiquetas.HayCoincidencia(condicion, vigente, etiquetas.CoincideFuerte) {
+		detalle := "tu etiqueta ya no es la vigente: el servicio cambió o el revisor se reinició; vuelve a leerlo antes de cambiarlo"
+		if etiquetas.HayCoincidencia(condicion, vigente, etiquetas.CoincideDebil) {
+			detalle = "If-Match se compara en fuerte: una etiqueta débil (W/) no sirve para cambiar; manda la ETag tal como llegó"
+		}
+		problema.Escribir(c.w, c.r, problema.EtiquetaVencida, detalle)
+		return
+	}
+	// The version that matched. Reading the body and resolving the URL take time, and another
+	// request may change the service meanwhile: the store compares again when it writes.
+	var versionLeida *int
+	if _, comodin := etiquetas.Interpretar(condicion); !comodin {
+		v := s.Version
+		versionLeida = &v
+	}
+	datos, ok := rv.leerJSON(c)
+	if !ok {
+		return
+	}
+	validos, fallas := Validar(datos)
+	if fallas != nil {
+		rechazarDatos(c, fallas)
+		return
+	}
+	if !rv.destinoPermitido(c, validos.URL) {
+		return
+	}
+	cambiado, err := rv.almacen.Cambiar(s.ID, versionLeida, validos)
+	var repetido *almacen.NombreRepetido
+	switch {
+	case errors.As(err, &repetido):
+		nombreRepetido(c, validos.Nombre, repetido.Existente)
+		return
+	case errors.Is(err, almacen.ErrRetirado):
+		// Retired while this request waited: 410, as if it had arrived after the retirement.
+		problema.Escribir(c.w, c.r, problema.ServicioRetirado, "el servicio "+strconv.Itoa(s.ID)+" se retiró y no va a volver")
+		return
+	case errors.Is(err, almacen.ErrConflicto):
+		problema.Escribir(c.w, c.r, problema.EtiquetaVencida, "el servicio cambió mientras se atendía tu petición; vuelve a leerlo antes de cambiarlo")
+		return
+	}
+	respuesta.JSON(c.w, c.r, http.StatusOK, representar(cambiado), respuesta.Cabecera{Nombre: "ETag", Valor: rv.almacen.Etiqueta(cambiado)})
+}
+
+// DELETE /servicios/{id}
+func (rv *Revisor) retirar(c *contexto) {
+	s, ok := rv.encontrar(c, c.parametros[0])
+	if !ok {
+		return
+	}
+	rv.almacen.Retirar(s.ID)
+	respuesta.Vacio(c.w, c.r, http.StatusNoContent)
+}
+
+// POST /servicios/{id}/revisiones
+func (rv *Revisor) pedirRevision(c *contexto) {
+	// The limit counts per credential and is asked BEFORE looking the service up: the 404s of
+	// someone trying ids one after another count too, and one credential's use is not another's.
+	if v := rv.revisiones.Permitir("revisiones:"+c.credencial.Nombre, rv.reloj()); !v.Permitido {
+		problema.Escribir(c.w, c.r, problema.DemasiadasRevisiones, "ya pediste "+strconv.Itoa(RevisionesPorVentana)+" revisiones en el último minuto",
+			problema.ConCabecera("Retry-After", strconv.FormatInt(v.RetryAfter, 10)))
+		return
+	}
+	s, ok := rv.encontrar(c, c.parametros[0])
+	if !ok {
+		return
+	}
+	revision := rv.almacen.CrearRevision(s.ID)
+	rv.programar(revision.ID, s.URL, s.LimiteMs)
+	respuesta.JSON(c.w, c.r, http.StatusAccepted, representarRevision(revision),
+		respuesta.Cabecera{Nombre: "Location", Valor: "/revisiones/" + strconv.Itoa(revision.ID)})
+}
+
+// programar runs check id EsperaEnCola later, with retries, for as long as the revisor lives.
+func (rv *Revisor) programar(id int, url string, limiteMs int) {
+	rv.tareas.Add(1)
+	go func() {
+		defer rv.tareas.Done()
+		t := time.NewTimer(rv.enCola)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-rv.vida.Done():
+			return
+		}
+		if res, ok := rv.sonda.RevisarConReintentos(rv.vida, url, limiteMs); ok {
+			rv.almacen.TerminarRevision(id, res)
+		}
+	}()
+}
+
+// GET /revisiones/{id}
+func (rv *Revisor) consultarRevision(c *contexto) {
+	revision, hay := rv.almacen.BuscarRevision(numero(c.parametros[0]))
+	equipo, conEquipo := "", false
+	if hay {
+		if s, vivo := rv.almacen.Buscar(revision.Servicio); vivo {
+			equipo, conEquipo = s.Equipo, true
+		} else {
+			equipo, conEquipo = rv.almacen.EquipoDeRetirado(revision.Servicio)
+		}
+	}
+	if !hay || !conEquipo || !c.credencial.delEquipo(equipo) {
+		problema.Escribir(c.w, c.r, problema.RevisionInexistente, "no existe la revisión "+c.parametros[0])
+		return
+	}
+	var cabeceras []respuesta.Cabecera
+	if revision.Estado == almacen.Pendiente {
+		cabeceras = append(cabeceras, respuesta.Cabecera{Nombre: "Retry-After", Valor: "1"})
+	}
+	respuesta.JSON(c.w, c.r, http.StatusOK, representarRevision(revision), cabeceras...)
+}
+
+// GET /servicios/{id}/salud: the revisor asks the service now and acts as a gateway. Any HTTP
+// response is reported with 200, whatever its code; without one, the fault is behind the revisor:
+// 504 if it did not answer in time, 502 if what came back is not HTTP or nobody answered.
+func (rv *Revisor) salud(c *contexto) {
+	// A live query goes out to the network like a check; without a limit the revisor would hammer
+	// someone else's service for whoever asks. Per credential, before the lookup, its own window.
+	if v := rv.consultas.Permitir("salud:"+c.credencial.Nombre, rv.reloj()); !v.Permitido {
+		problema.Escribir(c.w, c.r, problema.DemasiadasConsultas, "ya pediste "+strconv.Itoa(ConsultasPorVentana)+" consultas en vivo en el último minuto",
+			problema.ConCabecera("Retry-After", strconv.FormatInt(v.RetryAfter, 10)))
+		return
+	}
+	s, ok := rv.encontrar(c, c.parametros[0])
+	if !ok {
+		return
+	}
+	id := strconv.Itoa(s.ID)
+	consulta := rv.sonda.Consultar(c.r.Context(), s.URL, s.LimiteMs)
+	switch consulta.Tipo {
+	case sonda.Respuesta:
+		respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{
+			{Nombre: "servicio", Valor: s.ID}, {Nombre: "codigo", Valor: consulta.Codigo}, {Nombre: "ms", Valor: consulta.Ms},
+		})
+	case sonda.TiempoAgotado:
+		problema.Escribir(c.w, c.r, problema.ServicioLento, "el servicio "+id+" no respondió en "+strconv.Itoa(s.LimiteMs)+" ms")
+	case sonda.SinConexion:
+		problema.Escribir(c.w, c.r, problema.RespuestaInvalida, "no se pudo conectar con el servicio "+id)
+	case sonda.DestinoProhibido:
+		problema.Escribir(c.w, c.r, problema.DestinoProhibido, "destino prohibido: "+consulta.Motivo)
+	default:
+		problema.Escribir(c.w, c.r, problema.RespuestaInvalida, "el servicio "+id+" no dio una respuesta HTTP válida: cortó la conexión o respondió algo que no es HTTP")
+	}
+}
+
+// GET /servicios/{id}/informe: the summary of a service's checks.
+//
+// PLANTED DEFECT (lesson 4), kept on purpose for the rest of the course so there is a 500 to
+// provoke: it does not consider a service without a finished last check. With no checks the index
+// is out of range; with the last one pending its result is nil. Either way it panics, and the
+// recovery in ServeHTTP turns that into 500 error-interno with a reference.
+func (rv *Revisor) informe(c *contexto) {
+	s, ok := rv.encontrar(c, c.parametros[0])
+	if !ok {
+		return
+	}
+	revisiones := rv.almacen.RevisionesDe(s.ID)
+	ultima := revisiones[len(revisiones)-1]
+	respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{
+		{Nombre: "servicio", Valor: s.ID},
+		{Nombre: "revisiones", Valor: len(revisiones)},
+		{Nombre: "ultimo_estado", Valor: ultima.Resultado.Estado},
+	})
+}
+
+// PUT /mantenimiento with {"activo": true} or {"activo": false}. Only the admin credential.
+func (rv *Revisor) cambiarMantenimiento(c *contexto) {
+	if c.credencial.Rol != Admin {
+		problema.Escribir(c.w, c.r, problema.PermisoInsuficiente, "solo quien opera el revisor puede cambiar el mantenimiento")
+		return
+	}
+	datos, ok := rv.leerJSON(c)
+	if !ok {
+		return
+	}
+	activo, esBool := valor(datos, "activo").(bool)
+	if !esBool {
+		rechazarDatos(c, []Falla{{"activo", "debe ser true o false"}})
+		return
+	}
+	rv.mantenimiento.Store(activo)
+	estado := "apagado"
+	if activo {
+		estado = "encendido"
+	}
+	rv.log.Info().Bool("mantenimiento", activo).Msg("operación: mantenimiento " + estado)
+	respuesta.Vacio(c.w, c.r, http.StatusNoContent)
+}

@@ -1,0 +1,90 @@
+package revisor
+
+import (
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+
+	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/destinos"
+	"cursohttp/pkg/jsonjs"
+)
+
+// The course's limits for a service (lesson 3; servicios.ts validar).
+const (
+	NombreMaximo     = 40  // UTF-16 code units, as JavaScript's length counts
+	LimiteMinimoMs   = 100 // limite_ms range, inclusive
+	LimiteMaximoMs   = 10000
+	LimitePorOmision = 2000
+)
+
+// Falla is one field that cannot be fulfilled; it becomes {detail, pointer: "#/<campo>"} in errors.
+type Falla struct {
+	Campo   string
+	Detalle string
+}
+
+// Validar checks a registration or a PUT body the way the course's JavaScript does — typeof,
+// String.prototype.trim, length in UTF-16 units, Number.isInteger, new URL() — and lists every
+// failing field, in the order nombre, url, limite_ms, not only the first.
+func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
+	var fallas []Falla
+	nombre, esTexto := valor(datos, "nombre").(string)
+	if !esTexto || trimJS(nombre) == "" || largoJS(nombre) > NombreMaximo {
+		fallas = append(fallas, Falla{"nombre", "debe ser un texto de 1 a 40 caracteres"})
+	}
+	url, urlEsTexto := valor(datos, "url").(string)
+	urlValida := false
+	if urlEsTexto {
+		u, err := destinos.LeerURL(url)
+		urlValida = err == nil && u.EsHTTP()
+	}
+	if !urlValida {
+		fallas = append(fallas, Falla{"url", "debe ser una dirección http o https"})
+	}
+	limite := LimitePorOmision
+	if v, presente := datos.Valor("limite_ms"); presente {
+		n, esNumero := v.(float64)
+		if !esNumero || n != math.Trunc(n) || math.IsInf(n, 0) || n < LimiteMinimoMs || n > LimiteMaximoMs {
+			fallas = append(fallas, Falla{"limite_ms", "debe ser un entero entre 100 y 10000"})
+		} else {
+			limite = int(n)
+		}
+	}
+	if len(fallas) > 0 {
+		return almacen.Datos{}, fallas
+	}
+	return almacen.Datos{Nombre: nombre, URL: url, LimiteMs: limite}, nil
+}
+
+// valor reads a member; an absent one is JavaScript's undefined (nil here, which no type check passes).
+func valor(o jsonjs.Objeto, nombre string) any {
+	v, _ := o.Valor(nombre)
+	return v
+}
+
+// espacioJS is JavaScript's WhiteSpace and LineTerminator, what trim() removes. It is not Go's
+// unicode.IsSpace: U+0085 is not trimmed by JavaScript, U+FEFF is.
+func espacioJS(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', 0xFEFF, 0x2028, 0x2029:
+		return true
+	}
+	return unicode.Is(unicode.Zs, r)
+}
+
+func trimJS(s string) string { return strings.TrimFunc(s, espacioJS) }
+
+// largoJS is String.prototype.length: UTF-16 code units.
+func largoJS(s string) int {
+	n := 0
+	for _, r := range s {
+		if utf16.RuneLen(r) == 2 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
