@@ -257,18 +257,15 @@ un cliente con un type que llega de afuera.
 	return cmd
 }
 
-// servir is servidor.Correr with the request log left to the caller (the course's fake gateway and
-// hostile service print none) and without net/http's own answer to "OPTIONS *": the bench answers it
-// as any other request, 405.
+// servir is servidor.Correr with the request log left to the caller: the course's fake gateway and
+// hostile service print none.
 func servir(ctx context.Context, programa string, o servidor.Opciones, h http.Handler, log zerolog.Logger, linea func(string) string) error {
 	ln, err := servidor.Escuchar(programa, o)
 	if err != nil {
 		return err
 	}
 	log.Info().Str("direccion", ln.Addr().String()).Msg(linea(ln.Addr().String()))
-	srv := servidor.Nuevo(h)
-	srv.DisableGeneralOptionsHandler = true
-	return servidor.Servir(ctx, ln, srv)
+	return servidor.Servir(ctx, ln, servidor.Nuevo(h))
 }
 
 func sinArgumentos(cmd *cobra.Command, args []string) error {

@@ -217,17 +217,4 @@ func soloCifras(s string) bool {
 // Ruta is the path a browser's URL parser gives for the target against http://banco: on top of
 // respuesta.Ruta, a target that starts with two slashes (or a slash and a backslash) names a host,
 // and the path starts after it ("//otro/codigo/200" is "/codigo/200", "//codigo/200" is "/200").
-func Ruta(crudo string) string {
-	if crudo == "" {
-		return "/"
-	}
-	if len(crudo) >= 2 && crudo[0] == '/' && (crudo[1] == '/' || crudo[1] == '\\') {
-		resto := strings.TrimLeft(crudo, "/\\")
-		if i := strings.IndexAny(resto, "/\\?#"); i >= 0 {
-			crudo = resto[i:]
-		} else {
-			crudo = "/"
-		}
-	}
-	return respuesta.Ruta(&http.Request{RequestURI: crudo})
-}
+func Ruta(crudo string) string { return respuesta.RutaDe(crudo) }

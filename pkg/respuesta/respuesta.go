@@ -59,20 +59,25 @@ func Vacio(w http.ResponseWriter, r *http.Request, codigo int, cabeceras ...Cabe
 // non-ASCII bytes percent-encoded, the rest left as sent.
 func Ruta(r *http.Request) string {
 	objetivo := r.RequestURI
-	if objetivo == "" {
+	if objetivo == "" && r.URL != nil {
 		objetivo = r.URL.RequestURI()
 	}
+	return RutaDe(objetivo)
+}
+
+// RutaDe is Ruta for a raw request target.
+func RutaDe(objetivo string) string {
 	if i := strings.IndexAny(objetivo, "?#"); i >= 0 {
 		objetivo = objetivo[:i]
 	}
-	// absolute-form ("GET http://host/x HTTP/1.1"): keep only the path.
-	if i := strings.Index(objetivo, "://"); i >= 0 && !strings.HasPrefix(objetivo, "/") {
-		resto := objetivo[i+3:]
-		if j := strings.IndexAny(resto, "/\\"); j >= 0 {
-			objetivo = resto[j:]
-		} else {
-			objetivo = "/"
-		}
+	switch {
+	case len(objetivo) >= 2 && objetivo[0] == '/' && (objetivo[1] == '/' || objetivo[1] == '\\'):
+		// "//host/x" is a scheme-relative URL to a parser: what follows the slashes is a host.
+		objetivo = sinHost(strings.TrimLeft(objetivo, "/\\"))
+	case !strings.HasPrefix(objetivo, "/") && strings.Contains(objetivo, "://"):
+		// absolute-form ("GET http://host/x HTTP/1.1"): keep only the path.
+		_, resto, _ := strings.Cut(objetivo, "://")
+		objetivo = sinHost(resto)
 	}
 	objetivo = strings.ReplaceAll(objetivo, "\\", "/")
 	if !strings.HasPrefix(objetivo, "/") {
@@ -99,6 +104,14 @@ func Ruta(r *http.Request) string {
 		}
 	}
 	return "/" + strings.Join(salida, "/")
+}
+
+// sinHost drops the authority at the start of s and keeps the path.
+func sinHost(s string) string {
+	if j := strings.IndexAny(s, "/\\"); j >= 0 {
+		return s[j:]
+	}
+	return "/"
 }
 
 const hexMayus = "0123456789ABCDEF"

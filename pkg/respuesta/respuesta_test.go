@@ -27,6 +27,11 @@ func TestRutaComoElParserDeURL(t *testing.T) {
 		"/servicios/1#fragmento":    "/servicios/1",
 		"/servicios/%2F1":           "/servicios/%2F1",
 		"/api/servicios/1?orden=id": "/api/servicios/1",
+		"//host/servicios":          "/servicios",
+		"/\\host/servicios":         "/servicios",
+		"//host":                    "/",
+		"":                          "/",
+		"*":                         "/*",
 	}
 	for objetivo, quiere := range casos {
 		r := httptest.NewRequest("GET", "/", nil)

@@ -124,7 +124,8 @@ func Nuevo(h http.Handler) *http.Server {
 		IdleTimeout:       EsperaOciosa,
 		MaxHeaderBytes:    TopeCabeceras,
 		ConnContext:       estado.ConnContext,
-		ErrorLog:          nil,
+		// "OPTIONS *" is a request like any other for the course's servers (405), not Go's automatic 200.
+		DisableGeneralOptionsHandler: true,
 	}
 }
 
