@@ -47,12 +47,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func nuevaRaiz(stdout, stderr io.Writer, codigo *int) *cobra.Command {
 	var o servidor.Opciones
 	var permitidos string
+	var lim limites
 	banderas := func(fs *pflag.FlagSet) {
 		o.Banderas(fs, servidor.PuertoRevisor)
+		lim.banderas(fs)
 		fs.StringVar(&permitidos, "destinos", "", "destinos ip:puerto a los que puede conectarse aunque sean privados, separados por comas (por omisión REVISOR_DESTINOS o "+destinos.PermitidoPorOmision+")")
 	}
 	servir := func(c *cobra.Command, _ []string) {
-		*codigo = servirRevisor(c.Context(), o, permitidos, stdout, stderr)
+		*codigo = servirRevisor(c.Context(), o, permitidos, lim, stdout, stderr)
 	}
 	raiz := &cobra.Command{
 		Use:           "revisor",
@@ -75,7 +77,7 @@ func nuevaRaiz(stdout, stderr io.Writer, codigo *int) *cobra.Command {
 }
 
 // servirRevisor listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
-func servirRevisor(ctx context.Context, o servidor.Opciones, texto string, stdout, stderr io.Writer) int {
+func servirRevisor(ctx context.Context, o servidor.Opciones, texto string, lim limites, stdout, stderr io.Writer) int {
 	// Like the course: REVISOR_DESTINOS or the laboratory; --destinos wins over both.
 	var lista []string
 	if texto != "" {
@@ -87,14 +89,20 @@ func servirRevisor(ctx context.Context, o servidor.Opciones, texto string, stdou
 		fmt.Fprintln(stderr, "revisor:", err)
 		return 2
 	}
+	ro := revisor.Opciones{Destinos: lista}
+	if err := lim.aplicar(&ro); err != nil {
+		fmt.Fprintln(stderr, "revisor:", err)
+		return 2
+	}
 	log := servidor.NuevoLogger(stdout, stderr, o.LogJSON)
+	ro.Log = log
 	ln, err := servidor.Escuchar("revisor", o)
 	if err != nil {
 		// One line, busy port included (servidor.PuertoOcupado says what to do).
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	rv := revisor.Nuevo(revisor.Opciones{Log: log, Destinos: lista})
+	rv := revisor.Nuevo(ro)
 	defer rv.Cerrar()
 	// Unknown methods are refused before the request line is logged, as Node's parser does.
 	srv := servidor.Nuevo(revisor.FiltrarMetodos(servidor.Registrar(log, rv)))

@@ -66,6 +66,9 @@ type Opciones struct {
 	// Revisiones and Consultas limit checks and live queries per credential; nil is a fixed
 	// window of 3 per 60 s each.
 	Revisiones, Consultas limitador.Limitador
+	// CabecerasRateLimit: the limited routes also announce RateLimit-Policy and RateLimit
+	// (draft-ietf-httpapi-ratelimit-headers-11). Off, as in the course, which sends only Retry-After.
+	CabecerasRateLimit bool
 	// Llaves: nil is an idempotencia.Registro with its defaults.
 	Llaves Llaves
 	// Reloj: nil is time.Now.
@@ -82,6 +85,7 @@ type Revisor struct {
 	sonda        *sonda.Sonda
 	revisiones   limitador.Limitador
 	consultas    limitador.Limitador
+	anunciar     bool
 	llaves       Llaves
 	reloj        func() time.Time
 	enCola       time.Duration
@@ -136,6 +140,7 @@ func Nuevo(o Opciones) *Revisor {
 		sonda:        o.Sonda,
 		revisiones:   o.Revisiones,
 		consultas:    o.Consultas,
+		anunciar:     o.CabecerasRateLimit,
 		llaves:       o.Llaves,
 		reloj:        o.Reloj,
 		enCola:       o.EsperaEnCola,

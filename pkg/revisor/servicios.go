@@ -290,7 +290,9 @@ func (rv *Revisor) retirar(c *contexto) {
 func (rv *Revisor) pedirRevision(c *contexto) {
 	// The limit counts per credential and is asked BEFORE looking the service up: the 404s of
 	// someone trying ids one after another count too, and one credential's use is not another's.
-	if v := rv.revisiones.Permitir("revisiones:"+c.credencial.Nombre, rv.reloj()); !v.Permitido {
+	v := rv.revisiones.Permitir("revisiones:"+c.credencial.Nombre, rv.reloj())
+	rv.anunciarLimite(c, "revisiones", rv.revisiones, v)
+	if !v.Permitido {
 		problema.Escribir(c.w, c.r, problema.DemasiadasRevisiones, "ya pediste "+strconv.Itoa(RevisionesPorVentana)+" revisiones en el último minuto",
 			problema.ConCabecera("Retry-After", strconv.FormatInt(v.RetryAfter, 10)))
 		return
@@ -351,7 +353,9 @@ func (rv *Revisor) consultarRevision(c *contexto) {
 func (rv *Revisor) salud(c *contexto) {
 	// A live query goes out to the network like a check; without a limit the revisor would hammer
 	// someone else's service for whoever asks. Per credential, before the lookup, its own window.
-	if v := rv.consultas.Permitir("salud:"+c.credencial.Nombre, rv.reloj()); !v.Permitido {
+	v := rv.consultas.Permitir("salud:"+c.credencial.Nombre, rv.reloj())
+	rv.anunciarLimite(c, "consultas", rv.consultas, v)
+	if !v.Permitido {
 		problema.Escribir(c.w, c.r, problema.DemasiadasConsultas, "ya pediste "+strconv.Itoa(ConsultasPorVentana)+" consultas en vivo en el último minuto",
 			problema.ConCabecera("Retry-After", strconv.FormatInt(v.RetryAfter, 10)))
 		return

@@ -1,0 +1,218 @@
+package revisor_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/limitador"
+	"cursohttp/pkg/revisor"
+)
+
+// relojDePrueba is a clock the test moves by hand.
+type relojDePrueba struct {
+	mu    sync.Mutex
+	ahora time.Time
+}
+
+func (r *relojDePrueba) Ahora() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ahora
+}
+
+func (r *relojDePrueba) avanzar(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ahora = r.ahora.Add(d)
+}
+
+// revisorLimitado is a revisor whose checks never run during the test (no network) and whose two
+// limiters use algoritmo on the given clock.
+func revisorLimitado(t *testing.T, algoritmo string, reloj *relojDePrueba, cabeceras bool, o revisor.Opciones) *revisor.Revisor {
+	t.Helper()
+	var err error
+	if o.Revisiones, err = limitador.Nuevo(algoritmo, revisor.RevisionesPorVentana, revisor.Ventana); err != nil {
+		t.Fatal(err)
+	}
+	if o.Consultas, err = limitador.Nuevo(algoritmo, revisor.ConsultasPorVentana, revisor.Ventana); err != nil {
+		t.Fatal(err)
+	}
+	o.Reloj = reloj.Ahora
+	o.CabecerasRateLimit = cabeceras
+	o.EsperaEnCola = time.Hour
+	rv := revisor.Nuevo(o)
+	t.Cleanup(rv.Cerrar)
+	return rv
+}
+
+// campo reads a field under its exact name: the revisor writes the draft's spelling, which
+// http.Header.Get would look for as "Ratelimit".
+func campo(h http.Header, nombre string) string {
+	if v := h[nombre]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+func pedir(rv http.Handler, metodo, ruta, credencial string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(metodo, ruta, nil)
+	r.Header.Set("Authorization", "Bearer "+credencial)
+	w := httptest.NewRecorder()
+	rv.ServeHTTP(w, r)
+	return w
+}
+
+type paso struct {
+	metodo, ruta, credencial string
+	luego                    time.Duration // the clock moves this much after the request
+}
+
+// Every limited response carries both fields, and their values are what the same algorithm, asked
+// at the same instants, says: the revisor announces its limiter, not a guess.
+func TestCabecerasRateLimitConCadaAlgoritmo(t *testing.T) {
+	t.Parallel()
+	s := time.Second
+	pasos := []paso{
+		{"POST", "/servicios/1/revisiones", "escritura-a", 0},
+		{"POST", "/servicios/1/revisiones", "escritura-a", 2 * s},
+		{"POST", "/servicios/99/revisiones", "escritura-a", 0}, // a 404 still spends one, and says so
+		{"POST", "/servicios/1/revisiones", "escritura-a", 10 * s},
+		{"GET", "/servicios/99/salud", "escritura-a", 0}, // its own window
+		{"POST", "/servicios/1/revisiones", "escritura-a", 20 * s},
+		{"POST", "/servicios/3/revisiones", "escritura-b", 0}, // another credential, another window
+		{"POST", "/servicios/1/revisiones", "escritura-a", 29 * s},
+		{"POST", "/servicios/1/revisiones", "escritura-a", 0},
+		{"POST", "/servicios/1/revisiones", "escritura-a", 31 * s},
+		{"POST", "/servicios/1/revisiones", "escritura-a", 0},
+		{"GET", "/servicios/99/salud", "escritura-a", 0},
+		{"GET", "/servicios/99/salud", "escritura-a", 0},
+		{"GET", "/servicios/99/salud", "escritura-a", 0},
+	}
+	for _, algoritmo := range []string{limitador.AlgoritmoVentana, limitador.AlgoritmoDeslizante, limitador.AlgoritmoCubeta} {
+		t.Run(algoritmo, func(t *testing.T) {
+			t.Parallel()
+			reloj := &relojDePrueba{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+			rv := revisorLimitado(t, algoritmo, reloj, true, revisor.Opciones{})
+			gemelos := map[string]limitador.Limitador{}
+			for _, nombre := range []string{"revisiones", "consultas"} {
+				gemelos[nombre], _ = limitador.Nuevo(algoritmo, 3, revisor.Ventana)
+			}
+			rechazos := 0
+			for i, p := range pasos {
+				w := pedir(rv, p.metodo, p.ruta, p.credencial)
+				nombre, prefijo := "revisiones", "revisiones:"
+				if strings.HasSuffix(p.ruta, "/salud") {
+					nombre, prefijo = "consultas", "salud:"
+				}
+				g := gemelos[nombre]
+				v := g.Permitir(prefijo+p.credencial, reloj.Ahora())
+				h := w.Result().Header
+				donde := fmt.Sprintf("paso %d (%s %s, %d)", i+1, p.metodo, p.ruta, w.Code)
+				if got, want := h["RateLimit-Policy"], limitador.ValorRateLimitPolicy(nombre, g.Politica()); len(got) != 1 || got[0] != want {
+					t.Errorf("%s: RateLimit-Policy %q; quiero %q", donde, got, want)
+				}
+				if got, want := h["RateLimit"], limitador.ValorRateLimit(nombre, v); len(got) != 1 || got[0] != want {
+					t.Errorf("%s: RateLimit %q; quiero %q", donde, got, want)
+				}
+				if (w.Code == http.StatusTooManyRequests) == v.Permitido {
+					t.Errorf("%s: el limitador dice permitido=%v", donde, v.Permitido)
+				}
+				// The draft: a 429's Retry-After never points earlier than t.
+				if w.Code == http.StatusTooManyRequests {
+					rechazos++
+					limites, err := limitador.LeerRateLimit(campo(h, "RateLimit"))
+					ra, errRA := strconv.ParseInt(h.Get("Retry-After"), 10, 64)
+					if err != nil || errRA != nil || limites[0].Restantes != 0 || time.Duration(ra)*time.Second < limites[0].Reinicio {
+						t.Errorf("%s: Retry-After %q con RateLimit %q", donde, h.Get("Retry-After"), campo(h, "RateLimit"))
+					}
+				}
+				reloj.avanzar(p.luego)
+			}
+			if rechazos == 0 {
+				t.Error("ningún 429: la secuencia no prueba el rechazo")
+			}
+		})
+	}
+}
+
+// The course's fixed window, field by field: the numbers a student would read.
+func TestCabecerasRateLimitDeLaVentanaDelCurso(t *testing.T) {
+	t.Parallel()
+	reloj := &relojDePrueba{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+	rv := revisorLimitado(t, limitador.AlgoritmoVentana, reloj, true, revisor.Opciones{})
+	want := []struct {
+		codigo                int
+		rateLimit, retryAfter string
+	}{
+		{202, `"revisiones";r=2;t=60`, ""},
+		{202, `"revisiones";r=1;t=59`, ""},
+		{202, `"revisiones";r=0;t=58`, ""},
+		{429, `"revisiones";r=0;t=57`, "57"},
+		{429, `"revisiones";r=0;t=56`, "56"},
+	}
+	for i, q := range want {
+		w := pedir(rv, "POST", "/servicios/2/revisiones", "escritura-a")
+		h := w.Result().Header
+		if w.Code != q.codigo || campo(h, "RateLimit") != q.rateLimit || h.Get("Retry-After") != q.retryAfter ||
+			campo(h, "RateLimit-Policy") != `"revisiones";q=3;w=60` {
+			t.Errorf("petición %d: %d RateLimit %q Retry-After %q RateLimit-Policy %q", i+1, w.Code, campo(h, "RateLimit"), h.Get("Retry-After"), campo(h, "RateLimit-Policy"))
+		}
+		// Exact names on the wire, as the draft spells them.
+		if _, ok := h["RateLimit"]; !ok {
+			t.Errorf("petición %d: el nombre no es RateLimit: %v", i+1, h)
+		}
+		reloj.avanzar(time.Second)
+	}
+}
+
+// A live query answered 200 carries them too.
+func TestCabecerasRateLimitEnUnaConsultaEnVivo(t *testing.T) {
+	t.Parallel()
+	servicio := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
+	t.Cleanup(servicio.Close)
+	reloj := &relojDePrueba{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+	rv := revisorLimitado(t, limitador.AlgoritmoCubeta, reloj, true,
+		revisor.Opciones{Destinos: []string{servicio.Listener.Addr().String()}})
+	s, err := rv.Almacen().Crear("a", almacen.Datos{Nombre: "local", URL: servicio.URL + "/", LimiteMs: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := pedir(rv, "GET", "/servicios/"+strconv.Itoa(s.ID)+"/salud", "lectura-a")
+	h := w.Result().Header
+	if w.Code != 200 || campo(h, "RateLimit-Policy") != `"consultas";q=3;w=60` || campo(h, "RateLimit") != `"consultas";r=1;t=30` {
+		t.Errorf("%d RateLimit-Policy %q RateLimit %q\n%s", w.Code, campo(h, "RateLimit-Policy"), campo(h, "RateLimit"), w.Body)
+	}
+}
+
+// Without the option nothing changes: no limited response, allowed or refused, carries either
+// field (nor the old X-RateLimit-* ones), so the lessons' transcripts replay as they are.
+func TestSinCabecerasRateLimitPorOmision(t *testing.T) {
+	t.Parallel()
+	rv := revisor.Nuevo(revisor.Opciones{EsperaEnCola: time.Hour})
+	t.Cleanup(rv.Cerrar)
+	var codigos []int
+	for range 4 {
+		for _, p := range []paso{
+			{"POST", "/servicios/2/revisiones", "escritura-a", 0},
+			{"GET", "/servicios/99/salud", "lectura-a", 0},
+		} {
+			w := pedir(rv, p.metodo, p.ruta, p.credencial)
+			codigos = append(codigos, w.Code)
+			for nombre := range w.Result().Header {
+				if strings.Contains(strings.ToLower(nombre), "ratelimit") {
+					t.Errorf("%s %s (%d) trae %s", p.metodo, p.ruta, w.Code, nombre)
+				}
+			}
+		}
+	}
+	if fmt.Sprint(codigos) != "[202 404 202 404 202 404 429 429]" {
+		t.Errorf("códigos %v", codigos)
+	}
+}
