@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"cursohttp/pkg/idempotencia"
+)
+
+// vigenciaLlaves is --vigencia-llaves: how long POST /servicios remembers an Idempotency-Key.
+// The course's keys live as long as the process; exercise 3 adds REVISOR_VIGENCIA_MS. Here the flag
+// wins, then the variable, then 24 h (what Stripe documents).
+type vigenciaLlaves struct {
+	d      time.Duration
+	puesta bool
+}
+
+func (v *vigenciaLlaves) String() string {
+	if !v.puesta {
+		return idempotencia.VigenciaPorOmision.String()
+	}
+	return v.d.String()
+}
+
+func (v *vigenciaLlaves) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("una duración positiva (24h, 5s, 1500ms), no %q", s)
+	}
+	v.d, v.puesta = d, true
+	return nil
+}
+
+func (v *vigenciaLlaves) Type() string { return "duración" }
+
+func (v *vigenciaLlaves) banderas(fs *pflag.FlagSet) {
+	fs.Var(v, "vigencia-llaves", "cuánto recuerda el alta una Idempotency-Key (por omisión REVISOR_VIGENCIA_MS, en ms, o 24h)")
+}
+
+// registro builds the key store with the chosen validity.
+func (v *vigenciaLlaves) registro(entorno func(string) (string, bool)) (*idempotencia.Registro, error) {
+	if entorno == nil {
+		entorno = os.LookupEnv
+	}
+	d := v.d
+	if !v.puesta {
+		if texto, hay := entorno("REVISOR_VIGENCIA_MS"); hay {
+			ms, ok := idempotencia.VigenciaDeEntorno(texto)
+			if !ok {
+				return nil, fmt.Errorf("REVISOR_VIGENCIA_MS debe ser un número entero de milisegundos mayor que 0, no %q", texto)
+			}
+			d = ms
+		}
+	}
+	return idempotencia.Nuevo(idempotencia.Opciones{Vigencia: d}), nil
+}
