@@ -48,13 +48,15 @@ func nuevaRaiz(stdout, stderr io.Writer, codigo *int) *cobra.Command {
 	var o servidor.Opciones
 	var permitidos string
 	var lim limites
+	var vig vigenciaLlaves
 	banderas := func(fs *pflag.FlagSet) {
 		o.Banderas(fs, servidor.PuertoRevisor)
 		lim.banderas(fs)
+		vig.banderas(fs)
 		fs.StringVar(&permitidos, "destinos", "", "destinos ip:puerto a los que puede conectarse aunque sean privados, separados por comas (por omisión REVISOR_DESTINOS o "+destinos.PermitidoPorOmision+")")
 	}
 	servir := func(c *cobra.Command, _ []string) {
-		*codigo = servirRevisor(c.Context(), o, permitidos, lim, stdout, stderr)
+		*codigo = servirRevisor(c.Context(), o, permitidos, lim, &vig, stdout, stderr)
 	}
 	raiz := &cobra.Command{
 		Use:           "revisor",
@@ -77,7 +79,7 @@ func nuevaRaiz(stdout, stderr io.Writer, codigo *int) *cobra.Command {
 }
 
 // servirRevisor listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
-func servirRevisor(ctx context.Context, o servidor.Opciones, texto string, lim limites, stdout, stderr io.Writer) int {
+func servirRevisor(ctx context.Context, o servidor.Opciones, texto string, lim limites, vig *vigenciaLlaves, stdout, stderr io.Writer) int {
 	// Like the course: REVISOR_DESTINOS or the laboratory; --destinos wins over both.
 	var lista []string
 	if texto != "" {
@@ -94,6 +96,12 @@ func servirRevisor(ctx context.Context, o servidor.Opciones, texto string, lim l
 		fmt.Fprintln(stderr, "revisor:", err)
 		return 2
 	}
+	llaves, err := vig.registro(nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "revisor:", err)
+		return 2
+	}
+	ro.Llaves = llaves
 	log := servidor.NuevoLogger(stdout, stderr, o.LogJSON)
 	ro.Log = log
 	ln, err := servidor.Escuchar("revisor", o)
