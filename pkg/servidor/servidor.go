@@ -136,8 +136,19 @@ type PuertoOcupado struct {
 }
 
 func (e *PuertoOcupado) Error() string {
-	return fmt.Sprintf("%s no puede escuchar en %s: el puerto ya está en uso; quizá otra copia de %s sigue corriendo (detenla con Ctrl+C o make lab-down) o usa --puerto",
-		e.Programa, e.Addr, e.Programa)
+	quien := "otra copia de " + e.Programa
+	if _, puerto, err := net.SplitHostPort(e.Addr); err == nil {
+		if duenio, ok := duenios[puerto]; ok && duenio != e.Programa {
+			quien += " o " + duenio
+		}
+	}
+	return fmt.Sprintf("%s no puede escuchar en %s: el puerto ya está en uso; quizá %s sigue corriendo (detenlo con Ctrl+C o make lab-down) o usa --puerto",
+		e.Programa, e.Addr, quien)
+}
+
+// duenios names the program the course runs on each of its ports, the likely other occupant.
+var duenios = map[string]string{
+	"18080": "el revisor", "18081": "el laboratorio", "18082": "la pasarela", "18083": "el servicio hostil",
 }
 
 // Escuchar opens the listening socket, wrapped for the course's status lines.
