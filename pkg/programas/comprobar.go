@@ -71,7 +71,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 			for _, codigo := range CodigosDelCurso {
 				d, _, err := e.decidirDe(ctx, lab+strconv.Itoa(codigo))
 				if err != nil {
-					return err.Error()
+					return describir(err)
 				}
 				if !slices.Contains(acciones, d.Accion) {
 					return fmt.Sprintf("%d dio «%s»", codigo, d.Accion)
@@ -83,7 +83,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 			for _, codigo := range CodigosDelCurso {
 				d, _, err := e.decidirDe(ctx, lab+strconv.Itoa(codigo))
 				if err != nil {
-					return err.Error()
+					return describir(err)
 				}
 				if d.Accion != decision.Esperar && d.Reintenta {
 					return fmt.Sprintf("%d es %s y reintenta", codigo, d.Accion)
@@ -94,11 +94,11 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 		{"un type conocido afina el código: el mismo 409 es esperar o reconciliar", func(ctx context.Context) string {
 			enCurso, err := accionDe(ctx, base+"/type/"+encodeURIComponent(decision.TypeBase+"llave-en-curso"))
 			if err != nil {
-				return err.Error()
+				return describir(err)
 			}
 			repetido, err := accionDe(ctx, base+"/type/"+encodeURIComponent(decision.TypeBase+"nombre-repetido"))
 			if err != nil {
-				return err.Error()
+				return describir(err)
 			}
 			if enCurso == decision.Esperar && repetido == decision.Reconciliar {
 				return ""
@@ -108,7 +108,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 		{"un type que la tabla no conoce se decide por el código", func(ctx context.Context) string {
 			a, err := accionDe(ctx, base+"/type/"+encodeURIComponent("https://otro.example/problemas/nuevo"))
 			if err != nil {
-				return err.Error()
+				return describir(err)
 			}
 			if a == decision.Reconciliar {
 				return ""
@@ -120,7 +120,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 			for _, nombre := range []string{"constructor", "__proto__", "toString", "hasOwnProperty"} {
 				a, err := accionDe(ctx, base+"/type/"+nombre)
 				if err != nil {
-					return fmt.Sprintf("type %s: %v", nombre, err)
+					return fmt.Sprintf("type %s: %s", nombre, describir(err))
 				}
 				if a != decision.Reconciliar {
 					return fmt.Sprintf("type %s: dio %s, se esperaba reconciliar", nombre, a)
@@ -136,7 +136,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 			for _, x := range esperado {
 				a, err := accionDe(ctx, lab+strconv.Itoa(x.codigo))
 				if err != nil {
-					return err.Error()
+					return describir(err)
 				}
 				if a != x.accion {
 					return fmt.Sprintf("%d dio %s, se esperaba %s", x.codigo, a, x.accion)
@@ -147,11 +147,11 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 		{"traducir el title y el detail no cambia la decisión", func(ctx context.Context) string {
 			es, err := accionDe(ctx, base+"/idioma/es")
 			if err != nil {
-				return err.Error()
+				return describir(err)
 			}
 			en, err := accionDe(ctx, base+"/idioma/en")
 			if err != nil {
-				return err.Error()
+				return describir(err)
 			}
 			if es == en && es == decision.Esperar {
 				return ""

@@ -6,11 +6,14 @@ package programas
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -164,9 +167,29 @@ func (e Entorno) pedir(ctx context.Context, metodo, url string, cabeceras map[st
 
 // fallo prints why a program could not go on and returns its exit code. The course's programs
 // crash with a stack trace here (an unhandled rejection, exit code 1); one sentence says the same.
+// Interrupted with Ctrl+C it says nothing and ends with 130, as a shell expects.
 func (e Entorno) fallo(programa string, err error) int {
-	fmt.Fprintf(e.errOut(), "%s: %v\n", programa, err)
+	if errors.Is(err, context.Canceled) {
+		return 130
+	}
+	fmt.Fprintf(e.errOut(), "%s: %s\n", programa, describir(err))
 	return 1
+}
+
+// describir says in Spanish what went wrong with a request; the usual cause is a server that is
+// not running.
+func describir(err error) string {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err.Error()
+	}
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Sprintf("nadie escucha en %s (conexión rechazada): ¿está corriendo?", ue.URL)
+	case ue.Timeout():
+		return fmt.Sprintf("%s no respondió a tiempo", ue.URL)
+	}
+	return fmt.Sprintf("sin respuesta de %s: %v", ue.URL, ue.Err)
 }
 
 // largoJS is a string's length as JavaScript counts it: UTF-16 code units. "—", "sí" and "ó" are

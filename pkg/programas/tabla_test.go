@@ -91,3 +91,19 @@ func TestTabla23SinLaboratorioSaleConUno(t *testing.T) {
 		t.Errorf("salida inesperada:\n%s", out.String())
 	}
 }
+
+// Ctrl+C ends the program quietly with 130, as a shell expects, not with an error sentence.
+func TestInterrumpidoSaleCon130(t *testing.T) {
+	t.Parallel()
+	lab, _ := laboratorioDePrueba(t)
+	ctx, cancelar := context.WithCancel(context.Background())
+	cancelar()
+	var out, errOut bytes.Buffer
+	e := Entorno{Out: &out, Err: &errOut, Laboratorio: lab}
+	if c := Tabla23(ctx, e); c != 130 {
+		t.Fatalf("código de salida %d, se esperaba 130", c)
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("errores: %q", errOut.String())
+	}
+}
