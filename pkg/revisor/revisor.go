@@ -165,6 +165,11 @@ func (rv *Revisor) Cerrar() {
 // the operator's log gets a fresh reference with the message and the project's own frames, and the
 // client only the reference. Never the stack, a path or the panic's text.
 func (rv *Revisor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rv.conRed(w, r, rv.atender)
+}
+
+// conRed runs atender inside the safety net described at ServeHTTP.
+func (rv *Revisor) conRed(w http.ResponseWriter, r *http.Request, atender func(http.ResponseWriter, *http.Request)) {
 	ew := &escritor{ResponseWriter: w}
 	defer func() {
 		v := recover()
@@ -185,7 +190,7 @@ func (rv *Revisor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		problema.Escribir(ew, r, problema.ErrorInterno, "ocurrió un error inesperado; si se repite, reporta la referencia",
 			problema.ConInstance("urn:uuid:"+referencia))
 	}()
-	rv.atender(ew, r)
+	atender(ew, r)
 }
 
 // escritor remembers whether the response has started, which decides what a panic can still do.
