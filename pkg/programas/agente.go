@@ -129,8 +129,8 @@ func rutaDeServicio(v any, hay bool) *string {
 	return &s
 }
 
-// ParaElAgenteDe builds the agent's object from a response to an alta.
-func (e Entorno) ParaElAgenteDe(r respuesta) ParaElAgente {
+// paraElAgenteDe builds the agent's object from a response to an alta.
+func (e Entorno) paraElAgenteDe(r respuesta) ParaElAgente {
 	tipo, esProblema := typeDe(r)
 	var t *string
 	if esProblema {
@@ -185,7 +185,7 @@ func (e Entorno) AltaParaElAgente(ctx context.Context, nombre, url string) (Para
 	if err != nil {
 		return ParaElAgente{}, err
 	}
-	return e.ParaElAgenteDe(r), nil
+	return e.paraElAgenteDe(r), nil
 }
 
 // Agente is fig07_03.ts. Without a name it registers the course's five altas (agenda twice, the

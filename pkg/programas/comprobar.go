@@ -68,7 +68,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 	// A request that fails is that check's failure text; the course's program would crash instead.
 	casos := []caso{
 		{"los 23 códigos del curso caen en una de las seis acciones", func(ctx context.Context) string {
-			for _, codigo := range CodigosDelCurso {
+			for _, codigo := range codigosDelCurso {
 				d, _, err := e.decidirDe(ctx, lab+strconv.Itoa(codigo))
 				if err != nil {
 					return describir(err)
@@ -80,7 +80,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 			return ""
 		}},
 		{"corregir, reautenticar, reconciliar y rendirse nunca reintentan", func(ctx context.Context) string {
-			for _, codigo := range CodigosDelCurso {
+			for _, codigo := range codigosDelCurso {
 				d, _, err := e.decidirDe(ctx, lab+strconv.Itoa(codigo))
 				if err != nil {
 					return describir(err)

@@ -67,7 +67,10 @@ func (e Entorno) cliente() *http.Client {
 	if e.Cliente != nil {
 		return e.Cliente
 	}
-	return NuevoCliente()
+	// A client for one request: it must not keep idle connections nobody will close.
+	c := NuevoCliente()
+	c.Transport.(*http.Transport).DisableKeepAlives = true
+	return c
 }
 
 func (e Entorno) ahora() time.Time {

@@ -8,8 +8,8 @@ import (
 	"cursohttp/pkg/decision"
 )
 
-// CodigosDelCurso are the 23 status codes the course's laboratory is asked for (tabla23.ts, fig07_04.ts).
-var CodigosDelCurso = []int{200, 201, 202, 204, 301, 304, 308, 400, 401, 403, 404, 405, 409, 410, 412, 415, 422, 428, 429, 500, 502, 503, 504}
+// codigosDelCurso are the 23 status codes the course's laboratory is asked for (tabla23.ts, fig07_04.ts).
+var codigosDelCurso = []int{200, 201, 202, 204, 301, 304, 308, 400, 401, 403, 404, 405, 409, 410, 412, 415, 422, 428, 429, 500, 502, 503, 504}
 
 // codigosFueraDeTabla are fig07_06.ts's codes: most are not in the table, four have rows of their own.
 var codigosFueraDeTabla = []int{206, 299, 302, 307, 408, 418, 425, 451, 501, 507, 599, 600, 799}
@@ -43,7 +43,7 @@ func (e Entorno) decidirDe(ctx context.Context, url string) (decision.Decision, 
 // 23 codes. The first column is the status that arrived, not the one asked for.
 func Tabla23(ctx context.Context, e Entorno) int {
 	fmt.Fprintln(e.Out, "CÓDIGO  ACCIÓN        REINTENTA  ESPERA  MOTIVO")
-	for _, codigo := range CodigosDelCurso {
+	for _, codigo := range codigosDelCurso {
 		d, r, err := e.decidirDe(ctx, e.Laboratorio+"/codigo/"+strconv.Itoa(codigo))
 		if err != nil {
 			return e.fallo("tabla23", err)

@@ -62,8 +62,8 @@ func TestTabla23ContraElLaboratorio(t *testing.T) {
 	}
 	compararLineas(t, out.String(), salidaTabla23)
 	// One GET per code and nothing else: 301 and 308 were not followed.
-	if n := strings.Count(registro.String(), "GET /codigo/"); n != len(CodigosDelCurso) {
-		t.Errorf("el laboratorio vio %d peticiones, se esperaban %d:\n%s", n, len(CodigosDelCurso), registro)
+	if n := strings.Count(registro.String(), "GET /codigo/"); n != len(codigosDelCurso) {
+		t.Errorf("el laboratorio vio %d peticiones, se esperaban %d:\n%s", n, len(codigosDelCurso), registro)
 	}
 }
 
