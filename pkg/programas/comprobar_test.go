@@ -99,3 +99,25 @@ func TestEncodeURIComponent(t *testing.T) {
 		}
 	}
 }
+
+// S21: when the checker ends, nothing is left listening on the hostile port.
+func TestComprobarTablaCierraElServicioHostil(t *testing.T) {
+	t.Parallel()
+	lab, _ := laboratorioDePrueba(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	direccion := ln.Addr().String()
+	ln.Close()
+	var out bytes.Buffer
+	e := entornoDePrueba(&out)
+	e.Laboratorio = lab
+	if c := ComprobarTabla(context.Background(), e, direccion, laboratorio.NuevoHostil()); c != 0 {
+		t.Fatalf("código de salida %d:\n%s", c, out.String())
+	}
+	if conn, err := net.Dial("tcp", direccion); err == nil {
+		conn.Close()
+		t.Errorf("%s sigue escuchando", direccion)
+	}
+}
