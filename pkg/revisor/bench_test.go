@@ -1,0 +1,67 @@
+package revisor
+
+import (
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"cursohttp/pkg/servidor"
+)
+
+// descarte is the cheapest ResponseWriter, so the handler's own cost shows.
+type descarte struct{ h http.Header }
+
+func (d *descarte) Header() http.Header         { return d.h }
+func (d *descarte) Write(p []byte) (int, error) { return len(p), nil }
+func (d *descarte) WriteHeader(int)             {}
+
+func benchHandler(b *testing.B, ruta string, cabeceras http.Header) {
+	rv := Nuevo(Opciones{Log: zerolog.Nop()})
+	b.Cleanup(rv.Cerrar)
+	r, _ := http.NewRequest("GET", ruta, nil)
+	r.RequestURI = ruta
+	r.Header = cabeceras
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		rv.ServeHTTP(&descarte{h: http.Header{}}, r)
+	}
+}
+
+func benchRed(b *testing.B, ruta string, cabeceras http.Header) {
+	rv := Nuevo(Opciones{Log: zerolog.Nop()})
+	b.Cleanup(rv.Cerrar)
+	srv := servidor.Prueba(b, FiltrarMetodos(servidor.Registrar(zerolog.Nop(), rv)))
+	c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req, _ := http.NewRequest("GET", srv.URL+ruta, nil)
+			req.Header = cabeceras.Clone()
+			resp, err := c.Do(req)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	})
+}
+
+var conCredencial = http.Header{"Authorization": {"Bearer lectura-a"}}
+
+// BenchmarkConsultar: GET /servicios/{id} with a credential, through the whole gate.
+func BenchmarkConsultar(b *testing.B) {
+	b.Run("manejador", func(b *testing.B) { benchHandler(b, "/servicios/1", conCredencial) })
+	b.Run("red", func(b *testing.B) { benchRed(b, "/servicios/1", conCredencial) })
+}
+
+// BenchmarkRutaInexistente: the 404 problem path.
+func BenchmarkRutaInexistente(b *testing.B) {
+	b.Run("manejador", func(b *testing.B) { benchHandler(b, "/no-existe", http.Header{}) })
+	b.Run("red", func(b *testing.B) { benchRed(b, "/no-existe", http.Header{}) })
+}
