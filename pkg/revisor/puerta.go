@@ -30,6 +30,7 @@ type ruta struct {
 	patron  *regexp.Regexp
 	metodos []metodo // in the course's order, which is the order of Allow
 	permite string   // the Allow value, GET bringing HEAD along
+	prefijo string   // the pattern's literal beginning
 }
 
 func lee(nombre string, m manejador) metodo     { return metodo{nombre, m, false} }
@@ -59,6 +60,7 @@ func armar(rs []ruta) []ruta {
 			}
 		}
 		rs[i].permite = strings.Join(nombres, ", ")
+		rs[i].prefijo, _ = rs[i].patron.LiteralPrefix()
 	}
 	return rs
 }
@@ -88,6 +90,10 @@ func (rv *Revisor) atender(w http.ResponseWriter, r *http.Request) {
 	var rt *ruta
 	var parametros []string
 	for i := range rutas {
+		// Every pattern starts with a literal; checking it first spares the regexp on a miss.
+		if !strings.HasPrefix(camino, rutas[i].prefijo) {
+			continue
+		}
 		if m := rutas[i].patron.FindStringSubmatch(camino); m != nil {
 			rt, parametros = &rutas[i], m[1:]
 			break
