@@ -94,8 +94,9 @@ func alinear(esperado, obtenido []string) []edicion {
 // holds the transcript's lines with their line numbers, obtenido what the
 // program printed. It returns "" when they match, otherwise a unified diff
 // whose "-" side is numbered by transcript line, so the instructor can open
-// the file right there.
-func Diferencia(ruta string, esperado []Linea, titulo string, obtenido []string) string {
+// the file right there. paso is the line of the command (or directive) the
+// block belongs to, used when there is no expected line to point at.
+func Diferencia(ruta string, paso int, esperado []Linea, titulo string, obtenido []string) string {
 	textos := make([]string, len(esperado))
 	for i, l := range esperado {
 		textos[i] = l.Texto
@@ -140,13 +141,13 @@ func Diferencia(ruta string, esperado []Linea, titulo string, obtenido []string)
 			break
 		}
 		hasta := min(len(eds), fin+contexto)
-		escribirTrozo(&b, ruta, eds[ini:hasta], esperado, obtenido)
+		escribirTrozo(&b, ruta, paso, eds[ini:hasta], esperado, obtenido)
 		k = hasta
 	}
 	return b.String()
 }
 
-func escribirTrozo(b *strings.Builder, ruta string, eds []edicion, esperado []Linea, obtenido []string) {
+func escribirTrozo(b *strings.Builder, ruta string, paso int, eds []edicion, esperado []Linea, obtenido []string) {
 	var lineas []string
 	desdeE, desdeO, nE, nO := 0, 0, 0, 0
 	primera := 0 // the transcript line of the first difference
@@ -192,6 +193,8 @@ func escribirTrozo(b *strings.Builder, ruta string, eds []edicion, esperado []Li
 			desdeE = esperado[i].Numero
 		} else if len(esperado) > 0 {
 			desdeE = esperado[len(esperado)-1].Numero + 1
+		} else {
+			desdeE = paso + 1
 		}
 	}
 	if desdeO == 0 {

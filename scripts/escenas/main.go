@@ -53,10 +53,11 @@
 //
 // Usage:
 //
-//	escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [escena|carpeta|archivo ...]
+//	escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [--escena nombre] [escena|carpeta|archivo ...]
 //
 // With no arguments it replays every scene under scripts/leccion-*/. A name
-// may be a prefix: "4.4" replays every scene of §4.4.
+// may be a prefix: "4.4" replays every scene of §4.4; --escena picks the same
+// way among the scenes the arguments name.
 package main
 
 import (
@@ -90,8 +91,9 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 	raiz := banderas.String("escenas", "scripts", "carpeta que contiene leccion-4/, leccion-6/ y leccion-7/")
 	paso := banderas.Bool("paso", false, "para antes de cada comando: Enter lo ejecuta y muestra su salida en vivo")
 	lista := banderas.Bool("lista", false, "lista las escenas y no reproduce nada")
+	elegida := banderas.String("escena", "", "solo las escenas con este nombre o que empiezan así (4.4.3, 6.5.4-mentira)")
 	banderas.Usage = func() {
-		fmt.Fprintln(errores, "uso: escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [escena|carpeta|archivo ...]")
+		fmt.Fprintln(errores, "uso: escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [--escena nombre] [escena|carpeta|archivo ...]")
 		banderas.PrintDefaults()
 	}
 	if err := banderas.Parse(args); err != nil {
@@ -101,6 +103,9 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 		return 2
 	}
 	rutas, err := Buscar(*raiz, banderas.Args())
+	if err == nil && *elegida != "" {
+		rutas, err = Elegir(rutas, *elegida)
+	}
 	if err != nil {
 		fmt.Fprintln(errores, "escenas:", err)
 		return 2
@@ -136,7 +141,7 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 	bien := 0
 	for _, e := range escenas {
 		if *paso {
-			fmt.Fprintf(salida, "\n\033[1m=== %s — %s\033[0m\n", e.Nombre, e.Titulo)
+			fmt.Fprintf(salida, "\n\033[1m=== %s\033[0m\n", e.Nombre)
 		}
 		res := r.Reproducir(ctx, e)
 		switch {
@@ -229,6 +234,25 @@ func Buscar(raiz string, args []string) ([]string, error) {
 		rutas = append(rutas, encontradas...)
 	}
 	return rutas, nil
+}
+
+// Elegir keeps the scenes whose name is nombre, or else starts with it.
+func Elegir(rutas []string, nombre string) ([]string, error) {
+	nombre = strings.TrimSuffix(filepath.Base(nombre), Extension)
+	var elegidas []string
+	for _, r := range rutas {
+		base := strings.TrimSuffix(filepath.Base(r), Extension)
+		if base == nombre {
+			return []string{r}, nil
+		}
+		if strings.HasPrefix(base, nombre) {
+			elegidas = append(elegidas, r)
+		}
+	}
+	if len(elegidas) == 0 {
+		return nil, fmt.Errorf("no encuentro la escena «%s» (make escenas-lista, o escenas --lista)", nombre)
+	}
+	return elegidas, nil
 }
 
 // ordenarPorSeccion sorts by lesson section as numbers, so 7.2 comes before

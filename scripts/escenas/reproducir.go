@@ -178,7 +178,7 @@ func (r *Reproductor) comando(ctx context.Context, e *Escena, p Paso, dir string
 	if err != nil {
 		return "", fmt.Errorf("%s:%d: %w", e.Ruta, p.Numero, err)
 	}
-	d := comparar(e.Ruta, p.Esperado, salida, "$ "+p.Comando, nEsp, nObt)
+	d := comparar(e.Ruta, p.Numero, p.Esperado, salida, "$ "+p.Comando, nEsp, nObt)
 	if p.Sale != nil && codigo != *p.Sale {
 		d += fmt.Sprintf("%s:%d: «$ %s» salió con %d; la escena espera %d\n", e.Ruta, p.Numero, p.Comando, codigo, *p.Sale)
 	}
@@ -205,9 +205,9 @@ func (r *Reproductor) bitacora(ctx context.Context, e *Escena, p Paso, flota *Fl
 		esp, obt := nEsp.Clonar(), nObt.Clonar()
 		var d string
 		if p.SinOrden {
-			d = compararSinOrden(e.Ruta, p.Esperado, texto, "terminal de "+p.Servidor, esp, obt)
+			d = compararSinOrden(e.Ruta, p.Numero, p.Esperado, texto, "terminal de "+p.Servidor, esp, obt)
 		} else {
-			d = comparar(e.Ruta, p.Esperado, texto, "terminal de "+p.Servidor, esp, obt)
+			d = comparar(e.Ruta, p.Numero, p.Esperado, texto, "terminal de "+p.Servidor, esp, obt)
 		}
 		if d == "" || time.Now().After(limite) || ctx.Err() != nil {
 			*nEsp, *nObt = *esp, *obt
@@ -237,7 +237,7 @@ func lineasDe(texto string) []string {
 }
 
 // comparar normalises both sides and diffs them.
-func comparar(ruta string, esperado []Linea, obtenido, titulo string, nEsp, nObt *Numerador) string {
+func comparar(ruta string, paso int, esperado []Linea, obtenido, titulo string, nEsp, nObt *Numerador) string {
 	textos := make([]string, len(esperado))
 	for i, l := range esperado {
 		textos[i] = l.Texto
@@ -249,12 +249,12 @@ func comparar(ruta string, esperado []Linea, obtenido, titulo string, nEsp, nObt
 	}
 	normO, _ := Normalizar(lineasDe(obtenido), nObt)
 	normO, _ = OrdenarCabeceras(normE, normO)
-	return Diferencia(ruta, esp, titulo, normO)
+	return Diferencia(ruta, paso, esp, titulo, normO)
 }
 
 // compararSinOrden compares a terminal whose lines may come in any order
 // (retries separated by random waits, L6 S-C9): both sides are sorted.
-func compararSinOrden(ruta string, esperado []Linea, obtenido, titulo string, nEsp, nObt *Numerador) string {
+func compararSinOrden(ruta string, paso int, esperado []Linea, obtenido, titulo string, nEsp, nObt *Numerador) string {
 	textos := make([]string, len(esperado))
 	for i, l := range esperado {
 		textos[i] = l.Texto
@@ -268,7 +268,7 @@ func compararSinOrden(ruta string, esperado []Linea, obtenido, titulo string, nE
 	ordenarLineas(esp)
 	obt := append([]string(nil), normO...)
 	ordenarTextos(obt)
-	return Diferencia(ruta, esp, titulo+" (sin orden: ambas partes ordenadas)", obt)
+	return Diferencia(ruta, paso, esp, titulo+" (sin orden: ambas partes ordenadas)", obt)
 }
 
 func ordenarLineas(l []Linea) {

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as a tiny server, so the runner's start, log and
+// stop can be tested without the suite's programs and off the course's ports.
+func TestMain(m *testing.M) {
+	if puerto := os.Getenv("ESCENAS_SERVIDOR_FALSO"); puerto != "" {
+		servidorFalso(puerto)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func servidorFalso(puerto string) {
+	l, err := net.Listen("tcp", "127.0.0.1:"+puerto)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("falso en http://127.0.0.1:%s\n", puerto)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Printf("%s %s\n", r.Method, r.URL.RequestURI())
+		fmt.Fprintf(w, "hola desde %s\n", r.URL.Path)
+	})}
+	go func() {
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, syscall.SIGTERM)
+		<-c
+		srv.Close()
+	}()
+	_ = srv.Serve(l)
+}
+
+func puertoLibre(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// reproductorDePrueba replays scenes whose only server, "falso", is the test
+// binary on an ephemeral port.
+func reproductorDePrueba(t *testing.T) (*Reproductor, int) {
+	t.Helper()
+	bin := t.TempDir()
+	yo, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(yo, filepath.Join(bin, "falso")); err != nil {
+		t.Fatal(err)
+	}
+	puerto := puertoLibre(t)
+	t.Setenv("ESCENAS_SERVIDOR_FALSO", strconv.Itoa(puerto))
+	return &Reproductor{
+		Bin:            bin,
+		Programas:      map[string]Programa{"falso": {Binario: "falso", Puerto: puerto}},
+		Puertos:        []int{puerto},
+		Entrada:        bufio.NewReader(strings.NewReader("")),
+		LimiteComando:  20 * time.Second,
+		EsperaBitacora: time.Second,
+	}, puerto
+}
+
+func escenaDeTexto(t *testing.T, texto string) *Escena {
+	t.Helper()
+	ruta := filepath.Join(t.TempDir(), "9.9-prueba.escena")
+	texto = strings.ReplaceAll(texto, "\t", "")
+	if err := os.WriteFile(ruta, []byte(texto), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := LeerEscena(ruta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// Not parallel: t.Setenv and a server on a port of its own.
+func TestUnaEscenaConServidor(t *testing.T) {
+	r, puerto := reproductorDePrueba(t)
+	p := strconv.Itoa(puerto)
+	e := escenaDeTexto(t, `# 9.9 — prueba
+# servidores: falso
+$ curl -i http://127.0.0.1:`+p+`/uno
+HTTP/1.1 200 OK
+Content-Length: 16
+Content-Type: text/plain; charset=utf-8
+Date: Wed, 21 Oct 2026 13:19:06 GMT
+Connection: keep-alive
+Keep-Alive: timeout=5
+
+hola desde /uno
+
+# Las variables pasan de un comando al siguiente, como en una terminal.
+$ ID=/dos; echo "ID=$ID"
+ID=/dos
+$ curl http://127.0.0.1:`+p+`$ID
+hola desde /dos
+# detener: falso
+# sale: 7
+$ curl http://127.0.0.1:`+p+`/tres
+curl: (7) Failed to connect to 127.0.0.1 port `+p+` after 0 ms: Couldn't connect to server
+# arrancar: falso
+$ curl http://127.0.0.1:`+p+`/cuatro
+hola desde /cuatro
+# bitácora: falso
+falso en http://127.0.0.1:`+p+`
+GET /uno
+GET /dos
+falso en http://127.0.0.1:`+p+`
+GET /cuatro
+`)
+	res := r.Reproducir(context.Background(), e)
+	if !res.Bien() {
+		t.Fatalf("la escena debería pasar: err=%v\n%s", res.Err, strings.Join(res.Diferencias, "\n"))
+	}
+	if PuertoOcupado(puerto) {
+		t.Errorf("el servidor sigue escuchando en %d después de la escena", puerto)
+	}
+}
+
+// Changing one expected line makes the scene fail with a diff that points at
+// that line of the transcript.
+func TestUnaLineaCambiadaApuntaASuLinea(t *testing.T) {
+	r, puerto := reproductorDePrueba(t)
+	p := strconv.Itoa(puerto)
+	e := escenaDeTexto(t, `# 9.9 — prueba
+# servidores: falso
+$ curl http://127.0.0.1:`+p+`/uno
+hola desde /uno
+$ printf 'a\nb\nc\n'
+a
+B
+c
+# bitácora: falso
+falso en http://127.0.0.1:`+p+`
+GET /uno
+GET /cinco
+`)
+	res := r.Reproducir(context.Background(), e)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(res.Diferencias) != 2 {
+		t.Fatalf("se esperaban 2 diferencias (la salida y la bitácora), hubo %d:\n%s", len(res.Diferencias), strings.Join(res.Diferencias, "\n"))
+	}
+	for i, linea := range []int{7, 12} {
+		d := res.Diferencias[i]
+		if !strings.Contains(d, fmt.Sprintf("9.9-prueba.escena:%d\n", linea)) {
+			t.Errorf("la diferencia %d debería apuntar a la línea %d:\n%s", i, linea, d)
+		}
+	}
+	if !strings.Contains(res.Diferencias[0], "-B\n+b\n") {
+		t.Errorf("el diff debería mostrar la línea de la escena y la obtenida:\n%s", res.Diferencias[0])
+	}
+}
+
+func TestElCodigoDeSalida(t *testing.T) {
+	r, _ := reproductorDePrueba(t)
+	e := escenaDeTexto(t, `# 9.9 — prueba
+# sale: 3
+$ echo hola; exit 2
+hola
+`)
+	res := r.Reproducir(context.Background(), e)
+	if len(res.Diferencias) != 1 || !strings.Contains(res.Diferencias[0], "salió con 2; la escena espera 3") {
+		t.Errorf("se esperaba la diferencia del código de salida: %q", res.Diferencias)
+	}
+}
+
+func TestUnPuertoOcupadoSeDiceClaro(t *testing.T) {
+	r, puerto := reproductorDePrueba(t)
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(puerto))
+	if err != nil {
+		t.Skip("no pude ocupar el puerto:", err)
+	}
+	defer l.Close()
+	res := r.Reproducir(context.Background(), escenaDeTexto(t, "# 9.9 — prueba\n# servidores: falso\n$ true\n"))
+	if res.Err == nil || !strings.Contains(res.Err.Error(), strconv.Itoa(puerto)) || !strings.Contains(res.Err.Error(), "otra copia") {
+		t.Errorf("se esperaba un error que nombre el puerto y la otra copia: %v", res.Err)
+	}
+}
+
+func TestNadaQuedaCorriendoTrasUnComando(t *testing.T) {
+	r, _ := reproductorDePrueba(t)
+	marca := filepath.Join(t.TempDir(), "vivo")
+	e := escenaDeTexto(t, `# 9.9 — prueba
+$ (sleep 1; touch `+marca+`) & echo lanzado
+lanzado
+`)
+	if res := r.Reproducir(context.Background(), e); !res.Bien() {
+		t.Fatalf("%v %q", res.Err, res.Diferencias)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	if _, err := os.Stat(marca); err == nil {
+		t.Errorf("un proceso en segundo plano sobrevivió a su comando")
+	}
+}
+
+func TestBuscarYElegir(t *testing.T) {
+	t.Parallel()
+	rutas, err := Buscar("..", []string{"4.4.3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rutas {
+		if !strings.HasPrefix(filepath.Base(r), "4.4.3") {
+			t.Errorf("%s no es de 4.4.3", r)
+		}
+	}
+	if len(rutas) == 0 {
+		t.Fatal("no encontré las escenas de 4.4.3")
+	}
+	todas, err := Buscar("..", []string{filepath.Join("..", "leccion-7")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	una, err := Elegir(todas, "7.5.1-tabla23")
+	if err != nil || len(una) != 1 {
+		t.Fatalf("Elegir: %v %v", una, err)
+	}
+	if _, err := Elegir(todas, "no-existe"); err == nil {
+		t.Errorf("se esperaba un error para una escena que no existe")
+	}
+}
+
+func TestOrdenarPorSeccion(t *testing.T) {
+	t.Parallel()
+	rutas := []string{"7.final-x.escena", "7.14.1-a.escena", "7.ejercicio-4-b.escena", "7.2-c.escena", "7.10.3-d.escena", "7.2.1-e.escena"}
+	ordenarPorSeccion(rutas)
+	want := []string{"7.2-c.escena", "7.2.1-e.escena", "7.10.3-d.escena", "7.14.1-a.escena", "7.ejercicio-4-b.escena", "7.final-x.escena"}
+	if strings.Join(rutas, " ") != strings.Join(want, " ") {
+		t.Errorf("got %v\nwant %v", rutas, want)
+	}
+}
