@@ -112,10 +112,7 @@ func servirRevisor(ctx context.Context, o servidor.Opciones, texto string, lim l
 	}
 	rv := revisor.Nuevo(ro)
 	defer rv.Cerrar()
-	// Unknown methods are refused before the request line is logged, as Node's parser does.
-	srv := servidor.Nuevo(revisor.FiltrarMetodos(servidor.Registrar(log, rv)))
-	// "OPTIONS *" reaches the gate (a 404 for the path "/*"), as in Node.
-	srv.DisableGeneralOptionsHandler = true
+	srv := servidor.Nuevo(servidor.Registrar(log, rv))
 	log.Info().Str("direccion", ln.Addr().String()).Msg("revisor en http://" + ln.Addr().String())
 	if err := servidor.Servir(ctx, ln, srv); err != nil {
 		fmt.Fprintln(stderr, "revisor:", err)

@@ -24,7 +24,7 @@ func revisorDePrueba(t *testing.T, guardar time.Duration) (string, *bufferSeguro
 	log := servidor.NuevoLogger(registro, registro, false)
 	rv := revisor.Nuevo(revisor.Opciones{Log: log, Guardar: guardar, EsperaCierre: 10 * time.Millisecond})
 	t.Cleanup(rv.Cerrar)
-	ts := servidor.Prueba(t, revisor.FiltrarMetodos(servidor.Registrar(log, rv)))
+	ts := servidor.Prueba(t, servidor.Registrar(log, rv))
 	return ts.URL, registro
 }
 

@@ -98,7 +98,7 @@ func nuevoEntorno(t *testing.T, ajustes ...ajuste) *entorno {
 		a(&o)
 	}
 	e.rv = Nuevo(o)
-	e.srv = servidor.Prueba(t, FiltrarMetodos(servidor.Registrar(log, e.rv)))
+	e.srv = servidor.Prueba(t, servidor.Registrar(log, e.rv))
 	t.Cleanup(e.rv.Cerrar)
 	return e
 }

@@ -33,7 +33,7 @@ func benchHandler(b *testing.B, ruta string, cabeceras http.Header) {
 func benchRed(b *testing.B, ruta string, cabeceras http.Header) {
 	rv := Nuevo(Opciones{Log: zerolog.Nop()})
 	b.Cleanup(rv.Cerrar)
-	srv := servidor.Prueba(b, FiltrarMetodos(servidor.Registrar(zerolog.Nop(), rv)))
+	srv := servidor.Prueba(b, servidor.Registrar(zerolog.Nop(), rv))
 	c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -185,34 +185,3 @@ func busqueda(r *http.Request) string {
 	}
 	return b.String()
 }
-
-// metodosDeNode are the methods Node's HTTP parser knows; it refuses any other before the program
-// sees the request.
-var metodosDeNode = map[string]bool{}
-
-func init() {
-	for _, m := range strings.Fields("ACL BIND CHECKOUT CONNECT COPY DELETE GET HEAD LINK LOCK M-SEARCH MERGE MKACTIVITY MKCALENDAR MKCOL MOVE NOTIFY OPTIONS PATCH POST PROPFIND PROPPATCH PURGE PUT QUERY REBIND REPORT SEARCH SOURCE SUBSCRIBE TRACE UNBIND UNLINK UNLOCK UNSUBSCRIBE") {
-		metodosDeNode[m] = true
-	}
-}
-
-// FiltrarMetodos answers a method Node's parser does not know (lowercase "get", "constructor"…) as
-// that parser does — a bare "400 Bad Request" with "Connection: close" — before the request is
-// logged or routed (lesson 6 S-I20). Wrap it outside servidor.Registrar.
-func FiltrarMetodos(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if metodosDeNode[r.Method] {
-			h.ServeHTTP(w, r)
-			return
-		}
-		conn, buf, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			w.Header()["Connection"] = []string{"close"}
-			w.WriteHeader(http.StatusBadRequest)
-			return
-		}
-		defer conn.Close()
-		buf.WriteString("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n")
-		buf.Flush()
-	})
-}

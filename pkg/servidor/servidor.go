@@ -113,12 +113,13 @@ func Registrar(log zerolog.Logger, h http.Handler) http.Handler {
 	})
 }
 
-// Nuevo builds an http.Server with the suite's limits and the course's status lines. ReadTimeout
+// Nuevo builds an http.Server with the suite's limits, the course's status lines and Node's list of
+// methods (see filtrarMetodos). ReadTimeout
 // covers headers and body together; net/http lifts it once the body is read, so a slow handler
 // (/lento/MS) is not cut by it.
 func Nuevo(h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           h,
+		Handler:           filtrarMetodos(h),
 		ReadHeaderTimeout: EsperaCabeceras,
 		ReadTimeout:       EsperaLectura,
 		IdleTimeout:       EsperaOciosa,
