@@ -2,36 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/servidor"
 )
 
-// Exit codes: 0 clean stop (Ctrl+C, SIGTERM), 1 the server could not run, 2 it was called wrong.
-const (
-	salidaBien  = 0
-	salidaFallo = 1
-	salidaUso   = 2
-)
-
 // usoMentira is the course's usage line, naming this command.
 const usoMentira = "uso: laboratorio mentira <respuesta>...   (por ejemplo: 503:2 201)"
-
-// errUso is a command line the program cannot run: it exits 2 and prints one line.
-type errUso struct{ msg string }
-
-func (e *errUso) Error() string { return e.msg }
-
-func usoMal(formato string, a ...any) error { return &errUso{fmt.Sprintf(formato, a...)} }
 
 // flujos are the program's standard streams.
 type flujos struct {
@@ -39,103 +22,9 @@ type flujos struct {
 	out, err io.Writer
 }
 
+// run is the whole program with its arguments and streams passed in, so tests run it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	raiz := nuevaRaiz(flujos{in: stdin, out: stdout, err: stderr})
-	raiz.SetArgs(args)
-	err := raiz.ExecuteContext(ctx)
-	if err == nil {
-		return salidaBien
-	}
-	var uso *errUso
-	if errors.As(err, &uso) {
-		fmt.Fprintln(stderr, uso.msg)
-		return salidaUso
-	}
-	fmt.Fprintln(stderr, err)
-	return salidaFallo
-}
-
-// uso writes a command's usage in Spanish (cobra's and pflag's own texts are English).
-func uso(cmd *cobra.Command) error {
-	w := cmd.OutOrStderr()
-	linea := cmd.Use
-	if cmd.HasParent() {
-		linea = cmd.Parent().CommandPath() + " " + linea
-	}
-	fmt.Fprintf(w, "Uso:\n  %s [opciones]\n", linea)
-	if cmd.HasAvailableSubCommands() {
-		fmt.Fprintf(w, "  %s <orden> [opciones]\n", cmd.CommandPath())
-	}
-	if cmd.HasExample() {
-		fmt.Fprintf(w, "\nEjemplos:\n%s\n", cmd.Example)
-	}
-	if cmd.HasAvailableSubCommands() {
-		fmt.Fprintf(w, "\nÓrdenes:\n")
-		for _, sub := range cmd.Commands() {
-			if sub.IsAvailableCommand() {
-				fmt.Fprintf(w, "  %-9s %s\n", sub.Name(), sub.Short)
-			}
-		}
-	}
-	fmt.Fprintf(w, "\nOpciones:\n")
-	var filas [][2]string
-	ancho := 0
-	cmd.Flags().VisitAll(func(fl *pflag.Flag) {
-		nombre := "    --" + fl.Name
-		if fl.Shorthand != "" {
-			nombre = "-" + fl.Shorthand + ", --" + fl.Name
-		}
-		switch fl.Value.Type() {
-		case "bool":
-		case "int":
-			nombre += " NÚMERO"
-		default:
-			nombre += " TEXTO"
-		}
-		texto := fl.Usage
-		if fl.Value.Type() != "bool" && fl.DefValue != "" {
-			texto += " (si no se dice: " + fl.DefValue + ")"
-		}
-		filas = append(filas, [2]string{nombre, texto})
-		ancho = max(ancho, len([]rune(nombre)))
-	})
-	for _, f := range filas {
-		fmt.Fprintf(w, "  %-*s  %s\n", ancho, f[0], f[1])
-	}
-	if cmd.HasAvailableSubCommands() {
-		fmt.Fprintf(w, "\n«%s <orden> --help» explica cada orden.\n", cmd.CommandPath())
-	}
-	return nil
-}
-
-// enEspanol rewrites pflag's usual errors; anything else goes as pflag says it.
-func enEspanol(cmd *cobra.Command, err error) string {
-	msg := err.Error()
-	var bandera, valor string
-	switch {
-	case strings.HasPrefix(msg, "unknown flag: "):
-		return "no existe la opción " + strings.TrimPrefix(msg, "unknown flag: ")
-	case strings.HasPrefix(msg, "unknown shorthand flag: "):
-		if i := strings.LastIndex(msg, " in "); i >= 0 {
-			return "no existe la opción " + msg[i+len(" in "):]
-		}
-	case strings.HasPrefix(msg, "flag needs an argument: "):
-		return "la opción " + strings.Trim(strings.TrimPrefix(msg, "flag needs an argument: "), "'") + " necesita un valor"
-	case strings.HasPrefix(msg, "invalid argument "):
-		if _, e := fmt.Sscanf(msg, "invalid argument %q for %q", &valor, &bandera); e == nil {
-			espera := "no acepta"
-			if fl := cmd.Flags().Lookup(strings.TrimLeft(bandera, "-")); fl != nil {
-				switch fl.Value.Type() {
-				case "int":
-					espera = "espera un número entero, no"
-				case "bool":
-					espera = "espera true o false, no"
-				}
-			}
-			return fmt.Sprintf("la opción %s %s «%s»", bandera, espera, valor)
-		}
-	}
-	return msg
+	return cli.Ejecutar(ctx, nuevaRaiz(flujos{in: stdin, out: stdout, err: stderr}), args, stdin, stdout, stderr)
 }
 
 // nuevaRaiz builds the command tree; every command writes only to f.
@@ -159,7 +48,7 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
 		Example: `  laboratorio
   curl -i http://127.0.0.1:18081/codigo/503
   laboratorio --puerto 0          (un puerto libre; la primera línea dice cuál)`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := validar(cmd, o); err != nil {
 				return err
@@ -170,20 +59,8 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
 		},
 	}
 	o.Banderas(raiz.Flags(), servidor.PuertoLaboratorio)
-	raiz.PersistentFlags().BoolP("help", "h", false, "muestra esta ayuda")
 	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f))
-
-	raiz.SetIn(f.in)
-	raiz.SetOut(f.out)
-	raiz.SetErr(f.err)
-	raiz.SilenceUsage = true
-	raiz.SilenceErrors = true
-	raiz.CompletionOptions.DisableDefaultCmd = true
-	raiz.SetHelpCommand(&cobra.Command{Use: "sin-ayuda", Hidden: true})
-	raiz.SetUsageFunc(uso)
-	raiz.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usoMal("%s: %s; «%s --help» muestra las opciones", cmd.CommandPath(), enEspanol(cmd, err), cmd.CommandPath())
-	})
+	cli.Preparar(raiz)
 	return raiz
 }
 
@@ -208,7 +85,7 @@ Un código va de 200 a 999; uno de 300 o más es un error en Problem Details.`,
 		Args: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usoMal("%s", usoMentira)
+				return cli.UsoMal("%s", usoMentira)
 			}
 			if err := validar(cmd, o); err != nil {
 				return err
@@ -216,7 +93,7 @@ Un código va de 200 a 999; uno de 300 o más es un error en Problem Details.`,
 			log := servidor.NuevoLogger(f.out, f.err, o.LogJSON)
 			m, err := laboratorio.NuevaMentira(args, log)
 			if err != nil {
-				return usoMal("laboratorio mentira: %v", err)
+				return cli.UsoMal("laboratorio mentira: %v", err)
 			}
 			// A held "mudo" request must not make Ctrl+C wait.
 			soltar := context.AfterFunc(cmd.Context(), m.Cerrar)
@@ -243,7 +120,7 @@ un cliente con un type que llega de afuera.
   cualquier otra el mismo 409 en español`,
 		Example: `  laboratorio hostil
   curl -i http://127.0.0.1:18083/type/constructor`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := validar(cmd, o); err != nil {
 				return err
@@ -268,16 +145,7 @@ func servir(ctx context.Context, programa string, o servidor.Opciones, h http.Ha
 	return servidor.Servir(ctx, ln, servidor.Nuevo(h))
 }
 
-func sinArgumentos(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usoMal("%s: sobra «%s»; «%s --help» muestra cómo se usa", cmd.CommandPath(), args[0], cmd.CommandPath())
-	}
-	return nil
-}
-
+// validar checks what the flags cannot: the port's range.
 func validar(cmd *cobra.Command, o servidor.Opciones) error {
-	if o.Puerto < 0 || o.Puerto > 65535 {
-		return usoMal("%s: --puerto va de 0 a 65535 (0: uno libre), no %d", cmd.CommandPath(), o.Puerto)
-	}
-	return nil
+	return cli.ValidarPuerto(cmd, "--puerto", o.Puerto)
 }

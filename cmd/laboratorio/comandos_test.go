@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/servidor"
 )
 
@@ -66,7 +67,7 @@ func TestUsoIncorrecto(t *testing.T) {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			t.Parallel()
 			codigo, out, errOut := correr(t, c.args...)
-			if codigo != salidaUso || out != "" || errOut != c.stderr {
+			if codigo != cli.SalidaUso || out != "" || errOut != c.stderr {
 				t.Errorf("salida %d, stdout %q, stderr %q; se esperaba 2 y %q", codigo, out, errOut, c.stderr)
 			}
 		})
@@ -86,7 +87,7 @@ func TestAyuda(t *testing.T) {
 	}
 	for _, c := range casos {
 		codigo, out, errOut := correr(t, c.args...)
-		if codigo != salidaBien || errOut != "" {
+		if codigo != cli.SalidaBien || errOut != "" {
 			t.Errorf("%v: salida %d, stderr %q", c.args, codigo, errOut)
 		}
 		for _, s := range c.contiene {
@@ -114,7 +115,7 @@ func TestPuertoOcupado(t *testing.T) {
 		args := append(append([]string{}, prog...), "--puerto", puerto)
 		codigo, out, errOut := correr(t, args...)
 		want := (&servidor.PuertoOcupado{Programa: nombre, Addr: "127.0.0.1:" + puerto}).Error() + "\n"
-		if codigo != salidaFallo || out != "" || errOut != want {
+		if codigo != cli.SalidaFallo || out != "" || errOut != want {
 			t.Errorf("%v: salida %d, stdout %q, stderr %q; se esperaba 1 y %q", args, codigo, out, errOut, want)
 		}
 	}
@@ -184,7 +185,7 @@ func TestCorrerLaboratorio(t *testing.T) {
 	if linea != "HTTP/1.1 405 Method Not Allowed\r\n" {
 		t.Errorf("OPTIONS *: %q", linea)
 	}
-	if codigo := parar(); codigo != salidaBien {
+	if codigo := parar(); codigo != cli.SalidaBien {
 		t.Errorf("salida %d tras el apagado", codigo)
 	}
 	want := "laboratorio en http://" + addr + "/codigo/NNN\nGET /codigo/503\nOPTIONS *\n"
@@ -206,7 +207,7 @@ func TestCorrerMentiraYHostil(t *testing.T) {
 			t.Errorf("petición %d: %s", i+1, resp.Status)
 		}
 	}
-	if codigo := parar(); codigo != salidaBien {
+	if codigo := parar(); codigo != cli.SalidaBien {
 		t.Errorf("salida %d", codigo)
 	}
 	want := "servidor de mentira en http://" + addr + "\npetición 1: 409:en-curso\npetición 2: 201\n"
@@ -224,7 +225,7 @@ func TestCorrerMentiraYHostil(t *testing.T) {
 	if resp.StatusCode != 409 || string(cuerpo) != `{"type":"constructor","title":"x","status":409,"detail":"x"}` {
 		t.Errorf("%s %q", resp.Status, cuerpo)
 	}
-	if codigo := parar(); codigo != salidaBien {
+	if codigo := parar(); codigo != cli.SalidaBien {
 		t.Errorf("salida %d", codigo)
 	}
 	if want := "servicio hostil en http://" + addr + "\n"; out.String() != want {
@@ -244,7 +245,7 @@ func TestMentiraMudaNoDetieneElApagado(t *testing.T) {
 	io.WriteString(c, "POST /servicios HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
 	time.Sleep(100 * time.Millisecond)
 	inicio := time.Now()
-	if codigo := parar(); codigo != salidaBien {
+	if codigo := parar(); codigo != cli.SalidaBien {
 		t.Errorf("salida %d", codigo)
 	}
 	if d := time.Since(inicio); d > 2*time.Second {

@@ -1,0 +1,169 @@
+// Package cli gives the suite's commands one Spanish command line: the same help layout, the same
+// one-line usage errors and the same exit codes, instead of cobra's and pflag's English texts.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes: 0 done (a server: stopped cleanly by Ctrl+C or SIGTERM), 1 it could not do its work,
+// 2 it was called wrong.
+const (
+	SalidaBien  = 0
+	SalidaFallo = 1
+	SalidaUso   = 2
+)
+
+// ErrorDeUso is a command line the program cannot run: Ejecutar prints Mensaje as one line on
+// stderr and exits 2, without the help.
+type ErrorDeUso struct{ Mensaje string }
+
+func (e *ErrorDeUso) Error() string { return e.Mensaje }
+
+// UsoMal builds an ErrorDeUso.
+func UsoMal(formato string, a ...any) error {
+	return &ErrorDeUso{fmt.Sprintf(formato, a...)}
+}
+
+// salida is an exit code a command chose after printing what it had to say itself.
+type salida int
+
+func (s salida) Error() string { return fmt.Sprintf("código de salida %d", int(s)) }
+
+// Salir makes Ejecutar end with codigo and print nothing more; Salir(0) is nil.
+func Salir(codigo int) error {
+	if codigo == SalidaBien {
+		return nil
+	}
+	return salida(codigo)
+}
+
+// Ejecutar runs the command tree under raiz (prepared with Preparar) with these arguments and
+// streams, and returns the exit code: 0 without error, 2 and one line for an ErrorDeUso, the
+// chosen code for Salir, and 1 and the error's line for anything else.
+func Ejecutar(ctx context.Context, raiz *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	Preparar(raiz)
+	if args == nil {
+		args = []string{} // nil would make cobra read os.Args
+	}
+	raiz.SetArgs(args)
+	raiz.SetIn(stdin)
+	raiz.SetOut(stdout)
+	raiz.SetErr(stderr)
+	err := raiz.ExecuteContext(ctx)
+	var uso *ErrorDeUso
+	var codigo salida
+	switch {
+	case err == nil:
+		return SalidaBien
+	case errors.As(err, &uso):
+		fmt.Fprintln(stderr, uso.Mensaje)
+		return SalidaUso
+	case errors.As(err, &codigo):
+		return int(codigo)
+	default:
+		fmt.Fprintln(stderr, err)
+		return SalidaFallo
+	}
+}
+
+// marca records on the root that Preparar already ran.
+const marca = "cli.preparado"
+
+// Preparar gives raiz and every command under it the Spanish help (-h, --help: on stdout, exit 0),
+// Spanish flag errors, no completion or help subcommands, and SinArgumentos where a command says
+// nothing about its arguments. A command with subcommands and nothing to run rejects an unknown
+// order. Call it after the whole tree is built; Ejecutar calls it too, and a second call does
+// nothing.
+func Preparar(raiz *cobra.Command) {
+	if raiz.Annotations[marca] != "" {
+		return
+	}
+	if raiz.Annotations == nil {
+		raiz.Annotations = map[string]string{}
+	}
+	raiz.Annotations[marca] = "sí"
+	raiz.SilenceUsage = true
+	raiz.SilenceErrors = true
+	raiz.CompletionOptions.DisableDefaultCmd = true
+	if raiz.PersistentFlags().Lookup("help") == nil {
+		raiz.PersistentFlags().BoolP("help", "h", false, textoAyuda)
+	}
+	raiz.SetHelpCommand(sinOrdenAyuda())
+	recorrer(raiz, func(c *cobra.Command) {
+		c.SetUsageFunc(func(c *cobra.Command) error { return escribirUso(c.OutOrStderr(), c) })
+		c.SetHelpFunc(ayuda)
+		c.SetFlagErrorFunc(errorDeOpcion)
+		if fl := c.Flags().Lookup("help"); fl != nil {
+			fl.Usage = textoAyuda
+		}
+		if !c.Runnable() && c.HasSubCommands() {
+			c.Args = cobra.ArbitraryArgs
+			c.RunE = grupo
+			if c.Annotations == nil {
+				c.Annotations = map[string]string{}
+			}
+			c.Annotations[anotacionGrupo] = "sí"
+		}
+		if c.Args == nil {
+			c.Args = SinArgumentos
+		}
+	})
+}
+
+const (
+	textoAyuda     = "muestra esta ayuda"
+	anotacionGrupo = "cli.grupo"
+)
+
+// grupo runs a command that only gathers others: alone it shows its help; with a word, that word
+// is not one of its orders.
+func grupo(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return c.Help()
+	}
+	return UsoMal("%s: no existe la orden «%s»; «%s --help» muestra las órdenes", c.CommandPath(), args[0], c.CommandPath())
+}
+
+// sinOrdenAyuda takes the place of cobra's English "help" subcommand: hidden, and «programa help»
+// is treated as the extra word it is.
+func sinOrdenAyuda() *cobra.Command {
+	return &cobra.Command{
+		Use:                "help",
+		Hidden:             true,
+		DisableFlagParsing: true,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return sobra(c.Parent(), "help")
+		},
+	}
+}
+
+// recorrer calls f on c and on every command under it.
+func recorrer(c *cobra.Command, f func(*cobra.Command)) {
+	f(c)
+	for _, sub := range c.Commands() {
+		recorrer(sub, f)
+	}
+}
+
+// Rutas lists the arguments that reach each visible command under raiz, raiz itself first (an
+// empty list): what a test walks to check every help.
+func Rutas(raiz *cobra.Command) [][]string {
+	var rutas [][]string
+	var visitar func(c *cobra.Command, camino []string)
+	visitar = func(c *cobra.Command, camino []string) {
+		rutas = append(rutas, camino)
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() {
+				visitar(sub, append(append([]string{}, camino...), sub.Name()))
+			}
+		}
+	}
+	visitar(raiz, []string{})
+	return rutas
+}
