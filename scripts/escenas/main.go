@@ -145,6 +145,8 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 		}
 		res := r.Reproducir(ctx, e)
 		switch {
+		case errors.Is(res.Err, context.Canceled):
+			fmt.Fprintf(salida, "ERROR  %s: interrumpida (Ctrl+C); los servidores de la escena se detuvieron\n", e.Nombre)
 		case res.Err != nil:
 			fmt.Fprintf(salida, "ERROR  %s: %v\n", e.Nombre, res.Err)
 		case res.Bien():
