@@ -4,7 +4,7 @@ BIN     := bin
 SERVIDORES := laboratorio revisor pasarela
 
 .DEFAULT_GOAL := help
-.PHONY: help build test check unit escenas escena lab-up lab-down lab lab-tmux bench fuzz fuzz-largo clean
+.PHONY: help build test check unit escenas escena escenas-lista lab-up lab-down lab lab-tmux bench fuzz fuzz-largo clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -30,6 +30,10 @@ escenas: build ## replay every lesson scene and compare with the lesson
 escena: build ## replay one scene: make escena E=<scene> [PASO=1]
 	@test -n "$(E)" || { echo "uso: make escena E=<escena> [PASO=1]  (make escenas-lista las muestra)"; exit 2; }
 	$(GO) run ./scripts/escenas $(if $(PASO),--paso) --escena "$(E)" scripts/leccion-*
+
+escenas-lista: ## list every scene with its title
+	$(GO) run ./scripts/escenas --lista scripts/leccion-*
+
 
 lab-up: build ## start the lab in the background (logs in lab/)
 	@scripts/lab.sh arriba $(SERVIDORES)
