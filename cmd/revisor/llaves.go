@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -28,7 +29,7 @@ func (v *vigenciaLlaves) String() string {
 func (v *vigenciaLlaves) Set(s string) error {
 	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 {
-		return fmt.Errorf("una duración positiva (24h, 5s, 1500ms), no %q", s)
+		return errors.New("se espera una duración positiva (24h, 5s, 1500ms)")
 	}
 	v.d, v.puesta = d, true
 	return nil
@@ -37,7 +38,9 @@ func (v *vigenciaLlaves) Set(s string) error {
 func (v *vigenciaLlaves) Type() string { return "duración" }
 
 func (v *vigenciaLlaves) banderas(fs *pflag.FlagSet) {
-	fs.Var(v, "vigencia-llaves", "cuánto recuerda el alta una Idempotency-Key (por omisión REVISOR_VIGENCIA_MS, en ms, o 24h)")
+	fs.Var(v, "vigencia-llaves", "cuánto recuerda el alta una Idempotency-Key")
+	// Read at start-up, not a value of the flag.
+	fs.Lookup("vigencia-llaves").DefValue = "REVISOR_VIGENCIA_MS, en ms, o 24h"
 }
 
 // registro builds the key store with the chosen validity.

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/programas"
 	"cursohttp/pkg/revisor"
@@ -26,25 +27,33 @@ func main() {
 	os.Exit(codigo)
 }
 
-// run is the whole program with its streams and arguments passed in, so tests run it in-process.
+// run is the whole program with its arguments and streams passed in, so tests run it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	codigo := 0
-	raiz := nuevaRaiz(stdout, stderr, &codigo)
-	programas.Agregar(raiz, programas.IO{In: stdin, Out: stdout, Err: stderr, Salir: func(c int) { codigo = c }})
-	raiz.SetArgs(args)
-	raiz.SetIn(stdin)
-	raiz.SetOut(stdout)
-	raiz.SetErr(stderr)
-	if err := raiz.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(stderr, "revisor:", err)
-		return 2
+	codigo := cli.SalidaBien
+	raiz := nuevaRaiz(stdin, stdout, stderr, func(c int) { codigo = c })
+	if c := cli.Ejecutar(ctx, raiz, args, stdin, stdout, stderr); c != cli.SalidaBien {
+		return c
 	}
-	return codigo
+	return codigo // a client program's own exit code
 }
 
-// nuevaRaiz builds the root command: with no subcommand it serves, as does "revisor servir".
-// Client programs are added to it by programas.Agregar.
-func nuevaRaiz(stdout, stderr io.Writer, codigo *int) *cobra.Command {
+const descripcion = `La API del curso, en http://127.0.0.1:18080: los servicios que observa cada equipo, sus
+revisiones y su salud.
+
+  /servicios                  GET la lista de la credencial; POST da de alta un servicio
+                              (con Idempotency-Key, un reintento no lo duplica)
+  /servicios/{id}             GET, PUT (con If-Match) y DELETE
+  /servicios/{id}/revisiones  POST pide una revisión: 3 por minuto y credencial
+  /servicios/{id}/salud       GET consulta el servicio en vivo: 3 por minuto y credencial
+  /mantenimiento              PUT {"activo":true} (admin): las escrituras responden 503
+
+Las credenciales van en «Authorization: Bearer …»: lectura-a, escritura-a, escritura-b y admin.
+Sin orden sirve la API, como «revisor servir»; las otras órdenes son los programas cliente del
+curso. Se detiene con Ctrl+C: deja terminar las peticiones en curso.`
+
+// nuevaRaiz builds the whole command tree: with no order the root serves, as «revisor servir»
+// does; the client programs come from programas.Agregar and end through salir.
+func nuevaRaiz(stdin io.Reader, stdout, stderr io.Writer, salir func(int)) *cobra.Command {
 	var o servidor.Opciones
 	var permitidos string
 	var lim limites
@@ -53,33 +62,47 @@ func nuevaRaiz(stdout, stderr io.Writer, codigo *int) *cobra.Command {
 		o.Banderas(fs, servidor.PuertoRevisor)
 		lim.banderas(fs)
 		vig.banderas(fs)
-		fs.StringVar(&permitidos, "destinos", "", "destinos ip:puerto a los que puede conectarse aunque sean privados, separados por comas (por omisión REVISOR_DESTINOS o "+destinos.PermitidoPorOmision+")")
+		fs.StringVar(&permitidos, "destinos", "", "destinos ip:puerto a los que puede conectarse aunque sean privados, separados por comas")
+		// Read at start-up, not a value of the flag.
+		fs.Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + destinos.PermitidoPorOmision
 	}
-	servir := func(c *cobra.Command, _ []string) {
-		*codigo = servirRevisor(c.Context(), o, permitidos, lim, &vig, stdout, stderr)
+	servir := func(c *cobra.Command, _ []string) error {
+		return servirRevisor(c, o, permitidos, lim, &vig, stdout, stderr)
 	}
 	raiz := &cobra.Command{
-		Use:           "revisor",
-		Short:         "La API del curso: los servicios observados, sus revisiones y su salud",
-		Args:          cobra.NoArgs,
-		Run:           servir,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Use:   "revisor",
+		Short: "La API del curso: los servicios observados, sus revisiones y su salud",
+		Long:  descripcion,
+		Example: `  revisor
+  curl -i -H 'Authorization: Bearer lectura-a' http://127.0.0.1:18080/servicios
+  revisor --puerto 0 --cabeceras-ratelimit   (un puerto libre; la primera línea dice cuál)
+  revisor tabla23                            (un programa cliente; necesita el laboratorio)`,
+		Args: cli.SinArgumentos,
+		RunE: servir,
 	}
 	banderas(raiz.Flags())
 	sub := &cobra.Command{
 		Use:   "servir",
 		Short: "Sirve la API (lo mismo que revisor sin orden)",
-		Args:  cobra.NoArgs,
-		Run:   servir,
+		Long:  descripcion,
+		Example: `  revisor servir
+  revisor servir --limitador deslizante --vigencia-llaves 5s`,
+		Args: cli.SinArgumentos,
+		RunE: servir,
 	}
 	banderas(sub.Flags())
 	raiz.AddCommand(sub)
+	programas.Agregar(raiz, programas.IO{In: stdin, Out: stdout, Err: stderr, Salir: salir})
+	cli.Preparar(raiz)
 	return raiz
 }
 
-// servirRevisor listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
-func servirRevisor(ctx context.Context, o servidor.Opciones, texto string, lim limites, vig *vigenciaLlaves, stdout, stderr io.Writer) int {
+// servirRevisor checks the options, listens, prints the start-up line, serves until the command's
+// context ends and shuts down gracefully.
+func servirRevisor(c *cobra.Command, o servidor.Opciones, texto string, lim limites, vig *vigenciaLlaves, stdout, stderr io.Writer) error {
+	if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
+		return err
+	}
 	// Like the course: REVISOR_DESTINOS or the laboratory; --destinos wins over both.
 	var lista []string
 	if texto != "" {
@@ -88,35 +111,29 @@ func servirRevisor(ctx context.Context, o servidor.Opciones, texto string, lim l
 		lista = destinos.LeerPermitidos(v)
 	}
 	if err := destinos.ValidarPermitidos(lista); err != nil {
-		fmt.Fprintln(stderr, "revisor:", err)
-		return 2
+		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
 	ro := revisor.Opciones{Destinos: lista}
 	if err := lim.aplicar(&ro); err != nil {
-		fmt.Fprintln(stderr, "revisor:", err)
-		return 2
+		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
 	llaves, err := vig.registro(nil)
 	if err != nil {
-		fmt.Fprintln(stderr, "revisor:", err)
-		return 2
+		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
 	ro.Llaves = llaves
 	log := servidor.NuevoLogger(stdout, stderr, o.LogJSON)
 	ro.Log = log
 	ln, err := servidor.Escuchar("revisor", o)
 	if err != nil {
-		// One line, busy port included (servidor.PuertoOcupado says what to do).
-		fmt.Fprintln(stderr, err)
-		return 1
+		return err // one line, busy port included (servidor.PuertoOcupado says what to do)
 	}
 	rv := revisor.Nuevo(ro)
 	defer rv.Cerrar()
 	srv := servidor.Nuevo(servidor.Registrar(log, rv))
 	log.Info().Str("direccion", ln.Addr().String()).Msg("revisor en http://" + ln.Addr().String())
-	if err := servidor.Servir(ctx, ln, srv); err != nil {
-		fmt.Fprintln(stderr, "revisor:", err)
-		return 1
+	if err := servidor.Servir(c.Context(), ln, srv); err != nil {
+		return fmt.Errorf("%s: %w", c.CommandPath(), err)
 	}
-	return 0
+	return nil
 }

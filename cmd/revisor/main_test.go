@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -72,28 +71,5 @@ func TestServirYApagar(t *testing.T) {
 		if !strings.Contains(out.String(), "\nGET /servicios/1\n") {
 			t.Errorf("%v: bitácora %q", args, out.String())
 		}
-	}
-}
-
-func TestPuertoOcupado(t *testing.T) {
-	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	_, puerto, _ := net.SplitHostPort(ln.Addr().String())
-	out, errOut := &salida{}, &salida{}
-	c := run(context.Background(), []string{"--puerto", puerto}, strings.NewReader(""), out, errOut)
-	if c != 1 || strings.Count(errOut.String(), "\n") != 1 || !strings.Contains(errOut.String(), "el puerto ya está en uso") {
-		t.Errorf("código %d, stderr %q", c, errOut.String())
-	}
-}
-
-func TestDestinosMalEscritos(t *testing.T) {
-	t.Parallel()
-	out, errOut := &salida{}, &salida{}
-	if c := run(context.Background(), []string{"--puerto", "0", "--destinos", "laboratorio:18081"}, strings.NewReader(""), out, errOut); c != 2 {
-		t.Errorf("código %d, stderr %q", c, errOut.String())
 	}
 }

@@ -198,3 +198,27 @@ func TestRutas(t *testing.T) {
 		t.Errorf("%q, se esperaba %q", got, want)
 	}
 }
+
+// TestTodoElArbolEnEspanol: every command's help, reached by its path, is Spanish.
+func TestTodoElArbolEnEspanol(t *testing.T) {
+	t.Parallel()
+	for _, ruta := range Rutas(arbol()) {
+		for _, bandera := range []string{"--help", "-h"} {
+			codigo, out, errOut := ejecutar(append(ruta, bandera)...)
+			if codigo != 0 || errOut != "" || !strings.Contains(out, "Uso:\n") || !strings.Contains(out, "muestra esta ayuda") {
+				t.Errorf("%v %s: salida %d, stderr %q, ayuda:\n%s", ruta, bandera, codigo, errOut, out)
+			}
+			if s := EnIngles(out); s != "" {
+				t.Errorf("%v %s: la ayuda dice %q:\n%s", ruta, bandera, s, out)
+			}
+		}
+	}
+	// What the check looks for: cobra's own help of the same tree.
+	var out bytes.Buffer
+	raiz := arbol()
+	raiz.SetArgs([]string{"--help"})
+	raiz.SetOut(&out)
+	if err := raiz.Execute(); err != nil || EnIngles(out.String()) == "" {
+		t.Errorf("EnIngles no ve la ayuda de cobra (%v):\n%s", err, out.String())
+	}
+}

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/laboratorio"
@@ -38,18 +38,12 @@ func (es IO) salir(codigo int) {
 	os.Exit(codigo)
 }
 
-// Agregar adds the course's client programs to raiz as subcommands, with Spanish help. Each one
-// prints what the course's program prints and ends with its exit code through es.Salir.
+// Agregar adds the course's client programs to raiz as subcommands. Each one prints what the
+// course's program prints and ends with its exit code through es.Salir. Their help and usage errors
+// are the program's: it prepares its whole tree with cli.Preparar.
 func Agregar(raiz *cobra.Command, es IO) {
-	espanol := raiz.UsageTemplate() == (&cobra.Command{}).UsageTemplate()
-	nuevo := func(c *cobra.Command) *cobra.Command {
-		c.DisableFlagsInUseLine = true
-		c.Flags().BoolP("help", "h", false, "muestra esta ayuda")
-		if espanol {
-			c.SetUsageTemplate(plantillaDeUso)
-		}
-		return c
-	}
+	// nuevo is where every subcommand would get what they all share; cli.Preparar gives them all.
+	nuevo := func(c *cobra.Command) *cobra.Command { return c }
 	// entorno reads the base URLs from the flags the running subcommand declares.
 	entorno := func(c *cobra.Command) Entorno {
 		revisor, _ := c.Flags().GetString("revisor")
@@ -79,7 +73,7 @@ func Agregar(raiz *cobra.Command, es IO) {
 muestra qué decide la tabla del cliente con el código, Retry-After y el type: la acción,
 si reintenta, cuánto espera y por qué. Necesita el laboratorio corriendo.`,
 		Example: "  revisor tabla23\n  revisor tabla23 --laboratorio http://127.0.0.1:28081",
-		Args:    sinArgumentos,
+		Args:    cli.SinArgumentos,
 		Run:     correr(func(ctx context.Context, c *cobra.Command, _ []string) int { return Tabla23(ctx, entorno(c)) }),
 	})
 	conLaboratorio(tabla23)
@@ -111,14 +105,16 @@ no por su texto, y sale con código 1.`,
 		}),
 	})
 	conRevisor(revisar)
-	revisar.Flags().StringVar(&destinosPermitidos, "destinos", "", "destinos ip:puerto permitidos aunque sean privados, separados por comas (por omisión REVISOR_DESTINOS o 127.0.0.1:18081)")
+	revisar.Flags().StringVar(&destinosPermitidos, "destinos", "", "destinos ip:puerto permitidos aunque sean privados, separados por comas")
+	// The default is not the flag's value: it is read at run time.
+	revisar.Flags().Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + destinos.PermitidoPorOmision
 
 	porType := nuevo(&cobra.Command{
 		Use:   "por-type [opciones]",
 		Short: "El mismo 409, dos decisiones: lo que agrega el type (por-type.ts)",
 		Long: `Provoca dos 409 en el revisor (una llave en curso y un nombre repetido) y muestra qué decide
 la tabla solo con el código y con el type. Necesita el revisor y el laboratorio recién arrancados.`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		Run:  correr(func(ctx context.Context, c *cobra.Command, _ []string) int { return PorType(ctx, entorno(c)) }),
 	})
 	conRevisor(porType)
@@ -130,7 +126,7 @@ la tabla solo con el código y con el type. Necesita el revisor y el laboratorio
 		Long: `Da de alta ocho servicios, cada uno con su propia Idempotency-Key, y dice qué haría con cada
 respuesta. Decide con el código, Retry-After y el type; no lee ni el title ni el detail.
 Necesita el revisor y el laboratorio recién arrancados.`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		Run:  correr(func(ctx context.Context, c *cobra.Command, _ []string) int { return Sincronizar(ctx, entorno(c)) }),
 	})
 	conRevisor(sincronizar)
@@ -166,7 +162,6 @@ declarar la herramienta en un marco de agentes.`,
 	comprobar := nuevo(&cobra.Command{
 		Use:   "comprobar",
 		Short: "Comprobadores del curso: la tabla de decisión y la idempotencia",
-		Args:  sinArgumentos,
 	})
 	var puertoHostil int
 	comprobarTabla := nuevo(&cobra.Command{
@@ -175,7 +170,7 @@ declarar la herramienta en un marco de agentes.`,
 		Long: `Comprueba la tabla de decisión contra el laboratorio y contra un servicio «hostil» que abre
 solo mientras corre (en 127.0.0.1:18083, o el puerto de --puerto-hostil) y que responde Problem
 Details con el type que se le pida. Sale con código 0 solo si pasan las siete.`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		Run: correr(func(ctx context.Context, c *cobra.Command, _ []string) int {
 			direccion := net.JoinHostPort("127.0.0.1", strconv.Itoa(puertoHostil))
 			return ComprobarTabla(ctx, entorno(c), direccion, laboratorio.NuevoHostil())
@@ -212,7 +207,7 @@ corrida. Sale con código 0 solo si pasan las cinco.`,
 		Long: `Pide al laboratorio trece códigos que la tabla no lista (y cuatro que sí, para comparar) y
 muestra que cada uno cae en el x00 de su familia, como ordena el RFC 9110; fuera de 100-599 se
 procesa como un 5xx. Necesita el laboratorio corriendo.`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		Run:  correr(func(ctx context.Context, c *cobra.Command, _ []string) int { return FueraDeTabla(ctx, entorno(c)) }),
 	})
 	conLaboratorio(fuera)
@@ -223,7 +218,7 @@ procesa como un 5xx. Necesita el laboratorio corriendo.`,
 		Long: `Cuenta las llamadas de un cliente que reintenta todo y de uno que decide con la tabla, contra
 once códigos del laboratorio. Los dos hacen GET: solo se mide cuánto insiste cada uno. Necesita
 el laboratorio corriendo; compara el total con las líneas de su terminal.`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		Run:  correr(func(ctx context.Context, c *cobra.Command, _ []string) int { return Ahorro(ctx, entorno(c)) }),
 	})
 	conLaboratorio(ahorro)
@@ -234,7 +229,7 @@ el laboratorio corriendo; compara el total con las líneas de su terminal.`,
 		Long: `Muestra el techo de cada intento y cinco esperas sorteadas con jitter completo, y cómo mil
 clientes que fallan a la vez llegan al servidor sin jitter y con él. No necesita ningún
 servidor; los números sorteados cambian en cada corrida.`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		Run: correr(func(context.Context, *cobra.Command, []string) int {
 			return Retroceso(Entorno{Out: es.Out, Err: es.Err})
 		}),
@@ -247,7 +242,7 @@ servidor; los números sorteados cambian en cada corrida.`,
 		Long: `Pide siete permisos al limitador en momentos planeados y muestra que, en el borde de la
 ventana fija, pasan 5 de 3 en unos 70 ms. Con --algoritmo deslizante o cubeta se ve qué hacen
 los otros limitadores con el mismo plan. No necesita ningún servidor.`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		Run: correr(func(ctx context.Context, c *cobra.Command, _ []string) int {
 			return Ventana(ctx, Entorno{Out: es.Out, Err: es.Err}, algoritmo)
 		}),
@@ -259,69 +254,17 @@ los otros limitadores con el mismo plan. No necesita ningún servidor.`,
 		Short: "Leer Retry-After en sus dos formas: segundos o una fecha HTTP (fig04_03.ts)",
 		Long: `Lee seis valores de Retry-After (segundos, una fecha HTTP, una palabra y la cabecera ausente)
 y muestra cuántos segundos dicen esperar. No necesita ningún servidor.`,
-		Args: sinArgumentos,
+		Args: cli.SinArgumentos,
 		Run: correr(func(context.Context, *cobra.Command, []string) int {
 			return RetryAfter(Entorno{Out: es.Out, Err: es.Err})
 		}),
 	})
 
-	for _, c := range []*cobra.Command{tabla23, revisar, porType, sincronizar, agente, comprobarTabla, comprobarIdempotencia, fuera, ahorro, ventana} {
-		porOmisionEnEspanol(c)
-	}
 	raiz.AddCommand(tabla23, revisar, porType, sincronizar, agente, comprobar, fuera, ahorro, retroceso, ventana, retryAfter)
-	rafaga := comandoRafaga(es, nuevo)
-	porOmisionEnEspanol(rafaga)
-	raiz.AddCommand(rafaga)
+	raiz.AddCommand(comandoRafaga(es, nuevo))
 }
 
-// porOmisionEnEspanol says each flag's default in Spanish: pflag writes «(default …)» by itself
-// unless the recorded default is the type's zero value, so the text moves into the usage line.
-// Only the help text changes; the flag's value is already set.
-func porOmisionEnEspanol(c *cobra.Command) {
-	c.Flags().VisitAll(func(f *pflag.Flag) {
-		cero := map[string]string{"string": "", "int": "0", "bool": "false", "duration": "0s"}
-		z, conocido := cero[f.Value.Type()]
-		if !conocido || f.DefValue == z {
-			return
-		}
-		valor := f.DefValue
-		if f.Value.Type() == "string" {
-			valor = strconv.Quote(valor)
-		}
-		f.Usage += " (por omisión " + valor + ")"
-		f.DefValue = z
-	})
-}
-
-func sinArgumentos(c *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return fmt.Errorf("%s no lleva argumentos; recibió %d", c.CommandPath(), len(args))
-	}
-	return nil
-}
-
+// hastaUnArgumento accepts an optional word after the command's name.
 func hastaUnArgumento(c *cobra.Command, args []string) error {
-	if len(args) > 1 {
-		return fmt.Errorf("%s lleva como mucho un argumento; recibió %d", c.CommandPath(), len(args))
-	}
-	return nil
+	return cli.HastaArgumentos(1)(c, args)
 }
-
-const plantillaDeUso = `Uso:{{if .Runnable}}
-  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
-  {{.CommandPath}} [orden]{{end}}{{if .HasExample}}
-
-Ejemplos:
-{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
-
-Órdenes:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
-
-Opciones:
-{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
-
-Opciones globales:
-{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
-
-Usa "{{.CommandPath}} [orden] --help" para saber más de una orden.{{end}}
-`

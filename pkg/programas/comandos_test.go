@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/jsonjs"
 )
 
@@ -16,13 +17,10 @@ func ejecutar(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	codigo := 0
-	raiz := &cobra.Command{Use: "revisor", SilenceErrors: true, SilenceUsage: true}
+	raiz := &cobra.Command{Use: "revisor"}
 	Agregar(raiz, IO{Out: &out, Err: &errOut, Salir: func(c int) { codigo = c }})
-	raiz.SetArgs(args)
-	raiz.SetOut(&out)
-	raiz.SetErr(&errOut)
-	if err := raiz.ExecuteContext(context.Background()); err != nil {
-		return out.String(), err.Error(), 2
+	if c := cli.Ejecutar(context.Background(), raiz, args, nil, &out, &errOut); c != 0 {
+		return out.String(), errOut.String(), c
 	}
 	return out.String(), errOut.String(), codigo
 }
@@ -89,7 +87,8 @@ func TestAyudaEnEspanol(t *testing.T) {
 		}
 	}
 	out, _, _ := ejecutar(t, "revisar", "--help")
-	for _, bandera := range []string{"--revisor string", "dirección base del revisor", "--destinos string"} {
+	for _, bandera := range []string{"--revisor TEXTO", "dirección base del revisor (si no se dice: http://127.0.0.1:18080)",
+		"--destinos TEXTO", "separados por comas (si no se dice: REVISOR_DESTINOS o 127.0.0.1:18081)"} {
 		if !strings.Contains(out, bandera) {
 			t.Errorf("falta %q en la ayuda de revisar:\n%s", bandera, out)
 		}
@@ -99,11 +98,11 @@ func TestAyudaEnEspanol(t *testing.T) {
 func TestArgumentosDeMas(t *testing.T) {
 	t.Parallel()
 	_, errOut, c := ejecutar(t, "tabla23", "sobra")
-	if c == 0 || !strings.Contains(errOut, "no lleva argumentos") {
+	if want := "revisor tabla23: sobra «sobra»; «revisor tabla23 --help» muestra cómo se usa\n"; c != 2 || errOut != want {
 		t.Errorf("código %d, error %q", c, errOut)
 	}
 	_, errOut, c = ejecutar(t, "agente", "uno", "dos")
-	if c == 0 || !strings.Contains(errOut, "como mucho un argumento") {
+	if want := "revisor agente: sobra «dos»; «revisor agente --help» muestra cómo se usa\n"; c != 2 || errOut != want {
 		t.Errorf("código %d, error %q", c, errOut)
 	}
 }
