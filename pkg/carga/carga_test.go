@@ -22,7 +22,7 @@ func TestMedirCuentaCadaRespuesta(t *testing.T) {
 	}))
 	defer ts.Close()
 	p := Peticion{Metodo: "GET", URL: ts.URL, Cabeceras: http.Header{"X-Prueba": {"si"}}}
-	r := Medir(context.Background(), NuevoCliente(4), p, 4, 200*time.Millisecond)
+	r := Medir(context.Background(), NuevoCliente(4), p, 4, time.Second)
 	if r.Peticiones == 0 || r.Codigos[204] != r.Peticiones || r.Errores != 0 {
 		t.Fatalf("resultado %+v", r)
 	}

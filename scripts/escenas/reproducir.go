@@ -330,22 +330,40 @@ func (r *Reproductor) correr(ctx context.Context, dir string, entorno []string, 
 	cmd.Dir = dir
 	cmd.Env = entorno
 	out := &bufferSeguro{eco: eco}
-	cmd.Stdout = out
-	cmd.Stderr = out
+	// Output goes through a pipe of our own, not exec's copying goroutines, so Run returns as soon as
+	// bash exits and its background jobs can be stopped at once, before they do anything more.
+	lector, escritor, err := os.Pipe()
+	if err != nil {
+		return "", -1, err
+	}
+	copiado := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(out, lector)
+		close(copiado)
+	}()
+	cmd.Stdout = escritor
+	cmd.Stderr = escritor
 	// Its own process group: background jobs of the line (`curl … &`) are
 	// stopped with it, so nothing outlives the command.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
+	err = cmd.Run()
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+	escritor.Close()
+	select {
+	case <-copiado:
+	case <-time.After(time.Second): // something left the group and still holds the pipe
+		lector.Close()
+		<-copiado
+	}
+	lector.Close()
 	if ctx.Err() != nil {
 		return out.buf.String(), -1, fmt.Errorf("el comando no terminó en %s", limite)
 	}
 	var salida *exec.ExitError
-	if err != nil && !errors.As(err, &salida) && !errors.Is(err, exec.ErrWaitDelay) {
+	if err != nil && !errors.As(err, &salida) {
 		return out.buf.String(), -1, err
 	}
 	out.mu.Lock()
