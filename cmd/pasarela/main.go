@@ -5,53 +5,83 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/servidor"
 )
 
 func main() {
-	os.Exit(correr(os.Args[1:]))
+	ctx, parar := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	codigo := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	parar()
+	os.Exit(codigo)
 }
 
-func correr(args []string) int {
-	fs := pflag.NewFlagSet("pasarela", pflag.ContinueOnError)
-	var o servidor.Opciones
-	o.Banderas(fs, servidor.PuertoPasarela)
-	destino := fs.String("destino", pasarela.DestinoPorOmision, "el revisor al que reenvía")
-	if err := fs.Parse(args); err != nil {
-		if err == pflag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	u, err := url.Parse(*destino)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		fmt.Fprintf(os.Stderr, "pasarela: --destino debe ser una dirección http, no %q\n", *destino)
-		return 2
-	}
-	log := servidor.NuevoLogger(os.Stdout, os.Stderr, o.LogJSON)
-	ctx, parar := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer parar()
+// run is the whole program with its arguments and streams passed in, so tests run it in-process.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cli.Ejecutar(ctx, nuevaRaiz(stdout, stderr), args, stdin, stdout, stderr)
+}
 
+func nuevaRaiz(stdout, stderr io.Writer) *cobra.Command {
+	var o servidor.Opciones
+	var destino string
+	raiz := &cobra.Command{
+		Use:   "pasarela",
+		Short: "la pasarela de la lección 6: reenvía al revisor y pierde la primera respuesta si se le pide",
+		Long: `La pasarela de la lección 6, en http://127.0.0.1:18082: reenvía cada petición al revisor
+(el de --destino) y devuelve su respuesta. Pasan solo las cabeceras Authorization,
+Content-Type, Idempotency-Key, If-Match e If-None-Match.
+
+Con «X-Simular: perder-primera» la petición llega al revisor, que hace su trabajo, pero la
+pasarela pierde su respuesta y contesta 502: el cliente no sabe si la escritura ocurrió. La
+siguiente vez que llega la misma petición (la misma Idempotency-Key o, sin llave, el mismo
+cuerpo) la respuesta pasa. Si el revisor no responde, también contesta 502.
+
+Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
+		Example: `  pasarela
+  curl -i -X POST http://127.0.0.1:18082/servicios -H 'X-Simular: perder-primera' \
+       -H 'Authorization: Bearer escritura-a' -H 'Content-Type: application/json' \
+       -d '{"nombre":"agenda","url":"http://127.0.0.1:18081/codigo/200"}'
+  pasarela --puerto 0 --destino http://127.0.0.1:28080   (un puerto libre; la primera línea dice cuál)`,
+		Args: cli.SinArgumentos,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
+				return err
+			}
+			u, err := url.Parse(destino)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return cli.UsoMal("pasarela: --destino debe ser una dirección http, no %q", destino)
+			}
+			return servir(c.Context(), o, u, stdout, stderr)
+		},
+	}
+	o.Banderas(raiz.Flags(), servidor.PuertoPasarela)
+	raiz.Flags().StringVar(&destino, "destino", pasarela.DestinoPorOmision, "el revisor al que reenvía")
+	cli.Preparar(raiz)
+	return raiz
+}
+
+// servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
+func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, stdout, stderr io.Writer) error {
+	log := servidor.NuevoLogger(stdout, stderr, o.LogJSON)
 	ln, err := servidor.Escuchar("pasarela", o)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+		return err // one line, busy port included
 	}
 	ln = pasarela.Envolver(ln)
-	srv := pasarela.NuevoServidor(pasarela.Nueva(pasarela.Opciones{Destino: u, Log: log}))
-	log.Info().Str("direccion", ln.Addr().String()).Str("destino", u.String()).
-		Msg(pasarela.LineaDeInicio(ln.Addr().String(), u))
+	srv := pasarela.NuevoServidor(pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: log}))
+	log.Info().Str("direccion", ln.Addr().String()).Str("destino", destino.String()).
+		Msg(pasarela.LineaDeInicio(ln.Addr().String(), destino))
 	if err := servidor.Servir(ctx, ln, srv); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+		return fmt.Errorf("pasarela: %w", err)
 	}
-	return 0
+	return nil
 }

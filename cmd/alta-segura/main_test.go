@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cursohttp/pkg/cli"
+)
+
+// correr runs the program in-process with entorno as its environment.
+func correr(t *testing.T, entorno map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	leer := func(k string) (string, bool) { v, ok := entorno[k]; return v, ok }
+	codigo := cli.Ejecutar(context.Background(), nuevaRaiz(&out, leer), args, nil, &out, &errOut)
+	return codigo, out.String(), errOut.String()
+}
+
+func TestUsoIncorrecto(t *testing.T) {
+	t.Parallel()
+	const uso = "uso: alta-segura <nombre> <url> [--sin-llave]\n"
+	casos := []struct {
+		args   []string
+		stderr string
+	}{
+		{nil, uso},
+		{[]string{"agenda"}, uso},
+		{[]string{"--sin-llave", "agenda"}, uso},
+		{[]string{"agenda", "--pasarela", "http://127.0.0.1:1"}, uso},
+		{[]string{"a", "b", "c"}, "alta-segura: sobra «c»; «alta-segura --help» muestra cómo se usa\n"},
+		{[]string{"a", "b", "--x"}, "alta-segura: no existe la opción --x; «alta-segura --help» muestra las opciones\n"},
+		{[]string{"a", "b", "--pasarela"}, "alta-segura: la opción --pasarela necesita un valor; «alta-segura --help» muestra las opciones\n"},
+		{[]string{"a", "b", "--sin-llave=quizá"}, "alta-segura: la opción --sin-llave espera true o false, no «quizá»; «alta-segura --help» muestra las opciones\n"},
+		{[]string{"a", "b", "--pasarela", "127.0.0.1:18082"}, "alta-segura: --pasarela debe ser una dirección http, no \"127.0.0.1:18082\"\n"},
+		{[]string{"help"}, uso},
+	}
+	for _, c := range casos {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			t.Parallel()
+			codigo, out, errOut := correr(t, nil, c.args...)
+			if codigo != cli.SalidaUso || out != "" || errOut != c.stderr {
+				t.Errorf("salida %d, stdout %q, stderr %q; se esperaba 2 y %q", codigo, out, errOut, c.stderr)
+			}
+		})
+	}
+}
+
+func TestAyuda(t *testing.T) {
+	t.Parallel()
+	for _, ruta := range cli.Rutas(nuevaRaiz(io.Discard, nil)) {
+		for _, bandera := range []string{"--help", "-h"} {
+			args := append(append([]string{}, ruta...), bandera)
+			codigo, out, errOut := correr(t, nil, args...)
+			if codigo != cli.SalidaBien || errOut != "" {
+				t.Errorf("%v: salida %d, stderr %q", args, codigo, errOut)
+			}
+			for _, s := range []string{"Idempotency-Key", "http://127.0.0.1:18082", "ALTA_LIMITE_MS", "Ctrl+C", "Ejemplos:\n",
+				"Uso:\n  alta-segura <nombre> <url> [opciones]\n", "--sin-llave  ", "--pasarela TEXTO",
+				"(si no se dice: http://127.0.0.1:18082)", "(si no se dice: escritura-a)", "muestra esta ayuda"} {
+				if !strings.Contains(out, s) {
+					t.Errorf("%v: la ayuda no dice %q:\n%s", args, s, out)
+				}
+			}
+			if s := cli.EnIngles(out); s != "" {
+				t.Errorf("%v: la ayuda dice %q:\n%s", args, s, out)
+			}
+		}
+	}
+}
+
+// pasarelaDePrueba answers each POST with the next of respuestas (the last one repeats) and
+// records whether each carried an Idempotency-Key.
+func pasarelaDePrueba(t *testing.T, respuestas ...func(http.ResponseWriter)) (*httptest.Server, *atomic.Int32, chan string) {
+	t.Helper()
+	var n atomic.Int32
+	llaves := make(chan string, 10)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(n.Add(1)) - 1
+		llaves <- r.Header.Get("Idempotency-Key")
+		io.Copy(io.Discard, r.Body)
+		respuestas[min(i, len(respuestas)-1)](w)
+	}))
+	t.Cleanup(ts.Close)
+	return ts, &n, llaves
+}
+
+func creado(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(201)
+	io.WriteString(w, `{"id":7}`)
+}
+
+// TestAltaConSinLlave: exit 0 once made; --sin-llave anywhere on the line sends no key.
+func TestAltaConSinLlave(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"agenda", "http://127.0.0.1:18081/codigo/200"},
+		{"--sin-llave", "agenda", "http://127.0.0.1:18081/codigo/200"},
+		{"agenda", "--sin-llave", "http://127.0.0.1:18081/codigo/200"},
+		{"agenda", "http://127.0.0.1:18081/codigo/200", "--sin-llave"},
+	} {
+		ts, _, llaves := pasarelaDePrueba(t, creado)
+		codigo, out, errOut := correr(t, nil, append(args, "--pasarela", ts.URL)...)
+		if codigo != cli.SalidaBien || errOut != "" || out != "intento 1: 201 {\"id\":7}\n" {
+			t.Errorf("%v: salida %d, stdout %q, stderr %q", args, codigo, out, errOut)
+		}
+		sinLlave := strings.Contains(strings.Join(args, " "), "--sin-llave")
+		if llave := <-llaves; (llave == "") != sinLlave {
+			t.Errorf("%v: Idempotency-Key %q", args, llave)
+		}
+	}
+}
+
+// TestRechazadoSaleConUno: a 4xx is not retried and the exit code is 1.
+func TestRechazadoSaleConUno(t *testing.T) {
+	t.Parallel()
+	ts, n, _ := pasarelaDePrueba(t, func(w http.ResponseWriter) {
+		w.WriteHeader(422)
+		io.WriteString(w, `{"status":422}`)
+	})
+	codigo, out, _ := correr(t, nil, "invalida", "ftp://archivos", "--pasarela", ts.URL)
+	if want := "intento 1: 422 {\"status\":422}\nel servidor respondió 422: repetir lo mismo no lo arregla\n"; codigo != cli.SalidaFallo || out != want || n.Load() != 1 {
+		t.Errorf("salida %d, %d peticiones, stdout %q", codigo, n.Load(), out)
+	}
+}
+
+// TestLimiteDeEntorno: ALTA_LIMITE_MS bounds each attempt; a nonsense value keeps the 2000 ms.
+func TestLimiteDeEntorno(t *testing.T) {
+	t.Parallel()
+	lenta := func(w http.ResponseWriter) { time.Sleep(300 * time.Millisecond); creado(w) }
+	ts, _, _ := pasarelaDePrueba(t, lenta, creado)
+	codigo, out, _ := correr(t, map[string]string{"ALTA_LIMITE_MS": "50"}, "muda", "http://x", "--pasarela", ts.URL)
+	if !strings.HasPrefix(out, "intento 1: sin respuesta (tiempo agotado: 50 ms)\n") || !strings.HasSuffix(out, "intento 2: 201 {\"id\":7}\n") || codigo != 0 {
+		t.Errorf("ALTA_LIMITE_MS=50: salida %d:\n%s", codigo, out)
+	}
+	ts, _, _ = pasarelaDePrueba(t, lenta, creado)
+	codigo, out, _ = correr(t, map[string]string{"ALTA_LIMITE_MS": "abc"}, "paciente", "http://x", "--pasarela", ts.URL)
+	if out != "intento 1: 201 {\"id\":7}\n" || codigo != 0 {
+		t.Errorf("ALTA_LIMITE_MS=abc: salida %d:\n%s", codigo, out)
+	}
+}
+
+// TestRunEnProceso: run reads the real environment and the real streams it is given.
+func TestRunEnProceso(t *testing.T) {
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	if codigo := run(context.Background(), []string{"solo-nombre"}, nil, &out, &errOut); codigo != cli.SalidaUso ||
+		out.Len() != 0 || errOut.String() != "uso: alta-segura <nombre> <url> [--sin-llave]\n" {
+		t.Errorf("salida %d, stdout %q, stderr %q", codigo, out.String(), errOut.String())
+	}
+}
