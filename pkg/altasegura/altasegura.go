@@ -16,7 +16,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode"
 
 	"github.com/google/uuid"
 
@@ -64,7 +63,7 @@ func LimiteDeEntorno(valor string, hay bool) (time.Duration, string) {
 // empty means 0, hexadecimal/octal/binary prefixes accepted; anything else is NaN (ok=false).
 // Infinity is refused too: it is no time limit at all, and the program needs one.
 func numeroJS(texto string) (float64, bool) {
-	s := strings.TrimFunc(texto, esEspacioJS)
+	s := jsonjs.Recortar(texto)
 	if s == "" {
 		return 0, true
 	}
@@ -82,11 +81,6 @@ func numeroJS(texto string) (float64, bool) {
 	}
 	n, err := strconv.ParseFloat(s, 64)
 	return n, err == nil && !math.IsInf(n, 0)
-}
-
-// esEspacioJS is what String.prototype.trim removes: Unicode White_Space, BOM and line ends.
-func esEspacioJS(r rune) bool {
-	return r == '\uFEFF' || unicode.Is(unicode.White_Space, r)
 }
 
 // Intento is the outcome of one attempt: an answer, or why there was none.
@@ -282,7 +276,7 @@ func (o *Opciones) intentar(ctx context.Context, llave string, cuerpo []byte) In
 	if err != nil {
 		return o.sinRespuesta(ctx, err)
 	}
-	i := Intento{Codigo: resp.StatusCode, Cuerpo: strings.TrimFunc(strings.ToValidUTF8(string(datos), "\uFFFD"), esEspacioJS)}
+	i := Intento{Codigo: resp.StatusCode, Cuerpo: jsonjs.Recortar(jsonjs.Texto(datos))}
 	if v := resp.Header.Values("Retry-After"); len(v) > 0 {
 		i.ReintentarEn, i.HayReintentar = reintento.SegundosDeEspera(strings.Join(v, ", "), o.Ahora())
 	}

@@ -1,11 +1,11 @@
 package decision
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"cursohttp/pkg/jsonjs"
 )
 
 // TypeDe lee el type de un cuerpo Problem Details (RFC 9457) y nada más: ni
@@ -21,10 +21,10 @@ import (
 func TypeDe(contentType string, cuerpo []byte) (string, bool) {
 	// El tipo de medio no distingue mayúsculas y puede traer parámetros (RFC 9110, §8.3.1).
 	medio, _, _ := strings.Cut(contentType, ";")
-	if strings.ToLower(recortarEspacios(medio)) != "application/problem+json" {
+	if strings.ToLower(jsonjs.Recortar(medio)) != "application/problem+json" {
 		return "", false
 	}
-	return typeDeJSON(decodificarUTF8(cuerpo))
+	return typeDeJSON(jsonjs.Texto(cuerpo))
 }
 
 // typeDeJSON recorre el JSON por fichas en vez de decodificarlo entero: así no
@@ -97,74 +97,4 @@ func saltarResto(dec *json.Decoder) bool {
 func soloQuedaElFinal(dec *json.Decoder) bool {
 	_, err := dec.Token()
 	return err == io.EOF
-}
-
-// recortarEspacios quita por los dos lados lo que String.prototype.trim
-// considera espacio (no es exactamente lo mismo que strings.TrimSpace: JS
-// incluye U+FEFF y excluye U+0085).
-func recortarEspacios(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool {
-		switch r {
-		case '\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2028', '\u2029',
-			'\u202f', '\u205f', '\u3000', '\ufeff':
-			return true
-		}
-		return r >= '\u2000' && r <= '\u200a'
-	})
-}
-
-// decodificarUTF8 hace lo que el decodificador UTF-8 de WHATWG que usa
-// Response.text(): quita un BOM inicial y cambia cada subparte maximal
-// inválida por un U+FFFD (utf8.DecodeRune cambiaría cada byte suelto).
-func decodificarUTF8(b []byte) string {
-	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	var sb strings.Builder
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r != utf8.RuneError || n > 1 {
-			sb.WriteString(string(b[i : i+n]))
-			i += n
-			continue
-		}
-		sb.WriteRune(utf8.RuneError)
-		i += subparteInvalida(b[i:])
-	}
-	return sb.String()
-}
-
-// subparteInvalida mide el prefijo maximal de una secuencia UTF-8 que empezó
-// bien y se cortó (Unicode, «U+FFFD substitution of maximal subparts»), o 1.
-func subparteInvalida(b []byte) int {
-	c := b[0]
-	var faltan int
-	bajo, alto := byte(0x80), byte(0xBF)
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		faltan = 1
-	case c == 0xE0:
-		faltan, bajo = 2, 0xA0
-	case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
-		faltan = 2
-	case c == 0xED:
-		faltan, alto = 2, 0x9F
-	case c == 0xF0:
-		faltan, bajo = 3, 0x90
-	case c >= 0xF1 && c <= 0xF3:
-		faltan = 3
-	case c == 0xF4:
-		faltan, alto = 3, 0x8F
-	default:
-		return 1
-	}
-	n := 1
-	for ; n <= faltan && n < len(b); n++ {
-		if b[n] < bajo || b[n] > alto {
-			break
-		}
-		bajo, alto = 0x80, 0xBF
-	}
-	return n
 }

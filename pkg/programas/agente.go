@@ -71,7 +71,7 @@ func prohibido(r rune) bool {
 // together), then it is cut at 120 code points, never inside a character. It does not stop clean
 // text from saying something misleading; that is the label's job. Invalid UTF-8 becomes U+FFFD.
 func Limpiar(texto string) string {
-	texto = textoValido(texto)
+	texto = jsonjs.Valido(texto)
 	var b strings.Builder
 	n, enRacha := 0, false
 	for _, r := range texto {
@@ -152,7 +152,7 @@ func (e Entorno) paraElAgenteDe(r respuesta) ParaElAgente {
 	}
 	conocido := TipoConocido(tipo)
 	p.Type = &conocido
-	valor, err := jsonjs.Decodificar([]byte(textoDeCuerpo(r.cuerpo)))
+	valor, err := jsonjs.Decodificar([]byte(jsonjs.Texto(r.cuerpo)))
 	if err != nil {
 		return p // the type reader accepted it, so this does not happen; without fields, nothing to pass
 	}
@@ -201,7 +201,7 @@ func Agente(ctx context.Context, e Entorno, nombre *string) int {
 		{"", "ftp://cuentas"},
 	}
 	if nombre != nil {
-		n := textoValido(*nombre) // as Node decodes argv
+		n := jsonjs.Valido(*nombre) // as Node decodes argv
 		peticiones = []peticion{{n, lab}, {n, lab}}
 	}
 	for _, p := range peticiones {

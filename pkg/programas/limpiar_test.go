@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"cursohttp/pkg/jsonjs"
 )
 
 func TestLimpiar(t *testing.T) {
@@ -94,8 +96,8 @@ func TestTextoDeCuerpoComoFetch(t *testing.T) {
 		"limpio — sí":  "limpio — sí",
 	}
 	for entrada, esperado := range casos {
-		if got := textoDeCuerpo([]byte(entrada)); got != esperado {
-			t.Errorf("textoDeCuerpo(%q) = %q, se esperaba %q", entrada, got, esperado)
+		if got := jsonjs.Texto([]byte(entrada)); got != esperado {
+			t.Errorf("jsonjs.Texto(%q) = %q, se esperaba %q", entrada, got, esperado)
 		}
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -243,67 +242,4 @@ func encodeURIComponent(s string) string {
 		fmt.Fprintf(&b, "%%%02X", c)
 	}
 	return b.String()
-}
-
-// textoDeCuerpo decodes a body as fetch's text() does (WHATWG UTF-8): a leading BOM is dropped and
-// each maximal invalid subpart becomes one U+FFFD.
-func textoDeCuerpo(b []byte) string {
-	b = bytes.TrimPrefix(b, []byte("\ufeff"))
-	if utf8.Valid(b) {
-		return string(b)
-	}
-	return textoValido(string(b))
-}
-
-// textoValido replaces invalid UTF-8 the way the WHATWG decoder does.
-func textoValido(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var sb strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r != utf8.RuneError || n > 1 {
-			sb.WriteString(s[i : i+n])
-			i += n
-			continue
-		}
-		sb.WriteRune(utf8.RuneError)
-		i += subparteInvalida(s[i:])
-	}
-	return sb.String()
-}
-
-// subparteInvalida measures the maximal prefix of a UTF-8 sequence that began well and broke off
-// (Unicode's "substitution of maximal subparts"), or 1.
-func subparteInvalida(s string) int {
-	c := s[0]
-	var faltan int
-	bajo, alto := byte(0x80), byte(0xBF)
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		faltan = 1
-	case c == 0xE0:
-		faltan, bajo = 2, 0xA0
-	case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
-		faltan = 2
-	case c == 0xED:
-		faltan, alto = 2, 0x9F
-	case c == 0xF0:
-		faltan, bajo = 3, 0x90
-	case c >= 0xF1 && c <= 0xF3:
-		faltan = 3
-	case c == 0xF4:
-		faltan, alto = 3, 0x8F
-	default:
-		return 1
-	}
-	n := 1
-	for ; n <= faltan && n < len(s); n++ {
-		if s[n] < bajo || s[n] > alto {
-			break
-		}
-		bajo, alto = 0x80, 0xBF
-	}
-	return n
 }

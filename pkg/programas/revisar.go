@@ -63,7 +63,7 @@ func (e Entorno) pedirLista(ctx context.Context, credencial string) ([]servicioD
 
 // leerLista reads {"servicios":[{nombre, url, limite_ms, …}]} as revisor writes it.
 func leerLista(cuerpo []byte) ([]servicioDeLista, error) {
-	v, err := jsonjs.Decodificar([]byte(textoDeCuerpo(cuerpo)))
+	v, err := jsonjs.Decodificar([]byte(jsonjs.Texto(cuerpo)))
 	if err != nil {
 		return nil, fmt.Errorf("la lista no es JSON: %w", err)
 	}

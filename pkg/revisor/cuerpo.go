@@ -16,7 +16,7 @@ import (
 // evaluated when the answer would not have been 2xx or 412 without them (RFC 9110 §13.2.1).
 func esJSON(c *contexto) bool {
 	tipo, _, _ := strings.Cut(c.r.Header.Get("Content-Type"), ";")
-	tipo = strings.ToLower(trimJS(tipo))
+	tipo = strings.ToLower(jsonjs.Recortar(tipo))
 	if tipo == "application/json" {
 		return true
 	}

@@ -78,7 +78,7 @@ func FuzzLeerJSON(f *testing.F) {
 
 func esTipoJSON(tipo string) bool {
 	base, _, _ := strings.Cut(tipo, ";")
-	return strings.ToLower(trimJS(base)) == "application/json"
+	return strings.ToLower(jsonjs.Recortar(base)) == "application/json"
 }
 
 // validado checks Validar's promise on an object the reader accepted.
@@ -95,7 +95,7 @@ func validado(t *testing.T, o jsonjs.Objeto) {
 		}
 		return
 	}
-	if trimJS(datos.Nombre) == "" || largoJS(datos.Nombre) > NombreMaximo {
+	if jsonjs.Recortar(datos.Nombre) == "" || largoJS(datos.Nombre) > NombreMaximo {
 		t.Fatalf("nombre %q aceptado", datos.Nombre)
 	}
 	if datos.LimiteMs < LimiteMinimoMs || datos.LimiteMs > LimiteMaximoMs {

@@ -2,8 +2,6 @@ package revisor
 
 import (
 	"math"
-	"strings"
-	"unicode"
 	"unicode/utf16"
 
 	"cursohttp/pkg/almacen"
@@ -31,7 +29,7 @@ type Falla struct {
 func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
 	var fallas []Falla
 	nombre, esTexto := valor(datos, "nombre").(string)
-	if !esTexto || trimJS(nombre) == "" || largoJS(nombre) > NombreMaximo {
+	if !esTexto || jsonjs.Recortar(nombre) == "" || largoJS(nombre) > NombreMaximo {
 		fallas = append(fallas, Falla{"nombre", "debe ser un texto de 1 a 40 caracteres"})
 	}
 	url, urlEsTexto := valor(datos, "url").(string)
@@ -63,18 +61,6 @@ func valor(o jsonjs.Objeto, nombre string) any {
 	v, _ := o.Valor(nombre)
 	return v
 }
-
-// espacioJS is JavaScript's WhiteSpace and LineTerminator, what trim() removes. It is not Go's
-// unicode.IsSpace: U+0085 is not trimmed by JavaScript, U+FEFF is.
-func espacioJS(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', 0xFEFF, 0x2028, 0x2029:
-		return true
-	}
-	return unicode.Is(unicode.Zs, r)
-}
-
-func trimJS(s string) string { return strings.TrimFunc(s, espacioJS) }
 
 // largoJS is String.prototype.length: UTF-16 code units.
 func largoJS(s string) int {
