@@ -151,21 +151,10 @@ func (o *Opciones) completar() {
 		o.Llave = uuid.NewString
 	}
 	if o.Dormir == nil {
-		o.Dormir = dormir
+		o.Dormir = reintento.Dormir
 	}
 	if o.Ahora == nil {
 		o.Ahora = time.Now
-	}
-}
-
-func dormir(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 

@@ -83,17 +83,7 @@ func (e Entorno) dormir(ctx context.Context, d time.Duration) error {
 	if e.Dormir != nil {
 		return e.Dormir(ctx, d)
 	}
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return reintento.Dormir(ctx, d)
 }
 
 func (e Entorno) llave() string {

@@ -61,23 +61,9 @@ func Nuevo(o Opciones) *Marcapasos {
 		o.Ahora = time.Now
 	}
 	if o.Dormir == nil {
-		o.Dormir = dormir
+		o.Dormir = reintento.Dormir
 	}
 	return &Marcapasos{o: o}
-}
-
-func dormir(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // EsperaExcesiva says the server asked for a longer wait than the client's cap. The request was not

@@ -79,7 +79,7 @@ func Nueva(v *destinos.Verificador, o Opciones) *Sonda {
 		o.Ahora = time.Now
 	}
 	if o.Dormir == nil {
-		o.Dormir = dormir
+		o.Dormir = reintento.Dormir
 	}
 	t := v.Transporte()
 	t.DisableKeepAlives = true
@@ -93,17 +93,6 @@ func Nueva(v *destinos.Verificador, o Opciones) *Sonda {
 		politica: o.Politica,
 		ahora:    o.Ahora,
 		dormir:   o.Dormir,
-	}
-}
-
-func dormir(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 
