@@ -37,8 +37,8 @@ func nuevaRaiz(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "pasarela",
 		Short: "la pasarela de la lección 6: reenvía al revisor y pierde la primera respuesta si se le pide",
 		Long: `La pasarela de la lección 6, en http://127.0.0.1:18082: reenvía cada petición al revisor
-(el de --destino) y devuelve su respuesta. Pasan solo las cabeceras Authorization,
-Content-Type, Idempotency-Key, If-Match e If-None-Match.
+(el de --destino) y devuelve su respuesta. De la petición pasan solo las cabeceras
+Authorization, Content-Type, Idempotency-Key, If-Match e If-None-Match.
 
 Con «X-Simular: perder-primera» la petición llega al revisor, que hace su trabajo, pero la
 pasarela pierde su respuesta y contesta 502: el cliente no sabe si la escritura ocurrió. La

@@ -23,7 +23,7 @@ func ayuda(c *cobra.Command, _ []string) {
 	escribirUso(w, c)
 }
 
-// anchoOrden is the narrowest column of order names, so short lists line up as they always did.
+// anchoOrden is the narrowest column of order names; a longer name still gets two spaces after it.
 const anchoOrden = 9
 
 // escribirUso writes how to call c: its usage lines, examples, orders and options.
@@ -50,7 +50,7 @@ func escribirUso(w io.Writer, c *cobra.Command) error {
 		ancho := anchoOrden
 		for _, sub := range c.Commands() {
 			if sub.IsAvailableCommand() {
-				ancho = max(ancho, len([]rune(sub.Name())))
+				ancho = max(ancho, len([]rune(sub.Name()))+1)
 			}
 		}
 		fmt.Fprintf(w, "\nÓrdenes:\n")

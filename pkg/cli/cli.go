@@ -55,7 +55,12 @@ func Ejecutar(ctx context.Context, raiz *cobra.Command, args []string, stdin io.
 	raiz.SetIn(stdin)
 	raiz.SetOut(stdout)
 	raiz.SetErr(stderr)
-	err := raiz.ExecuteContext(ctx)
+	var err error
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		err = sobra(raiz, args[0]) // cobra's hidden shell-completion hook, which answers in English
+	} else {
+		err = raiz.ExecuteContext(ctx)
+	}
 	var uso *ErrorDeUso
 	var codigo salida
 	switch {

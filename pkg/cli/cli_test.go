@@ -98,6 +98,8 @@ func TestErroresDeUso(t *testing.T) {
 		{[]string{"help"}, 2, "prueba: sobra «help»; «prueba --help» muestra cómo se usa\n"},
 		{[]string{"help", "uno", "--x"}, 2, "prueba: sobra «help»; «prueba --help» muestra cómo se usa\n"},
 		{[]string{"completion", "bash"}, 2, "prueba: sobra «completion»; «prueba --help» muestra cómo se usa\n"},
+		{[]string{"__complete", ""}, 2, "prueba: sobra «__complete»; «prueba --help» muestra cómo se usa\n"},
+		{[]string{"__completeNoDesc", "u"}, 2, "prueba: sobra «__completeNoDesc»; «prueba --help» muestra cómo se usa\n"},
 		{[]string{"uno"}, 2, "uso: prueba uno <palabra>\n"},
 		{[]string{"uno", "a", "b"}, 2, "prueba uno: sobra «b»; «prueba uno --help» muestra cómo se usa\n"},
 		{[]string{"uno", "--x"}, 2, "prueba uno: no existe la opción --x; «prueba uno --help» muestra las opciones\n"},
