@@ -45,7 +45,7 @@ revisiones y su salud.
   /servicios/{id}             GET, PUT (con If-Match) y DELETE
   /servicios/{id}/revisiones  POST pide una revisión: 3 por minuto y credencial
   /servicios/{id}/salud       GET consulta el servicio en vivo: 3 por minuto y credencial
-  /mantenimiento              PUT {"activo":true} (admin): las escrituras responden 503
+  /mantenimiento              PUT {"activo":true} (admin): todo lo demás responde 503
 
 Las credenciales van en «Authorization: Bearer …»: lectura-a, escritura-a, escritura-b y admin.
 Sin orden sirve la API, como «revisor servir»; las otras órdenes son los programas cliente del
