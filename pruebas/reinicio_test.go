@@ -1,0 +1,175 @@
+package pruebas
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cursohttp/pkg/jsonjs"
+)
+
+// altaSegura is one run of the built alta-segura.
+type altaSegura struct {
+	nombre         string
+	inicio, final  time.Time
+	codigo         int
+	salida         string
+	id             float64 // from the 201, when done
+	llave          string  // from the closing line, when not done
+	lineaFinal     string
+	despuesDelUlti bool // started once the last revisor was already up
+}
+
+var (
+	linea201     = regexp.MustCompile(`(?m)^intento \d: 201 (.*)$`)
+	lineaAgotado = regexp.MustCompile(`^se agotaron los 4 intentos sin una respuesta definitiva; repetir más tarde con la llave (\S+) es seguro$`)
+)
+
+// TestReinicioDelRevisorDuranteAltaSegura stops the revisor twice while alta-segura runs several
+// intents through the gateway — once killed (a crash), once with SIGTERM and left down for five
+// seconds — and shows that every intent ends done once or reported as not done with the course's
+// sentence, and that the not-done ones are safe to repeat with the key they print.
+func TestReinicioDelRevisorDuranteAltaSegura(t *testing.T) {
+	largo(t)
+	t.Parallel()
+	rev := arrancar(t, "revisor")
+	puerto := rev.addr[strings.LastIndexByte(rev.addr, ':')+1:]
+	pas := arrancar(t, "pasarela", "--destino", rev.url())
+
+	var (
+		mu       sync.Mutex
+		corridas []*altaSegura
+		wg       sync.WaitGroup
+		ultimo   time.Time // when the last revisor answered its start-up line
+	)
+	lanzar := func(i int) {
+		defer wg.Done()
+		a := &altaSegura{nombre: fmt.Sprintf("reinicio-%d", i), inicio: time.Now()}
+		mu.Lock()
+		a.despuesDelUlti = !ultimo.IsZero()
+		mu.Unlock()
+		cmd := exec.Command(filepath.Join(binarios, "alta-segura"), a.nombre, URLServicio, "--pasarela", pas.url())
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		a.final, a.salida = time.Now(), out.String()
+		var salidaErr *exec.ExitError
+		switch {
+		case err == nil:
+		case errors.As(err, &salidaErr):
+			a.codigo = salidaErr.ExitCode()
+		default:
+			a.codigo = -1
+		}
+		mu.Lock()
+		corridas = append(corridas, a)
+		mu.Unlock()
+	}
+	// One intent every 250 ms for 10 s, while the revisor is crashed and restarted, then stopped
+	// gracefully and kept down for 5 s (longer than alta-segura's 3.5 s of waits), then restarted.
+	listo := make(chan struct{})
+	go func() {
+		defer close(listo)
+		for i := range 40 {
+			wg.Add(1)
+			go lanzar(i)
+			time.Sleep(250 * time.Millisecond)
+		}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	rev.matar()
+	time.Sleep(time.Second)
+	rev = arrancar(t, "revisor", "--puerto", puerto)
+	time.Sleep(1200 * time.Millisecond)
+	rev.parar(t)
+	time.Sleep(5 * time.Second)
+	rev = arrancar(t, "revisor", "--puerto", puerto)
+	mu.Lock()
+	ultimo = time.Now()
+	mu.Unlock()
+	<-listo
+	wg.Wait()
+
+	hechos, noHechos := 0, 0
+	for _, a := range corridas {
+		lineas := strings.Split(strings.TrimSpace(a.salida), "\n")
+		a.lineaFinal = lineas[len(lineas)-1]
+		switch a.codigo {
+		case 0:
+			hechos++
+			m := linea201.FindStringSubmatch(a.salida)
+			if m == nil {
+				t.Errorf("%s salió con 0 sin un 201:\n%s", a.nombre, a.salida)
+				continue
+			}
+			v, err := jsonjs.Decodificar([]byte(m[1]))
+			o, _ := v.(jsonjs.Objeto)
+			id, _ := o.Valor("id")
+			nombre, _ := o.Texto("nombre")
+			if err != nil || nombre != a.nombre {
+				t.Errorf("%s: 201 con %q", a.nombre, m[1])
+			}
+			a.id, _ = id.(float64)
+		case 1:
+			noHechos++
+			m := lineaAgotado.FindStringSubmatch(a.lineaFinal)
+			if m == nil {
+				t.Errorf("%s salió con 1 sin la frase del curso:\n%s", a.nombre, a.salida)
+				continue
+			}
+			a.llave = m[1]
+		default:
+			t.Errorf("%s salió con %d:\n%s", a.nombre, a.codigo, a.salida)
+		}
+	}
+	if hechos == 0 || noHechos == 0 {
+		t.Errorf("%d hechas y %d no hechas: la prueba debía producir de las dos", hechos, noHechos)
+	}
+
+	// Never duplicated: no name twice in the revisor that survived. A registration done before the
+	// last restart died with that process (the revisor keeps everything in memory).
+	cuenta := nombresEnElRevisor(t, rev.url())
+	ids := map[string]float64{}
+	for _, s := range serviciosDelRevisor(t, rev.url()) {
+		ids[s.nombre] = s.id
+	}
+	for _, a := range corridas {
+		if cuenta[a.nombre] > 1 {
+			t.Errorf("%s está %d veces", a.nombre, cuenta[a.nombre])
+		}
+		if a.codigo == 0 && a.despuesDelUlti && (cuenta[a.nombre] != 1 || ids[a.nombre] != a.id) {
+			t.Errorf("%s hecho contra el último revisor con id %v: está %d veces (id %v)", a.nombre, a.id, cuenta[a.nombre], ids[a.nombre])
+		}
+	}
+	// Not done, reported with a key: repeating with that key later makes it exactly once.
+	for _, a := range corridas {
+		if a.codigo == 1 && a.llave != "" {
+			if c := altaDirecta(t, pas.url(), a.nombre, a.llave); c != 201 {
+				t.Errorf("%s repetido con su llave %s: %d", a.nombre, a.llave, c)
+			}
+			// Twice: the second is the replay, not a second service.
+			if c := altaDirecta(t, pas.url(), a.nombre, a.llave); c != 201 {
+				t.Errorf("%s repetido otra vez con su llave: %d", a.nombre, c)
+			}
+		}
+	}
+	cuenta = nombresEnElRevisor(t, rev.url())
+	for _, a := range corridas {
+		if a.codigo == 1 && cuenta[a.nombre] != 1 {
+			t.Errorf("%s, no hecho y repetido con su llave, está %d veces", a.nombre, cuenta[a.nombre])
+		}
+	}
+	t.Logf("%d intenciones: %d hechas, %d no hechas (dicho con la frase del curso y repetidas luego con su llave)", len(corridas), hechos, noHechos)
+	for _, a := range corridas {
+		if testing.Verbose() {
+			t.Logf("  %-12s salida %d, %5.1f s: %s", a.nombre, a.codigo, a.final.Sub(a.inicio).Seconds(), a.lineaFinal)
+		}
+	}
+}
