@@ -40,7 +40,7 @@ func TestNoSigueRedirecciones(t *testing.T) {
 		http.Redirect(w, r, "/otra", http.StatusMovedPermanently)
 	}))
 	defer ts.Close()
-	r := Medir(context.Background(), NuevoCliente(1), Peticion{Metodo: "GET", URL: ts.URL}, 1, 50*time.Millisecond)
+	r := Medir(context.Background(), NuevoCliente(1), Peticion{Metodo: "GET", URL: ts.URL}, 1, 500*time.Millisecond)
 	if r.Codigos[301] == 0 || len(r.Codigos) != 1 {
 		t.Errorf("códigos %v", r.Codigos)
 	}
