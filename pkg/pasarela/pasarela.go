@@ -238,7 +238,8 @@ func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.R
 	if _, ok := h["Content-Type"]; !ok {
 		h["Content-Type"] = nil // never let net/http guess one the revisor did not send
 	}
-	if resp.ContentLength >= 0 && resto == nil && int64(len(leido)) != resp.ContentLength {
+	// A HEAD answer has no body but keeps the Content-Length a GET would get (RFC 9110 §9.3.2).
+	if resp.ContentLength >= 0 && resto == nil && int64(len(leido)) != resp.ContentLength && r.Method != http.MethodHead {
 		h["Content-Length"] = []string{strconv.Itoa(len(leido))}
 	}
 	enMinusculas(r)

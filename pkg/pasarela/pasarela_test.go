@@ -446,3 +446,32 @@ func BenchmarkReenviarGET(b *testing.B) {
 		})
 	}
 }
+
+// HEAD comes back with the revisor's Content-Length, not 0: it says what a GET would carry.
+func TestHeadConservaContentLength(t *testing.T) {
+	t.Parallel()
+	const cuerpo = `{"servicios":[]}` + "\n"
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Content-Type"] = []string{"application/json"}
+		w.Header()["Content-Length"] = []string{strconv.Itoa(len(cuerpo))}
+		w.WriteHeader(200)
+		if r.Method != http.MethodHead {
+			io.WriteString(w, cuerpo)
+		}
+	}))
+	addr, _ := levantar(t, ts.URL)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "HEAD /servicios HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
+	got, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "HTTP/1.1 200 OK\r\ncontent-length: 17\r\ncontent-type: application/json\r\nConnection: close\r\n\r\n"
+	if sinFecha(string(got)) != want {
+		t.Fatalf("respuesta:\n%q\nse esperaba:\n%q", sinFecha(string(got)), want)
+	}
+}
