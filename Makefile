@@ -21,7 +21,7 @@ check: ## gofmt and go vet
 unit: ## every Go test, with the race detector
 	$(GO) test -race -count=1 ./...
 
-test: check unit ## what CI runs: gofmt, vet, the tests with -race, and the lessons' scenes
+test: check unit fuzz ## what CI runs: gofmt, vet, the tests with -race (soak and faults included), every fuzz target briefly, and the lessons' scenes
 	@if [ -d scripts/escenas ]; then $(MAKE) --no-print-directory escenas; fi
 
 escenas: build ## replay every lesson scene and compare with the lesson
@@ -52,3 +52,9 @@ clean: ## remove bin/ and lab/
 
 bench: build ## load benchmark of the built servers against a trivial Go server (targets in the table)
 	$(GO) run ./scripts/bench --bin $(BIN) $(if $(DURACION),--duracion $(DURACION))
+
+fuzz: ## every fuzz target briefly, as CI does (FUZZTIME=20000x inputs each by default)
+	@GO=$(GO) FUZZTIME=$(or $(FUZZTIME),20000x) scripts/fuzz.sh
+
+fuzz-largo: ## every fuzz target for longer (FUZZTIME=5m each by default)
+	@GO=$(GO) FUZZTIME=$(or $(FUZZTIME),5m) scripts/fuzz.sh
