@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -274,7 +276,9 @@ func TestCodigoDeNode(t *testing.T) {
 		{"responde algo que no es HTTP", servir(func(c net.Conn) { io.WriteString(c, "esto no es HTTP\r\n\r\n"); c.Close() }), "HPE_INVALID_CONSTANT"},
 		{"reinicia la conexión", servir(func(c net.Conn) { c.(*net.TCPConn).SetLinger(0); c.Close() }), "ECONNRESET"},
 		{"corta a media respuesta", servir(func(c net.Conn) { io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nab"); c.Close() }), "UND_ERR_SOCKET"},
-		{"nombre que no existe", "http://no-existe.invalid", "ENOTFOUND"},
+		// NXDOMAIN where a DNS server answers, EAI_AGAIN where none can be reached (CI, a private
+		// network): Node reports the same two codes.
+		{"nombre que no existe", "http://no-existe.invalid", "ENOTFOUND|EAI_AGAIN"},
 	}
 	for _, c := range casos {
 		t.Run(c.nombre, func(t *testing.T) {
@@ -282,7 +286,7 @@ func TestCodigoDeNode(t *testing.T) {
 			o := Opciones{Pasarela: c.base, Limite: 2 * time.Second}
 			o.completar()
 			i := o.intentar(context.Background(), "k", []byte("{}"))
-			if i.SinRespuesta != c.want {
+			if !slices.Contains(strings.Split(c.want, "|"), i.SinRespuesta) {
 				t.Fatalf("sin respuesta %q (código %d), se esperaba %q", i.SinRespuesta, i.Codigo, c.want)
 			}
 		})
