@@ -475,3 +475,35 @@ func TestHeadConservaContentLength(t *testing.T) {
 		t.Fatalf("respuesta:\n%q\nse esperaba:\n%q", sinFecha(string(got)), want)
 	}
 }
+
+// Repeated request fields reach the revisor as the course's gateway reads them: the first
+// Authorization and Content-Type, the list fields joined; two X-Simular fields are not the order.
+func TestCabecerasRepetidas(t *testing.T) {
+	t.Parallel()
+	destino, vistas := revisorFalso(t)
+	addr, log := levantar(t, destino)
+	got := crudo(t, addr, post("Authorization: Bearer escritura-b\r\nContent-Type: text/plain\r\n"+
+		"Idempotency-Key: a\r\nIdempotency-Key: b\r\nIf-Match: \"1\"\r\nIf-Match: \"2\"\r\n"+
+		"X-Simular: perder-primera\r\nX-Simular: perder-primera\r\n", cuerpoPorPasarela))
+	if !strings.HasPrefix(got, "HTTP/1.1 201 Created\r\n") {
+		t.Fatalf("dos X-Simular no piden perder:\n%s", got)
+	}
+	v := vistas()
+	if len(v) != 1 {
+		t.Fatalf("el revisor vio %d peticiones", len(v))
+	}
+	want := http.Header{
+		"Authorization":   {"Bearer escritura-a"},
+		"Content-Type":    {"application/json"},
+		"Idempotency-Key": {"a, b"},
+		"If-Match":        {`"1", "2"`},
+	}
+	for n, w := range want {
+		if g := v[0].cabeceras[n]; len(g) != 1 || g[0] != w[0] {
+			t.Errorf("%s llegó como %q, se esperaba %q", n, g, w)
+		}
+	}
+	if log.String() != "" {
+		t.Errorf("bitácora %q", log.String())
+	}
+}
