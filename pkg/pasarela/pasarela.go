@@ -60,7 +60,7 @@ type Opciones struct {
 	Destino    *url.URL          // the revisor; DestinoPorOmision when nil
 	Log        zerolog.Logger    // where the gateway's lines go
 	TopeVistas int               // how many identities X-Simular remembers; TopeVistasPorOmision when 0
-	Transporte http.RoundTripper // NuevoTransporte() when nil
+	Transporte http.RoundTripper // NuevoDirecto() when nil
 }
 
 // Pasarela is the gateway's http.Handler.
@@ -94,7 +94,7 @@ func Nueva(o Opciones) *Pasarela {
 		o.TopeVistas = TopeVistasPorOmision
 	}
 	if o.Transporte == nil {
-		o.Transporte = NuevoTransporte()
+		o.Transporte = NuevoDirecto()
 	}
 	return &Pasarela{destino: o.Destino, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas)}
 }
