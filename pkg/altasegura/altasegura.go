@@ -318,5 +318,9 @@ func CodigoDeNode(err error) string {
 	if m := err.Error(); strings.Contains(m, "malformed HTTP") {
 		return "HPE_INVALID_CONSTANT"
 	}
+	// A chunked body whose framing is broken: llhttp's code for it.
+	if m := err.Error(); strings.Contains(m, "chunked encoding") || strings.Contains(m, "chunk length") {
+		return "HPE_INVALID_CHUNK_SIZE"
+	}
 	return "TypeError: fetch failed"
 }

@@ -275,6 +275,10 @@ func TestCodigoDeNode(t *testing.T) {
 		{"cuelga sin responder", servir(func(c net.Conn) { c.Close() }), "UND_ERR_SOCKET"},
 		{"responde algo que no es HTTP", servir(func(c net.Conn) { io.WriteString(c, "esto no es HTTP\r\n\r\n"); c.Close() }), "HPE_INVALID_CONSTANT"},
 		{"reinicia la conexión", servir(func(c net.Conn) { c.(*net.TCPConn).SetLinger(0); c.Close() }), "ECONNRESET"},
+		{"trozos mal contados", servir(func(c net.Conn) {
+			io.WriteString(c, "HTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nab\n\r\n")
+			c.Close()
+		}), "HPE_INVALID_CHUNK_SIZE"},
 		{"corta a media respuesta", servir(func(c net.Conn) { io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nab"); c.Close() }), "UND_ERR_SOCKET"},
 		// NXDOMAIN where a DNS server answers, EAI_AGAIN where none can be reached (CI, a private
 		// network): Node reports the same two codes.
