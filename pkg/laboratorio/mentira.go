@@ -139,7 +139,12 @@ func (m *Mentira) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch p.Codigo {
 	case http.StatusNoContent, http.StatusResetContent, http.StatusNotModified:
-		respuesta.Vacio(w, r, p.Codigo, extra...)
+		// No body, but the course's Content-Type all the same (net/http drops it from a 304).
+		tipo := problema.TipoMedio
+		if bien {
+			tipo = "application/json"
+		}
+		respuesta.Vacio(w, r, p.Codigo, append(extra, respuesta.Cabecera{Nombre: "Content-Type", Valor: tipo})...)
 		return
 	}
 	if bien {

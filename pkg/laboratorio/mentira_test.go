@@ -163,7 +163,8 @@ func TestMentiraRespuestas(t *testing.T) {
 			`{"type":"about:blank","title":"respuesta de mentira","status":429}` + "\n"},
 		{"700", "HTTP/1.1 700 unknown", map[string]string{"Content-Type": "application/problem+json"},
 			`{"type":"about:blank","title":"respuesta de mentira","status":700}` + "\n"},
-		{"204", "HTTP/1.1 204 No Content", map[string]string{"Content-Length": ""}, ""},
+		{"204", "HTTP/1.1 204 No Content", map[string]string{"Content-Length": "", "Content-Type": "application/json"}, ""},
+		{"205:3", "HTTP/1.1 205 Reset Content", map[string]string{"Retry-After": "", "Content-Type": "application/json"}, ""},
 		{"304:7", "HTTP/1.1 304 Not Modified", map[string]string{"Retry-After": "7"}, ""},
 	}
 	for _, c := range casos {
