@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -166,8 +167,9 @@ func escribirLista(b *bytes.Buffer, n int, en func(int) any, sangria, actual str
 const hex = "0123456789abcdef"
 
 // EscribirTexto writes s as a JSON string the way JSON.stringify does: only the quote, the backslash
-// and the C0 controls are escaped; <, >, &, U+2028 and U+2029 go as they are. Invalid UTF-8 becomes
-// U+FFFD, as when Node decodes a body.
+// and the C0 controls are escaped; <, >, &, U+2028 and U+2029 go as they are. A lone surrogate held
+// as WTF-8 (see DecodificarCuerpo) is written as its \uXXXX escape, as JSON.stringify writes one;
+// other invalid UTF-8 becomes U+FFFD, as when Node decodes a body.
 func EscribirTexto(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
@@ -200,6 +202,16 @@ func EscribirTexto(b *bytes.Buffer, s string) {
 			i++
 			continue
 		}
+		if esSustituto(s[i:]) {
+			// A lone surrogate kept by DecodificarCuerpo: JSON.stringify writes it as an escape.
+			u := rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
+			b.WriteString(`\u`)
+			for _, corrimiento := range []uint{12, 8, 4, 0} {
+				b.WriteByte(hex[u>>corrimiento&0xf])
+			}
+			i += 3
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 {
 			b.WriteString("\ufffd")
@@ -230,6 +242,37 @@ func Numero(f float64) string {
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
+// esSustituto reports whether s starts with a surrogate code point (U+D800–U+DFFF) encoded as if it
+// were a character: 0xED, then 0xA0–0xBF, then a continuation byte. Valid UTF-8 never has it.
+func esSustituto(s string) bool {
+	return len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf
+}
+
+// LargoJS is String.prototype.length: UTF-16 code units. A lone surrogate held as WTF-8 is one.
+func LargoJS(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if esSustituto(s[i:]) {
+			n++
+			i += 3
+			continue
+		}
+		r, ancho := utf8.DecodeRuneInString(s[i:])
+		n += utf16.RuneLen(r)
+		i += ancho
+	}
+	return n
+}
+
+// DecodificarCuerpo reads a request body as the course's servers do, JSON.parse(buffer.toString()):
+// invalid UTF-8 becomes one U+FFFD per maximal invalid subpart (Node's decoder, not Go's one per
+// byte), and a \uD800–\uDFFF escape that is not half of a pair stays a lone surrogate, held as its
+// WTF-8 bytes, instead of becoming U+FFFD. Two names that differ only there stay different, and
+// Codificar writes the escape back as JSON.stringify would.
+func DecodificarCuerpo(data []byte) (any, error) {
+	return decodificar([]byte(Valido(string(data))), true)
+}
+
 // ErrNoEsJSON says the text is not one JSON value, as JSON.parse would refuse it.
 var ErrNoEsJSON = errors.New("jsonjs: no es JSON")
 
@@ -237,9 +280,22 @@ var ErrNoEsJSON = errors.New("jsonjs: no es JSON")
 // (integer-like names first, ascending; the rest in order of first appearance; a repeated name keeps
 // its first place and its last value), numbers become float64, arrays []any.
 func Decodificar(data []byte) (any, error) {
+	return decodificar(data, false)
+}
+
+// lector is encoding/json's tokenizer plus the text it reads, so a string token can be decoded
+// again from its literal when lone surrogates must be kept.
+type lector struct {
+	dec        *json.Decoder
+	data       []byte
+	sustitutos bool
+}
+
+func decodificar(data []byte, sustitutos bool) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := leerValor(dec)
+	l := &lector{dec: dec, data: data, sustitutos: sustitutos}
+	v, err := l.leerValor()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoEsJSON, err)
 	}
@@ -249,8 +305,96 @@ func Decodificar(data []byte) (any, error) {
 	return v, nil
 }
 
-func leerValor(dec *json.Decoder) (any, error) {
-	t, err := dec.Token()
+// token is dec.Token, with a string decoded again from its literal when it has a surrogate escape.
+func (l *lector) token() (json.Token, error) {
+	desde := l.dec.InputOffset()
+	t, err := l.dec.Token()
+	if err != nil || !l.sustitutos {
+		return t, err
+	}
+	if _, esTexto := t.(string); !esTexto {
+		return t, nil
+	}
+	hasta := l.dec.InputOffset()
+	literal := l.data[desde:hasta]
+	literal = literal[bytes.IndexByte(literal, '"'):]
+	if !bytes.Contains(literal, []byte(`\ud`)) && !bytes.Contains(literal, []byte(`\uD`)) {
+		return t, nil
+	}
+	return conSustitutos(literal), nil
+}
+
+// conSustitutos decodes a string literal encoding/json has already accepted, keeping each surrogate
+// escape without its pair as WTF-8 bytes. Everything else decodes as encoding/json does it.
+func conSustitutos(literal []byte) string {
+	s := literal[1 : len(literal)-1]
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '\\' {
+			r, n := utf8.DecodeRune(s[i:])
+			b.WriteRune(r) // an invalid byte is U+FFFD, one per byte, as encoding/json does
+			i += n
+			continue
+		}
+		escape := s[i+1]
+		i += 2
+		if escape != 'u' {
+			b.WriteByte(escapeSimple(escape))
+			continue
+		}
+		u := hex4(s[i:])
+		i += 4
+		if !utf16.IsSurrogate(u) {
+			b.WriteRune(u)
+			continue
+		}
+		if u < 0xdc00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+			if bajo := hex4(s[i+2:]); bajo >= 0xdc00 && bajo <= 0xdfff {
+				b.WriteRune(utf16.DecodeRune(u, bajo))
+				i += 6
+				continue
+			}
+		}
+		b.WriteByte(0xe0 | byte(u>>12))
+		b.WriteByte(0x80 | byte(u>>6)&0x3f)
+		b.WriteByte(0x80 | byte(u)&0x3f)
+	}
+	return b.String()
+}
+
+// escapeSimple is the character a one-letter escape stands for (\" \\ \/ \b \f \n \r \t).
+func escapeSimple(c byte) byte {
+	switch c {
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	}
+	return c // ", \ and /
+}
+
+// hex4 reads the four hex digits of a \u escape (already checked by encoding/json); anything else
+// makes it not a surrogate.
+func hex4(s []byte) rune {
+	if len(s) < 4 {
+		return 0
+	}
+	n, err := strconv.ParseUint(string(s[:4]), 16, 32)
+	if err != nil {
+		return 0
+	}
+	return rune(n)
+}
+
+func (l *lector) leerValor() (any, error) {
+	dec := l.dec
+	t, err := l.token()
 	if err != nil {
 		return nil, err
 	}
@@ -258,11 +402,11 @@ func leerValor(dec *json.Decoder) (any, error) {
 	case json.Delim:
 		switch x {
 		case '{':
-			return leerObjeto(dec)
+			return l.leerObjeto()
 		case '[':
 			lista := []any{}
 			for dec.More() {
-				v, err := leerValor(dec)
+				v, err := l.leerValor()
 				if err != nil {
 					return nil, err
 				}
@@ -285,11 +429,12 @@ func leerValor(dec *json.Decoder) (any, error) {
 	}
 }
 
-func leerObjeto(dec *json.Decoder) (Objeto, error) {
+func (l *lector) leerObjeto() (Objeto, error) {
+	dec := l.dec
 	o := Objeto{}
 	lugar := map[string]int{}
 	for dec.More() {
-		t, err := dec.Token()
+		t, err := l.token()
 		if err != nil {
 			return nil, err
 		}
@@ -297,7 +442,7 @@ func leerObjeto(dec *json.Decoder) (Objeto, error) {
 		if !ok {
 			return nil, fmt.Errorf("nombre de miembro inválido")
 		}
-		v, err := leerValor(dec)
+		v, err := l.leerValor()
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,8 @@
 package jsonjs
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -92,6 +94,88 @@ func FuzzDecodificar(f *testing.F) {
 			t.Fatalf("no se relee %s: %v", una, err)
 		}
 		if dos := Codificar(w); string(dos) != string(una) {
+			t.Fatalf("no es estable: %s ≠ %s", una, dos)
+		}
+	})
+}
+
+// A request body read as Node reads it: Buffer.toString() then JSON.parse. The expected texts are
+// what JSON.stringify(JSON.parse(Buffer.from(bytes).toString())) prints in Node 20.
+func TestDecodificarCuerpoComoNode(t *testing.T) {
+	t.Parallel()
+	casos := []struct{ entrada, quiere string }{
+		{`"\ud800"`, `"\ud800"`},
+		{`"\uD800x\uDC00"`, `"\ud800x\udc00"`},
+		{`"\ud83d\ude00"`, `"😀"`},
+		{`"\ud800\ud83d\ude00\udbff"`, `"\ud800😀\udbff"`},
+		{`"\udc00\ud800"`, `"\udc00\ud800"`},
+		{`"\ud800\u0041"`, `"\ud800A"`},
+		{`"\\ud800"`, `"\\ud800"`}, // an escaped backslash, then text
+		{`{"\ud800":1,"\ud801":2}`, `{"\ud800":1,"\ud801":2}`},
+		{`{"a":"\ud800","a":"\ud801"}`, `{"a":"\ud801"}`},
+		{"\"\xf0\x9f\x98A\"", "\"\ufffdA\""}, // one U+FFFD for a cut sequence, as Node's decoder
+		{"\"\xed\xa0\x80\"", "\"\ufffd\ufffd\ufffd\""},
+		{"\"\xc3\"", "\"\ufffd\""},
+		{`"\n\t\"\/\b\f\r\u0000\ud800"`, `"\n\t\"/\b\f\r\u0000\ud800"`},
+	}
+	for _, c := range casos {
+		v, err := DecodificarCuerpo([]byte(c.entrada))
+		if err != nil {
+			t.Errorf("DecodificarCuerpo(%q): %v", c.entrada, err)
+			continue
+		}
+		if got := string(Codificar(v)); got != c.quiere {
+			t.Errorf("DecodificarCuerpo(%q) → %s, quiere %s", c.entrada, got, c.quiere)
+		}
+	}
+	// Plain Decodificar keeps its U+FFFD for the clients, which print what they read.
+	if v, _ := Decodificar([]byte(`"\ud800"`)); v != "\ufffd" {
+		t.Errorf("Decodificar de un sustituto suelto: %q", v)
+	}
+}
+
+func TestLargoJS(t *testing.T) {
+	t.Parallel()
+	sustituto, _ := DecodificarCuerpo([]byte(`"\udfff"`))
+	casos := []struct {
+		texto string
+		largo int
+	}{
+		{"", 0}, {"abc", 3}, {"ñ", 1}, {"😀", 2}, {"e\u0301", 2}, {sustituto.(string), 1},
+		{strings.Repeat(sustituto.(string), 40), 40}, {"a" + sustituto.(string) + "😀", 4},
+	}
+	for _, c := range casos {
+		if got := LargoJS(c.texto); got != c.largo {
+			t.Errorf("LargoJS(%q) = %d, quiere %d", c.texto, got, c.largo)
+		}
+	}
+}
+
+func FuzzDecodificarCuerpo(f *testing.F) {
+	for _, s := range []string{`{"nombre":"\ud800"}`, `"\ud83d\ude00"`, "\"\xf0\x9f\x98\"", `["\udc00\\ud800"]`, `{"a":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := DecodificarCuerpo(b)
+		limpio := []byte(Valido(string(b)))
+		w, errPlano := Decodificar(limpio)
+		// The same texts are JSON; only surrogate escapes may decode differently.
+		if (err == nil) != (errPlano == nil) {
+			t.Fatalf("%q: DecodificarCuerpo %v, Decodificar %v", b, err, errPlano)
+		}
+		if err != nil {
+			return
+		}
+		una := Codificar(v)
+		if !bytes.Contains(bytes.ToLower(limpio), []byte(`\ud`)) && !bytes.Equal(una, Codificar(w)) {
+			t.Fatalf("%q: %s ≠ %s", b, una, Codificar(w))
+		}
+		// What we write reads back to the same text.
+		x, err := DecodificarCuerpo(una)
+		if err != nil {
+			t.Fatalf("no se relee %s: %v", una, err)
+		}
+		if dos := Codificar(x); !bytes.Equal(dos, una) {
 			t.Fatalf("no es estable: %s ≠ %s", una, dos)
 		}
 	})

@@ -41,7 +41,8 @@ func (rv *Revisor) leerJSON(c *contexto) (jsonjs.Objeto, bool) {
 		return nil, false
 	}
 	if err == nil {
-		if v, err := jsonjs.Decodificar(cuerpo); err == nil {
+		// As the course reads it: the bytes decoded as Node decodes them, then JSON.parse.
+		if v, err := jsonjs.DecodificarCuerpo(cuerpo); err == nil {
 			if o, ok := v.(jsonjs.Objeto); ok {
 				return o, true
 			}

@@ -95,7 +95,7 @@ func validado(t *testing.T, o jsonjs.Objeto) {
 		}
 		return
 	}
-	if jsonjs.Recortar(datos.Nombre) == "" || largoJS(datos.Nombre) > NombreMaximo {
+	if jsonjs.Recortar(datos.Nombre) == "" || jsonjs.LargoJS(datos.Nombre) > NombreMaximo {
 		t.Fatalf("nombre %q aceptado", datos.Nombre)
 	}
 	if datos.LimiteMs < LimiteMinimoMs || datos.LimiteMs > LimiteMaximoMs {

@@ -2,7 +2,6 @@ package revisor
 
 import (
 	"math"
-	"unicode/utf16"
 
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/destinos"
@@ -29,7 +28,7 @@ type Falla struct {
 func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
 	var fallas []Falla
 	nombre, esTexto := valor(datos, "nombre").(string)
-	if !esTexto || jsonjs.Recortar(nombre) == "" || largoJS(nombre) > NombreMaximo {
+	if !esTexto || jsonjs.Recortar(nombre) == "" || jsonjs.LargoJS(nombre) > NombreMaximo {
 		fallas = append(fallas, Falla{"nombre", "debe ser un texto de 1 a 40 caracteres"})
 	}
 	url, urlEsTexto := valor(datos, "url").(string)
@@ -60,17 +59,4 @@ func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
 func valor(o jsonjs.Objeto, nombre string) any {
 	v, _ := o.Valor(nombre)
 	return v
-}
-
-// largoJS is String.prototype.length: UTF-16 code units.
-func largoJS(s string) int {
-	n := 0
-	for _, r := range s {
-		if utf16.RuneLen(r) == 2 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }
