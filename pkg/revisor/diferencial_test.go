@@ -3,6 +3,7 @@ package revisor
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // Cases found by sending the same requests to the course's reference and to this revisor. Each
@@ -41,5 +42,38 @@ func TestDiferencialCuerpoComoNode(t *testing.T) {
 	}
 	if r := alta("{\"nombre\":\"" + strings.Repeat("\xf0\x9f\x98", 40) + "\"" + url); r.codigo() != "201" {
 		t.Errorf("40 secuencias cortadas son 40 caracteres: %s %s", r.linea, r.cuerpo)
+	}
+}
+
+// A check probes the service as it is when the check runs, a second after the 202: a PUT in
+// between changes the URL (and the limit) it uses, as in the course, where the timer reads the
+// service's current fields.
+func TestDiferencialRevisionUsaElServicioAlCorrer(t *testing.T) {
+	t.Parallel()
+	e := nuevoEntorno(t, func(o *Opciones) {
+		o.Guardar = 5 * time.Millisecond
+		o.EsperaEnCola = 300 * time.Millisecond
+	})
+	if r := e.pedir("POST", "/servicios/1/revisiones", "", cred("escritura-a")); r.codigo() != "202" {
+		t.Fatalf("revisión: %s %s", r.linea, r.cuerpo)
+	}
+	if r := e.pedir("PUT", "/servicios/1", `{"nombre":"catalogo","url":"http://127.0.0.1:18081/codigo/503"}`,
+		cred("escritura-a"), jsonCT, "If-Match: *"); r.codigo() != "200" {
+		t.Fatalf("PUT: %s %s", r.linea, r.cuerpo)
+	}
+	const quiere = `{"id":1,"servicio":1,"estado":"terminada","resultado":{"estado":"CAIDO","codigo":503,"ms":N,"detalle":"503 (reintentar en 120 s)"}}` + "\n"
+	limite := time.Now().Add(5 * time.Second)
+	for {
+		r := e.pedir("GET", "/revisiones/1", "", cred("admin"))
+		if !strings.Contains(r.cuerpo, `"pendiente"`) {
+			if got := normalizar(r.cuerpo); got != quiere {
+				t.Errorf("la revisión usó el servicio de antes del PUT:\n%s\nse esperaba\n%s", got, quiere)
+			}
+			return
+		}
+		if time.Now().After(limite) {
+			t.Fatalf("sigue pendiente: %s", r.cuerpo)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -302,13 +302,15 @@ func (rv *Revisor) pedirRevision(c *contexto) {
 		return
 	}
 	revision := rv.almacen.CrearRevision(s.ID)
-	rv.programar(revision.ID, s.URL, s.LimiteMs)
+	rv.programar(revision.ID, s)
 	respuesta.JSON(c.w, c.r, http.StatusAccepted, representarRevision(revision),
 		respuesta.Cabecera{Nombre: "Location", Valor: "/revisiones/" + strconv.Itoa(revision.ID)})
 }
 
-// programar runs check id EsperaEnCola later, with retries, for as long as the revisor lives.
-func (rv *Revisor) programar(id int, url string, limiteMs int) {
+// programar runs check id EsperaEnCola later, with retries, for as long as the revisor lives. The
+// check probes the service as it is when it runs, as in the course: a PUT in the meantime changes
+// the URL and the limit it uses. A service retired meanwhile is probed as it was last seen here.
+func (rv *Revisor) programar(id int, s almacen.Servicio) {
 	rv.tareas.Add(1)
 	go func() {
 		defer rv.tareas.Done()
@@ -319,7 +321,10 @@ func (rv *Revisor) programar(id int, url string, limiteMs int) {
 		case <-rv.vida.Done():
 			return
 		}
-		if res, ok := rv.sonda.RevisarConReintentos(rv.vida, url, limiteMs); ok {
+		if actual, vivo := rv.almacen.Buscar(s.ID); vivo {
+			s = actual
+		}
+		if res, ok := rv.sonda.RevisarConReintentos(rv.vida, s.URL, s.LimiteMs); ok {
 			rv.almacen.TerminarRevision(id, res)
 		}
 	}()
