@@ -132,3 +132,47 @@ func TestCorrerImprimeLaLineaYApagaConCalma(t *testing.T) {
 		t.Errorf("Correr = %v, quiere nil", err)
 	}
 }
+
+// The head (request line and headers) is limited to TopeCabeceras bytes, as Node limits it to
+// about 16 KiB: one byte more is 431. Found by sending the same request to the course's revisor,
+// which answered 431 to a 17 KB header that passed here.
+func TestTopeDeCabeceras(t *testing.T) {
+	t.Parallel()
+	ts := Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	pedir := func(largo int) string {
+		t.Helper()
+		const inicio, fin = "GET / HTTP/1.1\r\nHost: x\r\nX: ", "\r\n\r\n"
+		cabeza := inicio + strings.Repeat("a", largo-len(inicio)-len(fin)) + fin
+		c, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		if _, err := io.WriteString(c, cabeza); err != nil {
+			t.Fatal(err)
+		}
+		linea, _, _ := strings.Cut(leerTodo(c), "\r\n")
+		return linea
+	}
+	if got := pedir(TopeCabeceras); got != "HTTP/1.1 204 No Content" {
+		t.Errorf("cabeza de %d bytes: %q", TopeCabeceras, got)
+	}
+	if got := pedir(TopeCabeceras + 1); got != "HTTP/1.1 431 Request Header Fields Too Large" {
+		t.Errorf("cabeza de %d bytes: %q", TopeCabeceras+1, got)
+	}
+}
+
+// leerTodo reads what arrives until the server closes or a short pause.
+func leerTodo(c net.Conn) string {
+	var b bytes.Buffer
+	buf := make([]byte, 4096)
+	for {
+		c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		n, err := c.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			return b.String()
+		}
+	}
+}
