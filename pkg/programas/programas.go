@@ -19,6 +19,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"cursohttp/pkg/altasegura"
 	"cursohttp/pkg/reintento"
 )
 
@@ -133,12 +134,12 @@ func (r respuesta) retryAfter(ahora time.Time) *int64 {
 }
 
 // pedir makes one request and reads the whole body.
-func (e Entorno) pedir(ctx context.Context, metodo, url string, cabeceras map[string]string, cuerpo []byte) (respuesta, error) {
+func (e Entorno) pedir(ctx context.Context, metodo, destino string, cabeceras map[string]string, cuerpo []byte) (respuesta, error) {
 	var lector io.Reader
 	if cuerpo != nil {
 		lector = bytes.NewReader(cuerpo)
 	}
-	req, err := http.NewRequestWithContext(ctx, metodo, url, lector)
+	req, err := http.NewRequestWithContext(ctx, metodo, destino, lector)
 	if err != nil {
 		return respuesta{}, err
 	}
@@ -152,7 +153,8 @@ func (e Entorno) pedir(ctx context.Context, metodo, url string, cabeceras map[st
 	defer res.Body.Close()
 	datos, err := io.ReadAll(res.Body)
 	if err != nil {
-		return respuesta{}, err
+		// Cut mid-body: the same failure as no answer, named with its URL.
+		return respuesta{}, &url.Error{Op: metodo, URL: destino, Err: err}
 	}
 	return respuesta{codigo: res.StatusCode, cabeceras: res.Header, cuerpo: datos}, nil
 }
@@ -169,7 +171,8 @@ func (e Entorno) fallo(programa string, err error) int {
 }
 
 // describir says in Spanish what went wrong with a request; the usual cause is a server that is
-// not running.
+// not running. Any other failure is named by Node's code for it, as the checkers' FALLA lines do,
+// never by Go's English error text.
 func describir(err error) string {
 	var ue *url.Error
 	if !errors.As(err, &ue) {
@@ -181,7 +184,7 @@ func describir(err error) string {
 	case ue.Timeout():
 		return fmt.Sprintf("%s no respondió a tiempo", ue.URL)
 	}
-	return fmt.Sprintf("sin respuesta de %s: %v", ue.URL, ue.Err)
+	return fmt.Sprintf("sin respuesta de %s (%s)", ue.URL, altasegura.CodigoDeNode(ue.Err))
 }
 
 // largoJS is a string's length as JavaScript counts it: UTF-16 code units. "—", "sí" and "ó" are

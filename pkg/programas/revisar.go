@@ -65,7 +65,7 @@ func (e Entorno) pedirLista(ctx context.Context, credencial string) ([]servicioD
 func leerLista(cuerpo []byte) ([]servicioDeLista, error) {
 	v, err := jsonjs.Decodificar([]byte(jsonjs.Texto(cuerpo)))
 	if err != nil {
-		return nil, fmt.Errorf("la lista no es JSON: %w", err)
+		return nil, errors.New("la lista no es JSON")
 	}
 	o, _ := v.(jsonjs.Objeto)
 	lista, ok := valorDe(o, "servicios").([]any)

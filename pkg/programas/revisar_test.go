@@ -1,8 +1,11 @@
 package programas
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -100,5 +103,63 @@ func TestRevisarConUnaListaRota(t *testing.T) {
 	}
 	if out.Len() != 0 || !strings.HasPrefix(errOut.String(), "revisar: ") {
 		t.Errorf("salida %q, errores %q", out.String(), errOut.String())
+	}
+}
+
+// A list request that fails is one Spanish sentence with Node's code for the failure, never Go's
+// English error text: the API hangs up, answers something that is not HTTP, cuts the body, or
+// answers a list that is not JSON.
+func TestRevisarSinRespuestaDice(t *testing.T) {
+	t.Parallel()
+	servir := func(atender func(net.Conn)) string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				go func() {
+					bufio.NewReader(c).ReadString('\n')
+					atender(c)
+				}()
+			}
+		}()
+		return "http://" + ln.Addr().String()
+	}
+	casos := []struct {
+		nombre  string
+		atender func(net.Conn)
+		want    string // after "revisar: "
+	}{
+		{"cuelga", func(c net.Conn) { c.Close() }, "sin respuesta de %s/servicios (UND_ERR_SOCKET)\n"},
+		{"no es HTTP", func(c net.Conn) { io.WriteString(c, "esto no es HTTP\r\n\r\n"); c.Close() },
+			"sin respuesta de %s/servicios (HPE_INVALID_CONSTANT)\n"},
+		{"corta el cuerpo", func(c net.Conn) {
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{\"servicios\":")
+			c.Close()
+		}, "sin respuesta de %s/servicios (UND_ERR_SOCKET)\n"},
+		{"no es JSON", func(c net.Conn) {
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhola\n")
+			c.Close()
+		}, "la lista no es JSON\n"},
+	}
+	for _, c := range casos {
+		t.Run(c.nombre, func(t *testing.T) {
+			t.Parallel()
+			base := servir(c.atender)
+			var out, errOut bytes.Buffer
+			if code := Revisar(context.Background(), Entorno{Out: &out, Err: &errOut, Revisor: base}, "lectura-a", consultorFijo{}); code != 1 {
+				t.Fatalf("código de salida %d", code)
+			}
+			want := "revisar: " + strings.ReplaceAll(c.want, "%s", base)
+			if errOut.String() != want {
+				t.Errorf("errores %q, se esperaba %q", errOut.String(), want)
+			}
+		})
 	}
 }
