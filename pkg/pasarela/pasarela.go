@@ -116,7 +116,11 @@ func MalaPuerta(w http.ResponseWriter, r *http.Request, detail string) {
 }
 
 func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	salida, cuerpo := p.peticion(r)
+	salida, cuerpo, ok := p.peticion(r)
+	if !ok {
+		p.sinRespuesta(w, r)
+		return
+	}
 	resp, err := p.transporte.RoundTrip(salida)
 	if err != nil {
 		p.sinRespuesta(w, r)
@@ -152,22 +156,24 @@ func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.devolver(w, r, resp, leido, resto)
 }
 
-// peticion builds the request to the revisor: same method, path and query, the allowed headers,
-// the body as it arrives.
-func (p *Pasarela) peticion(r *http.Request) (*http.Request, *cuerpoVisto) {
-	destino := *p.destino
-	destino.Path = ""
-	destino.RawPath = ""
-	objetivo := strings.TrimSuffix(p.destino.String(), "/") + r.URL.RequestURI()
-	if u, err := url.Parse(objetivo); err == nil {
-		destino = *u
+// peticion builds the request to the revisor: same method, the target as the course's gateway
+// sends it (comoFetch; false when it would send none), the allowed headers, the body as it arrives.
+func (p *Pasarela) peticion(r *http.Request) (*http.Request, *cuerpoVisto, bool) {
+	objetivo := r.RequestURI
+	if objetivo == "" {
+		objetivo = r.URL.RequestURI()
 	}
+	camino, consulta, hayConsulta, ok := comoFetch(strings.TrimSuffix(p.destino.EscapedPath(), "/"), objetivo)
+	if !ok {
+		return nil, nil, false
+	}
+	destino := urlHacia(p.destino, camino, consulta, hayConsulta)
 	// The forwarded write is not tied to the client: if the client gives up (its own time limit),
 	// the revisor still finishes what it started, as behind the course's gateway.
 	ctx := context.WithoutCancel(r.Context())
 	salida := (&http.Request{
 		Method:     r.Method,
-		URL:        &destino,
+		URL:        destino,
 		Proto:      "HTTP/1.1",
 		ProtoMajor: 1,
 		ProtoMinor: 1,
@@ -200,7 +206,7 @@ func (p *Pasarela) peticion(r *http.Request) (*http.Request, *cuerpoVisto) {
 			salida.ContentLength = 0
 		}
 	}
-	return salida, cuerpo
+	return salida, cuerpo, true
 }
 
 // unaCabecera is a repeated request field as the course's gateway reads it: Node keeps the first
