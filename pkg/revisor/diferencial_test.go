@@ -1,6 +1,7 @@
 package revisor
 
 import (
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -75,5 +76,28 @@ func TestDiferencialRevisionUsaElServicioAlCorrer(t *testing.T) {
 			t.Fatalf("sigue pendiente: %s", r.cuerpo)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// The query kept by the /viejo and /api redirects is the URL parser's search: nothing after the first
+// "#" belongs to it. Expected values are Node's new URL(target, base).search.
+func TestDiferencialBusqueda(t *testing.T) {
+	t.Parallel()
+	casos := []struct{ objetivo, quiere string }{
+		{"/viejo/servicios/#?a#b", ""},
+		{"/viejo/servicios?a=1#f?b", "?a=1"},
+		{"/v?", ""},
+		{"/v?#x", ""},
+		{"/x#", ""},
+		{"/x??a", "??a"},
+		{`/x?<x>'"`, "?%3Cx%3E%27%22"},
+		{"/x?`{}|\\^", "?`{}|\\^"},
+	}
+	for _, c := range casos {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RequestURI = c.objetivo
+		if got := busqueda(r); got != c.quiere {
+			t.Errorf("busqueda(%q) = %q, se esperaba %q", c.objetivo, got, c.quiere)
+		}
 	}
 }

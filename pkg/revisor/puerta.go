@@ -159,14 +159,15 @@ func redirigir(w http.ResponseWriter, r *http.Request, camino string) bool {
 // and the query with the special-query percent-encode set applied.
 func busqueda(r *http.Request) string {
 	objetivo := r.RequestURI
+	// The fragment ends the URL: a "?" after the first "#" belongs to the fragment.
+	if j := strings.IndexByte(objetivo, '#'); j >= 0 {
+		objetivo = objetivo[:j]
+	}
 	i := strings.IndexByte(objetivo, '?')
 	if i < 0 {
 		return ""
 	}
 	q := objetivo[i+1:]
-	if j := strings.IndexByte(q, '#'); j >= 0 {
-		q = q[:j]
-	}
 	if q == "" {
 		return ""
 	}
