@@ -10,15 +10,16 @@ import (
 // path or a query may not carry as is percent-encoded, the fragment dropped. The revisor logs the
 // target it receives, so the gateway sends the same one.
 
-// comoFetch returns the target the course's gateway would send for objetivo, behind a revisor whose
-// base path is prefijo. ok is false when objetivo does not start with "/" (asterisk or absolute
-// form): DESTINO + objetivo is then no URL, and the course's gateway answers 502 without asking.
-func comoFetch(prefijo, objetivo string) (camino, consulta string, hayConsulta, ok bool) {
+// comoFetch returns the path and query the course's gateway would send for objetivo, behind a
+// revisor whose base path is prefijo; an empty query is sent as none ("/x?" goes as "/x"), as fetch
+// does. ok is false when objetivo does not start with "/" (asterisk or absolute form): DESTINO +
+// objetivo is then no URL, and the course's gateway answers 502 without asking.
+func comoFetch(prefijo, objetivo string) (camino, consulta string, ok bool) {
 	if !strings.HasPrefix(objetivo, "/") {
-		return "", "", false, false
+		return "", "", false
 	}
 	objetivo, _, _ = strings.Cut(objetivo, "#")
-	c, q, hay := strings.Cut(objetivo, "?")
+	c, q, _ := strings.Cut(objetivo, "?")
 	partes := strings.Split(strings.ReplaceAll(prefijo+c, `\`, "/"), "/")[1:]
 	salida := make([]string, 0, len(partes))
 	for i, p := range partes {
@@ -39,7 +40,7 @@ func comoFetch(prefijo, objetivo string) (camino, consulta string, hayConsulta, 
 			salida = append(salida, porciento(p, "\"#<>?`{}"))
 		}
 	}
-	return "/" + strings.Join(salida, "/"), porciento(q, "\"#<>'"), hay, true
+	return "/" + strings.Join(salida, "/"), porciento(q, "\"#<>'"), true
 }
 
 // porciento percent-encodes controls, space, bytes above 0x7E and those in conjunto; a "%" already
@@ -62,8 +63,8 @@ func porciento(s, conjunto string) string {
 
 // urlHacia is the revisor's URL with that path and query, written on the request line byte for
 // byte: net/http would otherwise re-escape a path it cannot decode ("%zz") or read "//x" as a host.
-func urlHacia(destino *url.URL, camino, consulta string, hayConsulta bool) *url.URL {
-	u := &url.URL{Scheme: destino.Scheme, Host: destino.Host, RawQuery: consulta, ForceQuery: hayConsulta && consulta == ""}
+func urlHacia(destino *url.URL, camino, consulta string) *url.URL {
+	u := &url.URL{Scheme: destino.Scheme, Host: destino.Host, RawQuery: consulta}
 	if !strings.HasPrefix(camino, "//") {
 		u.Opaque = camino // sent as is
 		return u

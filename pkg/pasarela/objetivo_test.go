@@ -23,7 +23,8 @@ func TestComoFetch(t *testing.T) {
 		{"/a/%2E%2e/b", "/b"},
 		{`/a\b`, "/a/b"},
 		{`/a\..\b`, "/b"},
-		{"/x?", "/x?"},
+		{"/x?", "/x"},
+		{"/x?#f", "/x"},
 		{"/x?a b\"<>'#f", "/x?a%20b%22%3C%3E%27"},
 		{"/ñ/é?ñ=1", "/%C3%B1/%C3%A9?%C3%B1=1"},
 		{"/a/%zz", "/a/%zz"},
@@ -39,9 +40,9 @@ func TestComoFetch(t *testing.T) {
 		{"//x/../y", "//y"},
 	}
 	for _, c := range casos {
-		camino, consulta, hay, ok := comoFetch("", c.objetivo)
+		camino, consulta, ok := comoFetch("", c.objetivo)
 		got := camino
-		if hay {
+		if consulta != "" {
 			got += "?" + consulta
 		}
 		if !ok || got != c.want {
@@ -49,11 +50,11 @@ func TestComoFetch(t *testing.T) {
 		}
 	}
 	for _, o := range []string{"*", "http://otro.example/servicios", "servicios", ""} {
-		if _, _, _, ok := comoFetch("", o); ok {
+		if _, _, ok := comoFetch("", o); ok {
 			t.Errorf("%q: el curso no tiene URL para él", o)
 		}
 	}
-	if camino, _, _, _ := comoFetch("/base", "/../x"); camino != "/x" {
+	if camino, _, _ := comoFetch("/base", "/../x"); camino != "/x" {
 		t.Errorf("con prefijo: %q", camino)
 	}
 }
@@ -63,7 +64,7 @@ func FuzzComoFetch(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, objetivo string) {
-		camino, consulta, hay, ok := comoFetch("", objetivo)
+		camino, consulta, ok := comoFetch("", objetivo)
 		if !ok {
 			if strings.HasPrefix(objetivo, "/") {
 				t.Fatalf("%q rechazado", objetivo)
@@ -79,9 +80,9 @@ func FuzzComoFetch(f *testing.F) {
 			}
 		}
 		// The URL built from it is written back on the request line unchanged.
-		u := urlHacia(&url.URL{Scheme: "http", Host: "h"}, camino, consulta, hay)
+		u := urlHacia(&url.URL{Scheme: "http", Host: "h"}, camino, consulta)
 		want := camino
-		if hay {
+		if consulta != "" {
 			want += "?" + consulta
 		}
 		if got := u.RequestURI(); !strings.HasPrefix(camino, "//") && got != want {
@@ -104,7 +105,7 @@ func TestObjetivoComoElCurso(t *testing.T) {
 		w.WriteHeader(204)
 	}))
 	addr, log := levantar(t, ts.URL)
-	for _, o := range []string{"/servicios/../servicios/1", "/servicios/1#frag", "/servicios/%41", "//servicios", "/x?a'b", "/ñ"} {
+	for _, o := range []string{"/servicios/../servicios/1", "/servicios/1#frag", "/servicios/%41", "//servicios", "/x?a'b", "/ñ", "/y?"} {
 		got := crudo(t, addr, "GET "+o+" HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
 		if !strings.HasPrefix(got, "HTTP/1.1 204 ") {
 			t.Fatalf("%s:\n%s", o, got)
@@ -118,7 +119,7 @@ func TestObjetivoComoElCurso(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	want := []string{"/servicios/1", "/servicios/1", "/servicios/%41", "//servicios", "/x?a%27b", "/%C3%B1"}
+	want := []string{"/servicios/1", "/servicios/1", "/servicios/%41", "//servicios", "/x?a%27b", "/%C3%B1", "/y"}
 	if strings.Join(vistos, " ") != strings.Join(want, " ") {
 		t.Fatalf("el revisor vio %q, se esperaba %q", vistos, want)
 	}

@@ -163,11 +163,11 @@ func (p *Pasarela) peticion(r *http.Request) (*http.Request, *cuerpoVisto, bool)
 	if objetivo == "" {
 		objetivo = r.URL.RequestURI()
 	}
-	camino, consulta, hayConsulta, ok := comoFetch(strings.TrimSuffix(p.destino.EscapedPath(), "/"), objetivo)
+	camino, consulta, ok := comoFetch(strings.TrimSuffix(p.destino.EscapedPath(), "/"), objetivo)
 	if !ok {
 		return nil, nil, false
 	}
-	destino := urlHacia(p.destino, camino, consulta, hayConsulta)
+	destino := urlHacia(p.destino, camino, consulta)
 	// The forwarded write is not tied to the client: if the client gives up (its own time limit),
 	// the revisor still finishes what it started, as behind the course's gateway.
 	ctx := context.WithoutCancel(r.Context())
