@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -18,12 +15,7 @@ import (
 	"cursohttp/pkg/servidor"
 )
 
-func main() {
-	ctx, parar := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	codigo := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	parar()
-	os.Exit(codigo)
-}
+func main() { cli.Main(run) }
 
 // run is the whole program with its arguments and streams passed in, so tests run it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

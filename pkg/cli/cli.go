@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -171,4 +174,16 @@ func Rutas(raiz *cobra.Command) [][]string {
 	}
 	visitar(raiz, []string{})
 	return rutas
+}
+
+// Programa is a whole program with its arguments and streams passed in, so tests run it in-process.
+type Programa func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// Main is every command's main: Ctrl+C and SIGTERM cancel the context (servers then shut down
+// gracefully), and the program's code is the process's exit code.
+func Main(run Programa) {
+	ctx, parar := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	codigo := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	parar()
+	os.Exit(codigo)
 }
