@@ -100,7 +100,7 @@ def conocida(raw):
         return "objetivo-no-ascii"
     if any(ord(c) < 0x20 or ord(c) == 0x7f for c in parts[1]):
         return "objetivo-control"
-    if re.search(r"%(?![0-9A-Fa-f]{2})", parts[1].split("#")[0]):
+    if re.search(r"%(?![0-9A-Fa-f]{2})", parts[1]):
         return "escape-invalido"
     return None
 
