@@ -31,6 +31,10 @@ const (
 	Uso                  = "uso: alta-segura <nombre> <url> [--sin-llave]"
 )
 
+// Interrumpido is the exit code of a run stopped by Ctrl+C, as a shell reports a program killed by
+// SIGINT.
+const Interrumpido = 130
+
 // Opciones are one run's inputs. Everything after SinLlave has a course default when left zero.
 type Opciones struct {
 	Nombre, URL string
@@ -159,7 +163,8 @@ func (o *Opciones) completar() {
 }
 
 // Correr runs the registration and returns the exit code: 0 only when it was made (a 2xx), 1 when
-// it was not or nobody knows.
+// it was not or nobody knows, 130 when ctx ends first (Ctrl+C): it then stops quietly, as the
+// course's program dies of the signal, without printing the attempt it cut short.
 func Correr(ctx context.Context, o Opciones) int {
 	o.completar()
 	politica := reintento.PoliticaAlta()
@@ -182,6 +187,9 @@ func Correr(ctx context.Context, o Opciones) int {
 	var pedidaLarga int64
 	for n := 1; n <= politica.Intentos; n++ {
 		ultimo = o.intentar(ctx, llave, cuerpo)
+		if ctx.Err() != nil {
+			return Interrumpido
+		}
 		if ultimo.SinRespuesta != "" {
 			fmt.Fprintf(o.Salida, "intento %d: sin respuesta (%s)\n", n, ultimo.SinRespuesta)
 		} else {
@@ -214,7 +222,7 @@ func Correr(ctx context.Context, o Opciones) int {
 			fmt.Fprintf(o.Salida, "  espero entre 0 y %d ms y reintento %s\n", techo.Milliseconds(), como)
 		}
 		if err := o.Dormir(ctx, espera); err != nil {
-			return 1 // interrupted (Ctrl+C): not done, or not known
+			return Interrumpido
 		}
 	}
 

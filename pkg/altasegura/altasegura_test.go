@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -380,5 +381,49 @@ func TestReintentableYDecision(t *testing.T) {
 		if got := Reintentable(Intento{Codigo: 409, Cuerpo: cuerpo}); got != want {
 			t.Errorf("409 %s: %v", cuerpo, got)
 		}
+	}
+}
+
+// Ctrl+C mid-attempt or mid-wait stops quietly with 130, as the course's program dies of SIGINT:
+// the cut attempt is not reported as "sin respuesta" and nothing more is tried.
+func TestInterrumpido(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var peticiones atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			peticiones.Add(1)
+			go io.Copy(io.Discard, c) // never answers
+		}
+	}()
+	ctx, cancelar := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancelar)
+	var out bytes.Buffer
+	codigo := Correr(ctx, Opciones{Nombre: "a", URL: "http://127.0.0.1:18081/codigo/200", Pasarela: "http://" + ln.Addr().String(), Salida: &out})
+	if codigo != Interrumpido || out.Len() != 0 || peticiones.Load() != 1 {
+		t.Fatalf("durante el intento: código %d, %d peticiones, salida %q", codigo, peticiones.Load(), out.String())
+	}
+
+	// During the wait between attempts.
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header()["Retry-After"] = []string{"3"}
+		w.WriteHeader(503)
+	}))
+	t.Cleanup(ts.Close)
+	ctx, cancelar = context.WithCancel(context.Background())
+	defer cancelar()
+	out.Reset()
+	codigo = Correr(ctx, Opciones{Nombre: "a", URL: "u", Pasarela: ts.URL, Salida: &out,
+		Dormir: func(context.Context, time.Duration) error { cancelar(); return context.Canceled }})
+	if codigo != Interrumpido || out.String() != "intento 1: 503 \n  el servidor pide esperar 3 s (Retry-After); espero 3 s y reintento con la misma llave\n" {
+		t.Fatalf("durante la espera: código %d, salida %q", codigo, out.String())
 	}
 }
