@@ -162,6 +162,9 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 	bien := 0
 	for _, c := range casos {
 		falla := c.probar(ctx)
+		if ctx.Err() != nil {
+			return Interrumpido // a check cut short neither passed nor failed
+		}
 		if falla == "" {
 			bien++
 			fmt.Fprintf(e.Out, "ok    %s\n", c.nombre)

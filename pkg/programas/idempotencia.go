@@ -248,6 +248,9 @@ func ComprobarIdempotencia(ctx context.Context, base string, out io.Writer) int 
 	bien := 0
 	for _, caso := range casos {
 		falla, err := caso.probar(ctx)
+		if ctx.Err() != nil {
+			return Interrumpido // a check cut short neither passed nor failed
+		}
 		if err != nil {
 			falla = "sin respuesta (" + altasegura.CodigoDeNode(err) + ")"
 		}

@@ -159,12 +159,16 @@ func (e Entorno) pedir(ctx context.Context, metodo, destino string, cabeceras ma
 	return respuesta{codigo: res.StatusCode, cabeceras: res.Header, cuerpo: datos}, nil
 }
 
+// Interrumpido is the exit code of a program stopped by Ctrl+C, as a shell reports one killed by
+// SIGINT. A stopped program prints nothing more: not the request it cut short, not a summary.
+const Interrumpido = 130
+
 // fallo prints why a program could not go on and returns its exit code. The course's programs
 // crash with a stack trace here (an unhandled rejection, exit code 1); one sentence says the same.
 // Interrupted with Ctrl+C it says nothing and ends with 130, as a shell expects.
 func (e Entorno) fallo(programa string, err error) int {
 	if errors.Is(err, context.Canceled) {
-		return 130
+		return Interrumpido
 	}
 	fmt.Fprintf(e.errOut(), "%s: %s\n", programa, describir(err))
 	return 1

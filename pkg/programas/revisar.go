@@ -101,6 +101,9 @@ func Revisar(ctx context.Context, e Entorno, credencial string, c Consultor) int
 	fmt.Fprintln(e.Out, "SERVICIO     RESPUESTA          ACCIÓN        MOTIVO")
 	for _, s := range servicios {
 		consulta := c.Consultar(ctx, s.url, s.limiteMs)
+		if ctx.Err() != nil {
+			return Interrumpido // the probe was cut short, not the service
+		}
 		var texto string
 		var d decision.Decision
 		if consulta.Tipo == sonda.Respuesta {

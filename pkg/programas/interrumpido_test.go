@@ -1,0 +1,82 @@
+package programas
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/sonda"
+)
+
+// consultorQueCorta cancels the run (Ctrl+C) during its second probe, which then fails as a cut
+// probe does.
+type consultorQueCorta struct {
+	n        atomic.Int32
+	cancelar context.CancelFunc
+}
+
+func (c *consultorQueCorta) Consultar(context.Context, string, int) sonda.Consulta {
+	if c.n.Add(1) == 2 {
+		c.cancelar()
+		return sonda.Consulta{Tipo: sonda.RespuestaInvalida}
+	}
+	return sonda.Consulta{Tipo: sonda.Respuesta, Codigo: 200, Ms: 1}
+}
+
+// Ctrl+C while revisar probes a service: it stops with 130 and does not report the cut probe (nor
+// the services after it) as if the services had answered so.
+func TestRevisarInterrumpido(t *testing.T) {
+	t.Parallel()
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"servicios":[{"nombre":"uno","url":"u","limite_ms":2000},{"nombre":"dos","url":"u","limite_ms":2000},{"nombre":"tres","url":"u","limite_ms":2000}]}`))
+	}))
+	ctx, cancelar := context.WithCancel(context.Background())
+	defer cancelar()
+	var out, errOut bytes.Buffer
+	c := Revisar(ctx, Entorno{Out: &out, Err: &errOut, Revisor: ts.URL}, "lectura-a", &consultorQueCorta{cancelar: cancelar})
+	want := "SERVICIO     RESPUESTA          ACCIÓN        MOTIVO\nuno          200 en 1 ms        seguir        salió bien\n"
+	if c != Interrumpido || out.String() != want || errOut.Len() != 0 {
+		t.Fatalf("código %d, salida %q, errores %q", c, out.String(), errOut.String())
+	}
+}
+
+// Ctrl+C during a checker: 130, no FALLA line for the check cut short and no summary.
+func TestComprobadoresInterrumpidos(t *testing.T) {
+	t.Parallel()
+	ctx, cancelar := context.WithCancel(context.Background())
+	defer cancelar()
+	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // so the server notices the client leaving
+		cancelar()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(2 * time.Second):
+		}
+	}))
+	var out bytes.Buffer
+	if c := ComprobarIdempotencia(ctx, ts.URL, &out); c != Interrumpido || out.Len() != 0 {
+		t.Fatalf("idempotencia: código %d, salida %q", c, out.String())
+	}
+
+	ctx, cancelar = context.WithCancel(context.Background())
+	defer cancelar()
+	lab := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body) // so the server notices the client leaving
+		cancelar()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(2 * time.Second):
+		}
+	}))
+	out.Reset()
+	e := entornoDePrueba(&out)
+	e.Laboratorio = lab.URL
+	if c := ComprobarTabla(ctx, e, "127.0.0.1:0", http.NotFoundHandler()); c != Interrumpido || out.Len() != 0 {
+		t.Fatalf("tabla: código %d, salida %q", c, out.String())
+	}
+}
