@@ -12,6 +12,7 @@ import (
 
 	"cursohttp/pkg/altasegura"
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/curso"
 )
 
 func main() { cli.Main(run) }
@@ -69,7 +70,7 @@ Ctrl+C lo interrumpe.`,
 	}
 	fs := raiz.Flags()
 	fs.BoolVar(&sinLlave, "sin-llave", false, "no mandar Idempotency-Key (un reintento podría duplicar el alta)")
-	fs.StringVar(&pasarela, "pasarela", altasegura.PasarelaPorOmision, "la pasarela a la que se manda el alta")
+	fs.StringVar(&pasarela, "pasarela", curso.URLPasarela, "la pasarela a la que se manda el alta")
 	fs.StringVar(&credencial, "credencial", altasegura.CredencialPorOmision, "la credencial (Bearer) con la que se da de alta")
 	cli.Preparar(raiz)
 	return raiz

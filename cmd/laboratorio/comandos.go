@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/servidor"
 )
@@ -58,7 +59,7 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
 				func(addr string) string { return "laboratorio en http://" + addr + "/codigo/NNN" })
 		},
 	}
-	o.Banderas(raiz.Flags(), servidor.PuertoLaboratorio)
+	o.Banderas(raiz.Flags(), curso.PuertoLaboratorio)
 	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f))
 	cli.Preparar(raiz)
 	return raiz
@@ -102,7 +103,7 @@ Un código va de 200 a 999; uno de 300 o más es un error en Problem Details.`,
 				func(addr string) string { return "servidor de mentira en http://" + addr })
 		},
 	}
-	o.Banderas(cmd.Flags(), servidor.PuertoPasarela)
+	o.Banderas(cmd.Flags(), curso.PuertoPasarela)
 	return cmd
 }
 
@@ -130,7 +131,7 @@ un cliente con un type que llega de afuera.
 				func(addr string) string { return "servicio hostil en http://" + addr })
 		},
 	}
-	o.Banderas(cmd.Flags(), servidor.PuertoHostil)
+	o.Banderas(cmd.Flags(), curso.PuertoHostil)
 	return cmd
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/servidor"
 )
@@ -55,8 +56,8 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			return servir(c.Context(), o, u, stdout, stderr)
 		},
 	}
-	o.Banderas(raiz.Flags(), servidor.PuertoPasarela)
-	raiz.Flags().StringVar(&destino, "destino", pasarela.DestinoPorOmision, "el revisor al que reenvía")
+	o.Banderas(raiz.Flags(), curso.PuertoPasarela)
+	raiz.Flags().StringVar(&destino, "destino", curso.URLRevisor, "el revisor al que reenvía")
 	cli.Preparar(raiz)
 	return raiz
 }

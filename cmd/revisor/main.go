@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/programas"
 	"cursohttp/pkg/revisor"
@@ -52,12 +53,12 @@ func nuevaRaiz(stdin io.Reader, stdout, stderr io.Writer, salir func(int)) *cobr
 	var lim limites
 	var vig vigenciaLlaves
 	banderas := func(fs *pflag.FlagSet) {
-		o.Banderas(fs, servidor.PuertoRevisor)
+		o.Banderas(fs, curso.PuertoRevisor)
 		lim.banderas(fs)
 		vig.banderas(fs)
 		fs.StringVar(&permitidos, "destinos", "", "destinos ip:puerto a los que puede conectarse aunque sean privados, separados por comas")
 		// Read at start-up, not a value of the flag.
-		fs.Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + destinos.PermitidoPorOmision
+		fs.Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + curso.DireccionLaboratorio
 	}
 	servir := func(c *cobra.Command, _ []string) error {
 		return servirRevisor(c, o, permitidos, lim, &vig, stdout, stderr)

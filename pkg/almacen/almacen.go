@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"cursohttp/pkg/curso"
 )
 
 // Servicio is one watched service. Equipo "*" is what admin's registrations carry (the course keeps
@@ -94,7 +96,7 @@ type Semilla struct {
 
 // Semillas are the six services every run starts with (§4.1.2), so that the first registration is 7.
 func Semillas() []Semilla {
-	lab := "http://127.0.0.1:18081"
+	lab := curso.URLLaboratorio
 	return []Semilla{
 		{Datos{"catalogo", lab + "/codigo/200", 2000}, "a"},
 		{Datos{"pagos", lab + "/codigo/503", 2000}, "a"},

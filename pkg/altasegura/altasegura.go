@@ -19,21 +19,17 @@ import (
 
 	"github.com/google/uuid"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/reintento"
 )
 
 // The course's values.
 const (
-	PasarelaPorOmision   = "http://127.0.0.1:18082"
 	CredencialPorOmision = "escritura-a"
-	LlaveEnCurso         = "https://revisor.example/problemas/llave-en-curso"
+	LlaveEnCurso         = curso.Problemas + "llave-en-curso"
 	Uso                  = "uso: alta-segura <nombre> <url> [--sin-llave]"
 )
-
-// Interrumpido is the exit code of a run stopped by Ctrl+C, as a shell reports a program killed by
-// SIGINT.
-const Interrumpido = 130
 
 // Opciones are one run's inputs. Everything after SinLlave has a course default when left zero.
 type Opciones struct {
@@ -134,7 +130,7 @@ func Cuerpo(nombre, url string) []byte {
 
 func (o *Opciones) completar() {
 	if o.Pasarela == "" {
-		o.Pasarela = PasarelaPorOmision
+		o.Pasarela = curso.URLPasarela
 	}
 	if o.Credencial == "" {
 		o.Credencial = CredencialPorOmision
@@ -188,7 +184,7 @@ func Correr(ctx context.Context, o Opciones) int {
 	for n := 1; n <= politica.Intentos; n++ {
 		ultimo = o.intentar(ctx, llave, cuerpo)
 		if ctx.Err() != nil {
-			return Interrumpido
+			return curso.Interrumpido
 		}
 		if ultimo.SinRespuesta != "" {
 			fmt.Fprintf(o.Salida, "intento %d: sin respuesta (%s)\n", n, ultimo.SinRespuesta)
@@ -222,7 +218,7 @@ func Correr(ctx context.Context, o Opciones) int {
 			fmt.Fprintf(o.Salida, "  espero entre 0 y %d ms y reintento %s\n", techo.Milliseconds(), como)
 		}
 		if err := o.Dormir(ctx, espera); err != nil {
-			return Interrumpido
+			return curso.Interrumpido
 		}
 	}
 

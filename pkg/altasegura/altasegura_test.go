@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
 )
 
@@ -408,7 +409,7 @@ func TestInterrumpido(t *testing.T) {
 	time.AfterFunc(200*time.Millisecond, cancelar)
 	var out bytes.Buffer
 	codigo := Correr(ctx, Opciones{Nombre: "a", URL: "http://127.0.0.1:18081/codigo/200", Pasarela: "http://" + ln.Addr().String(), Salida: &out})
-	if codigo != Interrumpido || out.Len() != 0 || peticiones.Load() != 1 {
+	if codigo != curso.Interrumpido || out.Len() != 0 || peticiones.Load() != 1 {
 		t.Fatalf("durante el intento: código %d, %d peticiones, salida %q", codigo, peticiones.Load(), out.String())
 	}
 
@@ -423,7 +424,7 @@ func TestInterrumpido(t *testing.T) {
 	out.Reset()
 	codigo = Correr(ctx, Opciones{Nombre: "a", URL: "u", Pasarela: ts.URL, Salida: &out,
 		Dormir: func(context.Context, time.Duration) error { cancelar(); return context.Canceled }})
-	if codigo != Interrumpido || out.String() != "intento 1: 503 \n  el servidor pide esperar 3 s (Retry-After); espero 3 s y reintento con la misma llave\n" {
+	if codigo != curso.Interrumpido || out.String() != "intento 1: 503 \n  el servidor pide esperar 3 s (Retry-After); espero 3 s y reintento con la misma llave\n" {
 		t.Fatalf("durante la espera: código %d, salida %q", codigo, out.String())
 	}
 }

@@ -6,6 +6,8 @@ package decision
 import (
 	"fmt"
 	"strconv"
+
+	"cursohttp/pkg/curso"
 )
 
 // Accion es una de las seis salidas de la tabla; solo Esperar reintenta.
@@ -123,26 +125,23 @@ func porCodigo(codigo int) (entrada, bool) {
 	return entrada{}, false
 }
 
-// TypeBase es el prefijo de los type del revisor. La tabla compara URIs
-// completas, no su último tramo.
-const TypeBase = "https://revisor.example/problemas/"
-
 // porType: el mismo código puede pedir cosas distintas según el type. El type
 // llega de un cuerpo ajeno; con un switch solo encuentra lo que está escrito
 // aquí («constructor» o «__proto__» no encuentran nada y decide el código).
+// Compara URIs completas (curso.Problemas + clave), no su último tramo.
 func porType(tipo string) (entrada, bool) {
 	switch tipo {
-	case TypeBase + "llave-en-curso":
+	case curso.Problemas + "llave-en-curso":
 		return entrada{Esperar, "la petición original sigue en curso: espera y repite con la misma llave"}, true
-	case TypeBase + "nombre-repetido":
+	case curso.Problemas + "nombre-repetido":
 		return entrada{Reconciliar, "ya existe: mira el miembro existente antes de crear otro"}, true
-	case TypeBase + "llave-reutilizada":
+	case curso.Problemas + "llave-reutilizada":
 		return entrada{Corregir, "usa una llave nueva para una petición nueva"}, true
-	case TypeBase + "destino-prohibido":
+	case curso.Problemas + "destino-prohibido":
 		return entrada{Corregir, "el revisor no se conecta a esa dirección: usa otra"}, true
-	case TypeBase + "servicio-retirado":
+	case curso.Problemas + "servicio-retirado":
 		return entrada{Rendirse, "el servicio se retiró: dalo de baja de tu lista"}, true
-	case TypeBase + "en-mantenimiento":
+	case curso.Problemas + "en-mantenimiento":
 		return entrada{Esperar, "el revisor está en mantenimiento: espera lo que diga Retry-After"}, true
 	}
 	return entrada{}, false

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"cursohttp/pkg/curso"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -164,24 +166,24 @@ func TestDecidirPorType(t *testing.T) {
 		accion Accion
 		motivo string
 	}{
-		{409, TypeBase + "llave-en-curso", Esperar, "la petición original sigue en curso: espera y repite con la misma llave"},
-		{409, TypeBase + "nombre-repetido", Reconciliar, "ya existe: mira el miembro existente antes de crear otro"},
-		{422, TypeBase + "llave-reutilizada", Corregir, "usa una llave nueva para una petición nueva"},
-		{422, TypeBase + "destino-prohibido", Corregir, "el revisor no se conecta a esa dirección: usa otra"},
-		{410, TypeBase + "servicio-retirado", Rendirse, "el servicio se retiró: dalo de baja de tu lista"},
-		{503, TypeBase + "en-mantenimiento", Esperar, "el revisor está en mantenimiento: espera lo que diga Retry-After"},
+		{409, curso.Problemas + "llave-en-curso", Esperar, "la petición original sigue en curso: espera y repite con la misma llave"},
+		{409, curso.Problemas + "nombre-repetido", Reconciliar, "ya existe: mira el miembro existente antes de crear otro"},
+		{422, curso.Problemas + "llave-reutilizada", Corregir, "usa una llave nueva para una petición nueva"},
+		{422, curso.Problemas + "destino-prohibido", Corregir, "el revisor no se conecta a esa dirección: usa otra"},
+		{410, curso.Problemas + "servicio-retirado", Rendirse, "el servicio se retiró: dalo de baja de tu lista"},
+		{503, curso.Problemas + "en-mantenimiento", Esperar, "el revisor está en mantenimiento: espera lo que diga Retry-After"},
 		// Un type conocido gana aunque el código no sea el de su catálogo.
-		{409, TypeBase + "en-mantenimiento", Esperar, "el revisor está en mantenimiento: espera lo que diga Retry-After"},
-		{200, TypeBase + "servicio-retirado", Rendirse, "el servicio se retiró: dalo de baja de tu lista"},
-		{799, TypeBase + "llave-en-curso", Esperar, "la petición original sigue en curso: espera y repite con la misma llave"},
+		{409, curso.Problemas + "en-mantenimiento", Esperar, "el revisor está en mantenimiento: espera lo que diga Retry-After"},
+		{200, curso.Problemas + "servicio-retirado", Rendirse, "el servicio se retiró: dalo de baja de tu lista"},
+		{799, curso.Problemas + "llave-en-curso", Esperar, "la petición original sigue en curso: espera y repite con la misma llave"},
 		// Un type desconocido no cambia nada: decide el código.
 		{409, "https://otro.example/problemas/nuevo", Reconciliar, "choca con el estado actual: relee y decide"},
 		{409, "llave-en-curso", Reconciliar, "choca con el estado actual: relee y decide"},
 		{409, "HTTPS://REVISOR.EXAMPLE/PROBLEMAS/LLAVE-EN-CURSO", Reconciliar, "choca con el estado actual: relee y decide"},
-		{409, TypeBase + "llave-en-curso ", Reconciliar, "choca con el estado actual: relee y decide"},
+		{409, curso.Problemas + "llave-en-curso ", Reconciliar, "choca con el estado actual: relee y decide"},
 		{409, "about:blank", Reconciliar, "choca con el estado actual: relee y decide"},
 		{409, "", Reconciliar, "choca con el estado actual: relee y decide"},
-		{409, TypeBase + "datos-invalidos", Reconciliar, "choca con el estado actual: relee y decide"},
+		{409, curso.Problemas + "datos-invalidos", Reconciliar, "choca con el estado actual: relee y decide"},
 		// Lo heredado de Object.prototype en JS aquí no existe (S16, R-5).
 		{409, "constructor", Reconciliar, "choca con el estado actual: relee y decide"},
 		{409, "__proto__", Reconciliar, "choca con el estado actual: relee y decide"},
@@ -216,7 +218,7 @@ func TestDecidirSinRespuesta(t *testing.T) {
 }
 
 func FuzzDecidir(f *testing.F) {
-	f.Add(409, int64(30), true, TypeBase+"llave-en-curso", true)
+	f.Add(409, int64(30), true, curso.Problemas+"llave-en-curso", true)
 	f.Add(503, int64(120), true, "", false)
 	f.Add(502, int64(0), false, "constructor", true)
 	f.Add(101, int64(1), true, "", false)

@@ -12,11 +12,9 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
-)
 
-// PermitidoPorOmision es el único destino privado permitido si no se configura
-// otro: el laboratorio del curso (REVISOR_DESTINOS sin definir).
-const PermitidoPorOmision = "127.0.0.1:18081"
+	"cursohttp/pkg/curso"
+)
 
 // Resolver traduce nombres a direcciones; net.DefaultResolver lo cumple y las
 // pruebas ponen un DNS de mentira.
@@ -50,12 +48,12 @@ type Verificador struct {
 
 // Nuevo arma un Verificador. permitidos son destinos «ip:puerto» (IPv6 como
 // «[dir]:puerto») que se aceptan aunque sean privados; nil significa la lista
-// por omisión (PermitidoPorOmision) y una lista vacía, ninguno. Las entradas que
+// por omisión (curso.DireccionLaboratorio, el laboratorio del curso) y una lista vacía, ninguno. Las entradas que
 // no son ip:puerto no coinciden con nada, como en el curso (ver ValidarPermitidos).
 // resolver nil usa net.DefaultResolver.
 func Nuevo(permitidos []string, resolver Resolver) *Verificador {
 	if permitidos == nil {
-		permitidos = []string{PermitidoPorOmision}
+		permitidos = []string{curso.DireccionLaboratorio}
 	}
 	if resolver == nil {
 		resolver = net.DefaultResolver

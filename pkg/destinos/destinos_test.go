@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"cursohttp/pkg/curso"
 )
 
 // dnsFijo es un DNS de mentira: cada nombre responde siempre lo mismo.
@@ -376,7 +378,7 @@ func FuzzRevisarIP(f *testing.F) {
 		if veredicto.Motivo == "no es una URL" {
 			t.Fatalf("%s no se pudo leer como URL", texto)
 		}
-		permitida := netip.AddrPortFrom(a, puerto) == netip.MustParseAddrPort(PermitidoPorOmision)
+		permitida := netip.AddrPortFrom(a, puerto) == netip.MustParseAddrPort(curso.DireccionLaboratorio)
 		if veredicto.Permitido != (!privada || permitida) {
 			t.Fatalf("Revisar(%s:%d) = %v, Privada = %v", texto, puerto, veredicto.Permitido, privada)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
@@ -33,7 +34,7 @@ func (Hostil) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // ProblemaHostil is the body the hostile service sends for a decoded path.
 func ProblemaHostil(ruta string) jsonjs.Objeto {
-	enCurso := problema.Base + string(problema.LlaveEnCurso)
+	enCurso := curso.Problemas + string(problema.LlaveEnCurso)
 	if tipo, ok := strings.CutPrefix(ruta, "/type/"); ok {
 		return problemaDe(tipo, "x", "x")
 	}

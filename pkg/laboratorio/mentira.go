@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
@@ -153,7 +154,7 @@ func (m *Mentira) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	tipo := "about:blank"
 	if p.Codigo == http.StatusConflict && p.ConExtra && p.Extra == EnCurso {
-		tipo = problema.Base + string(problema.LlaveEnCurso)
+		tipo = curso.Problemas + string(problema.LlaveEnCurso)
 	}
 	cuerpo := jsonjs.Objeto{
 		{Nombre: "type", Valor: tipo},

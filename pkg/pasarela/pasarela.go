@@ -20,13 +20,11 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/estado"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
-
-// DestinoPorOmision is where the course's gateway forwards to.
-const DestinoPorOmision = "http://127.0.0.1:18080"
 
 // Pasan are the request headers the course's gateway forwards; every other one stays behind
 // (X-Simular included: it is an order for the gateway, not for the revisor).
@@ -57,7 +55,7 @@ const (
 
 // Opciones configure a Pasarela.
 type Opciones struct {
-	Destino    *url.URL          // the revisor; DestinoPorOmision when nil
+	Destino    *url.URL          // the revisor; curso.URLRevisor when nil
 	Log        zerolog.Logger    // where the gateway's lines go
 	TopeVistas int               // how many identities X-Simular remembers; TopeVistasPorOmision when 0
 	Transporte http.RoundTripper // NuevoDirecto() when nil
@@ -88,7 +86,7 @@ func NuevoTransporte() *http.Transport {
 // Nueva builds the gateway.
 func Nueva(o Opciones) *Pasarela {
 	if o.Destino == nil {
-		o.Destino, _ = url.Parse(DestinoPorOmision)
+		o.Destino, _ = url.Parse(curso.URLRevisor)
 	}
 	if o.TopeVistas <= 0 {
 		o.TopeVistas = TopeVistasPorOmision

@@ -5,12 +5,10 @@ package problema
 import (
 	"net/http"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
-
-// Base is where the revisor's problem types live.
-const Base = "https://revisor.example/problemas/"
 
 // TipoMedio is the Problem Details media type (RFC 9457 §3).
 const TipoMedio = "application/problem+json"
@@ -59,26 +57,26 @@ var catalogo = map[Clave]Tipo{
 	MetodoNoAdmitido:      {"about:blank", "Method Not Allowed", 405},
 	TipoNoAdmitido:        {"about:blank", "Unsupported Media Type", 415},
 	CuerpoDemasiadoGrande: {"about:blank", "Content Too Large", 413},
-	CuerpoIlegible:        {Base + "cuerpo-ilegible", "El cuerpo no se puede leer", 400},
-	CredencialInvalida:    {Base + "credencial-invalida", "Falta una credencial válida", 401},
-	PermisoInsuficiente:   {Base + "permiso-insuficiente", "La credencial no tiene permiso", 403},
-	ServicioInexistente:   {Base + "servicio-inexistente", "El servicio no existe", 404},
-	RevisionInexistente:   {Base + "revision-inexistente", "La revisión no existe", 404},
-	NombreRepetido:        {Base + "nombre-repetido", "Ya existe un servicio con ese nombre", 409},
-	ServicioRetirado:      {Base + "servicio-retirado", "El servicio se retiró", 410},
-	VersionRetirada:       {Base + "version-retirada", "Esa versión de la API se retiró", 410},
-	EtiquetaVencida:       {Base + "etiqueta-vencida", "Tu etiqueta ya no es la vigente", 412},
-	DestinoProhibido:      {Base + "destino-prohibido", "El revisor no se conecta a ese destino", 422},
-	DatosInvalidos:        {Base + "datos-invalidos", "Los datos no se pueden cumplir", 422},
-	LlaveEnCurso:          {Base + "llave-en-curso", "Esa Idempotency-Key sigue en curso", 409},
-	LlaveReutilizada:      {Base + "llave-reutilizada", "Esa Idempotency-Key ya se usó con otra petición", 422},
-	FaltaCondicion:        {Base + "falta-condicion", "Falta la condición If-Match", 428},
-	DemasiadasRevisiones:  {Base + "demasiadas-revisiones", "Demasiadas revisiones seguidas", 429},
-	DemasiadasConsultas:   {Base + "demasiadas-consultas", "Demasiadas consultas en vivo seguidas", 429},
-	ErrorInterno:          {Base + "error-interno", "Error interno del revisor", 500},
-	RespuestaInvalida:     {Base + "respuesta-invalida", "El servicio no dio una respuesta HTTP válida", 502},
-	EnMantenimiento:       {Base + "en-mantenimiento", "El revisor está en mantenimiento", 503},
-	ServicioLento:         {Base + "servicio-lento", "El servicio no respondió a tiempo", 504},
+	CuerpoIlegible:        {curso.Problemas + "cuerpo-ilegible", "El cuerpo no se puede leer", 400},
+	CredencialInvalida:    {curso.Problemas + "credencial-invalida", "Falta una credencial válida", 401},
+	PermisoInsuficiente:   {curso.Problemas + "permiso-insuficiente", "La credencial no tiene permiso", 403},
+	ServicioInexistente:   {curso.Problemas + "servicio-inexistente", "El servicio no existe", 404},
+	RevisionInexistente:   {curso.Problemas + "revision-inexistente", "La revisión no existe", 404},
+	NombreRepetido:        {curso.Problemas + "nombre-repetido", "Ya existe un servicio con ese nombre", 409},
+	ServicioRetirado:      {curso.Problemas + "servicio-retirado", "El servicio se retiró", 410},
+	VersionRetirada:       {curso.Problemas + "version-retirada", "Esa versión de la API se retiró", 410},
+	EtiquetaVencida:       {curso.Problemas + "etiqueta-vencida", "Tu etiqueta ya no es la vigente", 412},
+	DestinoProhibido:      {curso.Problemas + "destino-prohibido", "El revisor no se conecta a ese destino", 422},
+	DatosInvalidos:        {curso.Problemas + "datos-invalidos", "Los datos no se pueden cumplir", 422},
+	LlaveEnCurso:          {curso.Problemas + "llave-en-curso", "Esa Idempotency-Key sigue en curso", 409},
+	LlaveReutilizada:      {curso.Problemas + "llave-reutilizada", "Esa Idempotency-Key ya se usó con otra petición", 422},
+	FaltaCondicion:        {curso.Problemas + "falta-condicion", "Falta la condición If-Match", 428},
+	DemasiadasRevisiones:  {curso.Problemas + "demasiadas-revisiones", "Demasiadas revisiones seguidas", 429},
+	DemasiadasConsultas:   {curso.Problemas + "demasiadas-consultas", "Demasiadas consultas en vivo seguidas", 429},
+	ErrorInterno:          {curso.Problemas + "error-interno", "Error interno del revisor", 500},
+	RespuestaInvalida:     {curso.Problemas + "respuesta-invalida", "El servicio no dio una respuesta HTTP válida", 502},
+	EnMantenimiento:       {curso.Problemas + "en-mantenimiento", "El revisor está en mantenimiento", 503},
+	ServicioLento:         {curso.Problemas + "servicio-lento", "El servicio no respondió a tiempo", 504},
 }
 
 // De returns the catalogue entry for clave.

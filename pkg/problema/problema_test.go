@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
 )
 
@@ -45,7 +46,7 @@ func TestCadaTipoTieneSuCodigoYSuTitulo(t *testing.T) {
 		if tipo.Status < 400 || tipo.Status > 599 || tipo.Title == "" {
 			t.Errorf("%s: %+v", c, tipo)
 		}
-		if tipo.Type != "about:blank" && tipo.Type != Base+string(c) {
+		if tipo.Type != "about:blank" && tipo.Type != curso.Problemas+string(c) {
 			t.Errorf("%s: type %s", c, tipo.Type)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/servidor"
 )
@@ -25,7 +26,7 @@ func altaContra(t *testing.T, codigo int, cabeceras map[string]string, cuerpo st
 		w.WriteHeader(codigo)
 		w.Write([]byte(cuerpo))
 	}))
-	e := Entorno{Revisor: ts.URL, Laboratorio: LaboratorioPorOmision}
+	e := Entorno{Revisor: ts.URL, Laboratorio: curso.URLLaboratorio}
 	p, err := e.AltaParaElAgente(context.Background(), "x", "http://127.0.0.1:18081/codigo/200")
 	if err != nil {
 		t.Fatal(err)

@@ -12,11 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/limitador"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
 )
 
@@ -57,10 +57,10 @@ func Agregar(raiz *cobra.Command, es IO) {
 		}
 	}
 	conRevisor := func(c *cobra.Command) {
-		c.Flags().String("revisor", RevisorPorOmision, "dirección base del revisor")
+		c.Flags().String("revisor", curso.URLRevisor, "dirección base del revisor")
 	}
 	conLaboratorio := func(c *cobra.Command) {
-		c.Flags().String("laboratorio", LaboratorioPorOmision, "dirección base del laboratorio")
+		c.Flags().String("laboratorio", curso.URLLaboratorio, "dirección base del laboratorio")
 	}
 	correr := func(f func(ctx context.Context, c *cobra.Command, args []string) int) func(*cobra.Command, []string) {
 		return func(c *cobra.Command, args []string) { es.salir(f(c.Context(), c, args)) }
@@ -107,7 +107,7 @@ no por su texto, y sale con código 1.`,
 	conRevisor(revisar)
 	revisar.Flags().StringVar(&destinosPermitidos, "destinos", "", "destinos ip:puerto permitidos aunque sean privados, separados por comas")
 	// The default is not the flag's value: it is read at run time.
-	revisar.Flags().Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + destinos.PermitidoPorOmision
+	revisar.Flags().Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + curso.DireccionLaboratorio
 
 	porType := nuevo(&cobra.Command{
 		Use:   "por-type [opciones]",
@@ -172,12 +172,12 @@ solo mientras corre (en 127.0.0.1:18083, o el puerto de --puerto-hostil) y que r
 Details con el type que se le pida. Sale con código 0 solo si pasan las siete.`,
 		Args: cli.SinArgumentos,
 		Run: correr(func(ctx context.Context, c *cobra.Command, _ []string) int {
-			direccion := net.JoinHostPort("127.0.0.1", strconv.Itoa(puertoHostil))
+			direccion := net.JoinHostPort(curso.Host, strconv.Itoa(puertoHostil))
 			return ComprobarTabla(ctx, entorno(c), direccion, laboratorio.NuevoHostil())
 		}),
 	})
 	conLaboratorio(comprobarTabla)
-	comprobarTabla.Flags().IntVar(&puertoHostil, "puerto-hostil", servidor.PuertoHostil, "puerto del servicio hostil que se abre mientras corre")
+	comprobarTabla.Flags().IntVar(&puertoHostil, "puerto-hostil", curso.PuertoHostil, "puerto del servicio hostil que se abre mientras corre")
 	comprobar.AddCommand(comprobarTabla)
 
 	comprobarIdempotencia := nuevo(&cobra.Command{

@@ -9,12 +9,10 @@ import (
 	"slices"
 	"strconv"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/servidor"
 )
-
-// HostilPorOmision is where fig07_04.ts opens its hostile service while it runs (lesson 7, §7.14.2).
-const HostilPorOmision = "127.0.0.1:18083"
 
 var acciones = []decision.Accion{decision.Seguir, decision.Corregir, decision.Reautenticar, decision.Esperar, decision.Reconciliar, decision.Rendirse}
 
@@ -92,11 +90,11 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 			return ""
 		}},
 		{"un type conocido afina el código: el mismo 409 es esperar o reconciliar", func(ctx context.Context) string {
-			enCurso, err := accionDe(ctx, base+"/type/"+encodeURIComponent(decision.TypeBase+"llave-en-curso"))
+			enCurso, err := accionDe(ctx, base+"/type/"+encodeURIComponent(curso.Problemas+"llave-en-curso"))
 			if err != nil {
 				return describir(err)
 			}
-			repetido, err := accionDe(ctx, base+"/type/"+encodeURIComponent(decision.TypeBase+"nombre-repetido"))
+			repetido, err := accionDe(ctx, base+"/type/"+encodeURIComponent(curso.Problemas+"nombre-repetido"))
 			if err != nil {
 				return describir(err)
 			}
@@ -163,7 +161,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 	for _, c := range casos {
 		falla := c.probar(ctx)
 		if ctx.Err() != nil {
-			return Interrumpido // a check cut short neither passed nor failed
+			return curso.Interrumpido // a check cut short neither passed nor failed
 		}
 		if falla == "" {
 			bien++

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"cursohttp/pkg/altasegura"
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
 )
 
@@ -20,8 +21,7 @@ import (
 // restarting the revisor; it leaves five services of team a behind.
 
 const (
-	idemURLLab    = "http://127.0.0.1:18081/codigo/200"
-	idemProblemas = "https://revisor.example/problemas/"
+	idemURLLab = curso.URLLaboratorio + "/codigo/200"
 	// idemEspera bounds each request: the course's checker has none and would hang on a revisor
 	// that accepts and never answers.
 	idemEspera = 30 * time.Second
@@ -152,7 +152,7 @@ func (c idemComprobador) casos(marca string) []idemCaso {
 			if err != nil {
 				return "", err
 			}
-			if otra.codigo != 422 || otra.tipo() != idemProblemas+"llave-reutilizada" {
+			if otra.codigo != 422 || otra.tipo() != curso.Problemas+"llave-reutilizada" {
 				return fmt.Sprintf("dio %d %s, se esperaba 422 llave-reutilizada", otra.codigo, otra.tipo()), nil
 			}
 			n, err := c.cuantos(ctx, "otro-"+marca)
@@ -185,7 +185,7 @@ func (c idemComprobador) casos(marca string) []idemCaso {
 			if primera.err != nil {
 				return "", primera.err
 			}
-			if durante.codigo != 409 || durante.tipo() != idemProblemas+"llave-en-curso" {
+			if durante.codigo != 409 || durante.tipo() != curso.Problemas+"llave-en-curso" {
 				return fmt.Sprintf("la de en medio dio %d %s, se esperaba 409 llave-en-curso", durante.codigo, durante.tipo()), nil
 			}
 			if primera.r.codigo != 201 {
@@ -219,7 +219,7 @@ func (c idemComprobador) casos(marca string) []idemCaso {
 			if err != nil {
 				return "", err
 			}
-			if otra.codigo != 409 || otra.tipo() != idemProblemas+"nombre-repetido" {
+			if otra.codigo != 409 || otra.tipo() != curso.Problemas+"nombre-repetido" {
 				return fmt.Sprintf("dio %d %s, se esperaba 409 nombre-repetido", otra.codigo, otra.tipo()), nil
 			}
 			return c.unoSolo(ctx, "cinco-"+marca)
@@ -236,11 +236,11 @@ func (c idemComprobador) unoSolo(ctx context.Context, nombre string) (string, er
 }
 
 // ComprobarIdempotencia runs the five checks against the revisor at base (default
-// http://127.0.0.1:18080), prints the course's lines to out and returns the exit code: 0 only when
+// curso.URLRevisor), prints the course's lines to out and returns the exit code: 0 only when
 // all five pass.
 func ComprobarIdempotencia(ctx context.Context, base string, out io.Writer) int {
 	if base == "" {
-		base = "http://127.0.0.1:18080"
+		base = curso.URLRevisor
 	}
 	c := idemComprobador{base: strings.TrimSuffix(base, "/"), cliente: &http.Client{Timeout: idemEspera}}
 	marca := uuid.NewString()[:8]
@@ -249,7 +249,7 @@ func ComprobarIdempotencia(ctx context.Context, base string, out io.Writer) int 
 	for _, caso := range casos {
 		falla, err := caso.probar(ctx)
 		if ctx.Err() != nil {
-			return Interrumpido // a check cut short neither passed nor failed
+			return curso.Interrumpido // a check cut short neither passed nor failed
 		}
 		if err != nil {
 			falla = "sin respuesta (" + altasegura.CodigoDeNode(err) + ")"

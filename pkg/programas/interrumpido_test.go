@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
 )
@@ -40,7 +41,7 @@ func TestRevisarInterrumpido(t *testing.T) {
 	var out, errOut bytes.Buffer
 	c := Revisar(ctx, Entorno{Out: &out, Err: &errOut, Revisor: ts.URL}, "lectura-a", &consultorQueCorta{cancelar: cancelar})
 	want := "SERVICIO     RESPUESTA          ACCIÓN        MOTIVO\nuno          200 en 1 ms        seguir        salió bien\n"
-	if c != Interrumpido || out.String() != want || errOut.Len() != 0 {
+	if c != curso.Interrumpido || out.String() != want || errOut.Len() != 0 {
 		t.Fatalf("código %d, salida %q, errores %q", c, out.String(), errOut.String())
 	}
 }
@@ -59,7 +60,7 @@ func TestComprobadoresInterrumpidos(t *testing.T) {
 		}
 	}))
 	var out bytes.Buffer
-	if c := ComprobarIdempotencia(ctx, ts.URL, &out); c != Interrumpido || out.Len() != 0 {
+	if c := ComprobarIdempotencia(ctx, ts.URL, &out); c != curso.Interrumpido || out.Len() != 0 {
 		t.Fatalf("idempotencia: código %d, salida %q", c, out.String())
 	}
 
@@ -76,7 +77,7 @@ func TestComprobadoresInterrumpidos(t *testing.T) {
 	out.Reset()
 	e := entornoDePrueba(&out)
 	e.Laboratorio = lab.URL
-	if c := ComprobarTabla(ctx, e, "127.0.0.1:0", http.NotFoundHandler()); c != Interrumpido || out.Len() != 0 {
+	if c := ComprobarTabla(ctx, e, "127.0.0.1:0", http.NotFoundHandler()); c != curso.Interrumpido || out.Len() != 0 {
 		t.Fatalf("tabla: código %d, salida %q", c, out.String())
 	}
 }

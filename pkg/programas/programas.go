@@ -20,13 +20,8 @@ import (
 	"github.com/google/uuid"
 
 	"cursohttp/pkg/altasegura"
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/reintento"
-)
-
-// The course's base URLs (lesson 7, §0.4): revisor on 18080, the laboratory on 18081.
-const (
-	RevisorPorOmision     = "http://127.0.0.1:18080"
-	LaboratorioPorOmision = "http://127.0.0.1:18081"
 )
 
 // Entorno is what a program needs from outside. Everything that varies between runs (clock, random
@@ -159,16 +154,12 @@ func (e Entorno) pedir(ctx context.Context, metodo, destino string, cabeceras ma
 	return respuesta{codigo: res.StatusCode, cabeceras: res.Header, cuerpo: datos}, nil
 }
 
-// Interrumpido is the exit code of a program stopped by Ctrl+C, as a shell reports one killed by
-// SIGINT. A stopped program prints nothing more: not the request it cut short, not a summary.
-const Interrumpido = 130
-
 // fallo prints why a program could not go on and returns its exit code. The course's programs
 // crash with a stack trace here (an unhandled rejection, exit code 1); one sentence says the same.
 // Interrupted with Ctrl+C it says nothing and ends with 130, as a shell expects.
 func (e Entorno) fallo(programa string, err error) int {
 	if errors.Is(err, context.Canceled) {
-		return Interrumpido
+		return curso.Interrumpido
 	}
 	fmt.Fprintf(e.errOut(), "%s: %s\n", programa, describir(err))
 	return 1

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/ritmo"
 )
 
@@ -159,7 +160,7 @@ la ventana del revisor (60 s); con uno menor la tanda se detiene en vez de adela
 			es.salir(Rafaga(c.Context(), e, o))
 		},
 	})
-	c.Flags().StringVar(&revisor, "revisor", RevisorPorOmision, "dirección base del revisor")
+	c.Flags().StringVar(&revisor, "revisor", curso.URLRevisor, "dirección base del revisor")
 	c.Flags().StringVar(&sinRitmo, "sin-ritmo", tandaComoTexto(TandaSinRitmo), "credencial:servicio de la tanda que no mira las cabeceras")
 	c.Flags().StringVar(&conRitmo, "con-ritmo", tandaComoTexto(TandaConRitmo), "credencial:servicio de la tanda que marca el ritmo")
 	c.Flags().DurationVar(&tope, "tope", TopeRafaga, "la espera más larga que acepta la tanda con ritmo")

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/sonda"
@@ -102,7 +103,7 @@ func Revisar(ctx context.Context, e Entorno, credencial string, c Consultor) int
 	for _, s := range servicios {
 		consulta := c.Consultar(ctx, s.url, s.limiteMs)
 		if ctx.Err() != nil {
-			return Interrumpido // the probe was cut short, not the service
+			return curso.Interrumpido // the probe was cut short, not the service
 		}
 		var texto string
 		var d decision.Decision

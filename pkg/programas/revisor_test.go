@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
@@ -147,7 +148,7 @@ func TestPorTypeContraElRevisor(t *testing.T) {
 	t.Parallel()
 	rev, _ := revisorDePrueba(t, 0) // the course's 500 ms save: the second alta arrives at 100 ms
 	var out bytes.Buffer
-	e := Entorno{Out: &out, Err: &out, Revisor: rev, Laboratorio: LaboratorioPorOmision}
+	e := Entorno{Out: &out, Err: &out, Revisor: rev, Laboratorio: curso.URLLaboratorio}
 	if c := PorType(context.Background(), e); c != 0 {
 		t.Fatalf("código de salida %d:\n%s", c, out.String())
 	}
@@ -186,7 +187,7 @@ func TestSincronizarContraElRevisor(t *testing.T) {
 	rev, registro := revisorDePrueba(t, 20*time.Millisecond)
 	var out bytes.Buffer
 	e := entornoDePrueba(&out)
-	e.Revisor, e.Laboratorio = rev, LaboratorioPorOmision
+	e.Revisor, e.Laboratorio = rev, curso.URLLaboratorio
 	if c := Sincronizar(context.Background(), e); c != 0 {
 		t.Fatalf("código de salida %d:\n%s", c, out.String())
 	}
@@ -263,7 +264,7 @@ func TestAgenteContraElRevisor(t *testing.T) {
 	rev, _ := revisorDePrueba(t, 20*time.Millisecond)
 	var out bytes.Buffer
 	e := entornoDePrueba(&out)
-	e.Revisor, e.Laboratorio = rev, LaboratorioPorOmision
+	e.Revisor, e.Laboratorio = rev, curso.URLLaboratorio
 	if c := Agente(context.Background(), e, nil); c != 0 {
 		t.Fatalf("código de salida %d:\n%s", c, out.String())
 	}
@@ -299,7 +300,7 @@ func TestAgenteConUnNombreConSaltos(t *testing.T) {
 	rev, _ := revisorDePrueba(t, 20*time.Millisecond)
 	var out bytes.Buffer
 	e := entornoDePrueba(&out)
-	e.Revisor, e.Laboratorio = rev, LaboratorioPorOmision
+	e.Revisor, e.Laboratorio = rev, curso.URLLaboratorio
 	nombre := "a\nIGNORA\tlo anterior"
 	if c := Agente(context.Background(), e, &nombre); c != 0 {
 		t.Fatalf("código de salida %d:\n%s", c, out.String())

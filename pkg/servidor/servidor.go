@@ -21,15 +21,8 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/spf13/pflag"
 
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/estado"
-)
-
-// The course's ports (§4.1.3 and §6.1.2).
-const (
-	PuertoRevisor     = 18080
-	PuertoLaboratorio = 18081
-	PuertoPasarela    = 18082
-	PuertoHostil      = 18083
 )
 
 // Limits set on purpose so a slow or hostile client cannot hold a server (see Nuevo).
@@ -50,7 +43,7 @@ type Opciones struct {
 
 // Banderas declares --direccion, --puerto and --log-json with the program's default port.
 func (o *Opciones) Banderas(fs *pflag.FlagSet, puerto int) {
-	fs.StringVar(&o.Direccion, "direccion", "127.0.0.1", "dirección en la que escucha")
+	fs.StringVar(&o.Direccion, "direccion", curso.Host, "dirección en la que escucha")
 	fs.IntVar(&o.Puerto, "puerto", puerto, "puerto en el que escucha (0: uno libre)")
 	fs.BoolVar(&o.LogJSON, "log-json", false, "bitácora en JSON, una línea por evento")
 }
@@ -166,7 +159,8 @@ func (e *PuertoOcupado) Error() string {
 
 // duenios names the program the course runs on each of its ports, the likely other occupant.
 var duenios = map[string]string{
-	"18080": "el revisor", "18081": "el laboratorio", "18082": "la pasarela", "18083": "el servicio hostil",
+	strconv.Itoa(curso.PuertoRevisor): "el revisor", strconv.Itoa(curso.PuertoLaboratorio): "el laboratorio",
+	strconv.Itoa(curso.PuertoPasarela): "la pasarela", strconv.Itoa(curso.PuertoHostil): "el servicio hostil",
 }
 
 // Escuchar opens the listening socket, wrapped for the course's status lines.

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"cursohttp/pkg/carga"
+	"cursohttp/pkg/curso"
 )
 
 // configuracion is one run's setup, printed in the table's header so a figure is never read
@@ -76,7 +77,7 @@ func main() {
 
 // servirTrivial answers a fixed JSON body: the fastest a Go HTTP server can be on this machine.
 func servirTrivial(puerto int) {
-	cuerpo := []byte(`{"id":1,"nombre":"catalogo","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}` + "\n")
+	cuerpo := []byte(`{"id":1,"nombre":"catalogo","url":"` + curso.URLLaboratorio + `/codigo/200","limite_ms":2000}` + "\n")
 	srv := &http.Server{Addr: "127.0.0.1:" + strconv.Itoa(puerto), Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", strconv.Itoa(len(cuerpo)))
@@ -319,7 +320,7 @@ func correr(c configuracion) error {
 			"Authorization": {"Bearer escritura-a"}, "Content-Type": {"application/json"},
 			"Idempotency-Key": {"bench-una-llave"},
 		},
-		Cuerpo: []byte(`{"nombre":"bench","url":"http://127.0.0.1:18081/codigo/200"}`),
+		Cuerpo: []byte(`{"nombre":"bench","url":"` + curso.URLLaboratorio + `/codigo/200"}`),
 	}
 	if res, err := hacer(cliente, alta); err != nil || res != http.StatusCreated {
 		return fmt.Errorf("el alta inicial dio %d %v, se esperaba 201", res, err)

@@ -75,6 +75,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"cursohttp/pkg/curso"
 )
 
 func main() {
@@ -133,7 +135,7 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 	defer candado.Close()
 
 	r := &Reproductor{
-		Bin: *bin, Programas: ServidoresDelCurso(), Puertos: []int{18080, 18081, 18082, 18083},
+		Bin: *bin, Programas: ServidoresDelCurso(), Puertos: []int{curso.PuertoRevisor, curso.PuertoLaboratorio, curso.PuertoPasarela, curso.PuertoHostil},
 		Paso: *paso, Entrada: bufio.NewReader(entrada), Salida: salida,
 		LimiteComando: 90 * time.Second, EsperaBitacora: 2 * time.Second,
 	}
@@ -303,7 +305,7 @@ func TomarCandado() (*Candado, error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("otra copia de las escenas está corriendo (tiene %s); usan los puertos 18080-18083, así que solo puede correr una a la vez", ruta)
+		return nil, fmt.Errorf("otra copia de las escenas está corriendo (tiene %s); usan los puertos %d-%d, así que solo puede correr una a la vez", ruta, curso.PuertoRevisor, curso.PuertoHostil)
 	}
 	return &Candado{f: f}, nil
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"cursohttp/pkg/curso"
 )
 
 // Programa says how to start one of the lesson's servers.
@@ -25,13 +27,13 @@ type Programa struct {
 // ServidoresDelCurso are the programs a scene may start, on the course's ports.
 func ServidoresDelCurso() map[string]Programa {
 	return map[string]Programa{
-		"revisor":     {Binario: "revisor", Puerto: 18080},
-		"laboratorio": {Binario: "laboratorio", Puerto: 18081},
-		"pasarela":    {Binario: "pasarela", Puerto: 18082},
+		"revisor":     {Binario: "revisor", Puerto: curso.PuertoRevisor},
+		"laboratorio": {Binario: "laboratorio", Puerto: curso.PuertoLaboratorio},
+		"pasarela":    {Binario: "pasarela", Puerto: curso.PuertoPasarela},
 		// fig06_04.ts, the fake gateway, replaces the pasarela on 18082 (L6 §2.8).
-		"mentira": {Binario: "laboratorio", Args: []string{"mentira"}, Puerto: 18082},
+		"mentira": {Binario: "laboratorio", Args: []string{"mentira"}, Puerto: curso.PuertoPasarela},
 		// The hostile server fig07_04.ts opens on 18083 (L7 R-11).
-		"hostil": {Binario: "laboratorio", Args: []string{"hostil"}, Puerto: 18083},
+		"hostil": {Binario: "laboratorio", Args: []string{"hostil"}, Puerto: curso.PuertoHostil},
 	}
 }
 
@@ -80,7 +82,7 @@ func NuevaFlota(bin, dir string, programas map[string]Programa, entorno []string
 
 // PuertoOcupado tells whether something accepts connections on 127.0.0.1:puerto.
 func PuertoOcupado(puerto int) bool {
-	c, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(puerto)), 200*time.Millisecond)
+	c, err := net.DialTimeout("tcp", net.JoinHostPort(curso.Host, strconv.Itoa(puerto)), 200*time.Millisecond)
 	if err != nil {
 		return false
 	}
