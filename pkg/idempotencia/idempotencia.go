@@ -65,7 +65,8 @@ const (
 	OtraPeticion
 	// EnCurso: the original request with this key is still running (409 llave-en-curso).
 	EnCurso
-	// Lleno: every slot holds a request in progress; the key cannot be reserved (503, retry later).
+	// Lleno: every slot holds a request in progress; the key cannot be reserved. The revisor answers
+	// it as EnCurso (409 llave-en-curso), which a client already knows to retry after a while.
 	Lleno
 )
 

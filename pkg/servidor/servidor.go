@@ -48,7 +48,7 @@ func (o *Opciones) Banderas(fs *pflag.FlagSet, puerto int) {
 	fs.BoolVar(&o.LogJSON, "log-json", false, "bitácora en JSON, una línea por evento")
 }
 
-// Direccion returns host:port.
+// Addr returns host:port.
 func (o Opciones) Addr() string {
 	return net.JoinHostPort(o.Direccion, strconv.Itoa(o.Puerto))
 }
