@@ -23,15 +23,13 @@ func (l *limites) banderas(fs *pflag.FlagSet) {
 		"anuncia RateLimit-Policy y RateLimit (borrador IETF) en las rutas limitadas, también en el 429")
 }
 
-// aplicar builds both limiters, with the course's quotas, into o.
+// aplicar puts the algorithm of every limited route, with the course's quotas, into o.
 func (l limites) aplicar(o *revisor.Opciones) error {
-	var err error
-	if o.Revisiones, err = limitador.Nuevo(l.algoritmo, revisor.RevisionesPorVentana, revisor.Ventana); err != nil {
+	f, err := limitador.FabricaDe(l.algoritmo)
+	if err != nil {
 		return fmt.Errorf("--limitador: %w", err)
 	}
-	if o.Consultas, err = limitador.Nuevo(l.algoritmo, revisor.ConsultasPorVentana, revisor.Ventana); err != nil {
-		return fmt.Errorf("--limitador: %w", err)
-	}
+	o.Limitador = f
 	o.CabecerasRateLimit = l.cabeceras
 	return nil
 }

@@ -33,10 +33,8 @@ func TestBanderasDeLimites(t *testing.T) {
 		if err := l.aplicar(&o); err != nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
-		for _, lim := range []limitador.Limitador{o.Revisiones, o.Consultas} {
-			if p := lim.Politica(); p.Nombre != c.algoritmo || p.Cuota != 3 || p.Ventana != revisor.Ventana {
-				t.Errorf("%v: %+v", c.args, p)
-			}
+		if p := o.Limitador(revisor.RevisionesPorVentana, revisor.Ventana).Politica(); p.Nombre != c.algoritmo || p.Cuota != 3 || p.Ventana != revisor.Ventana {
+			t.Errorf("%v: %+v", c.args, p)
 		}
 		if o.CabecerasRateLimit != c.cabeceras {
 			t.Errorf("%v: cabeceras %v", c.args, o.CabecerasRateLimit)

@@ -44,20 +44,34 @@ const (
 	AlgoritmoCubeta     = "cubeta"
 )
 
+// Fabrica builds limiters of one algorithm, one per quota and window: a server that limits
+// several things takes one Fabrica and builds each limiter with its own numbers. Like the
+// constructors, it panics on a nonsense quota or window.
+type Fabrica func(cuota int, ventana time.Duration) Limitador
+
+// FabricaDe returns the constructor of an algorithm by name, for programs that take it as a flag.
+func FabricaDe(algoritmo string) (Fabrica, error) {
+	switch algoritmo {
+	case AlgoritmoVentana:
+		return func(c int, v time.Duration) Limitador { return NuevaVentanaFija(c, v) }, nil
+	case AlgoritmoDeslizante:
+		return func(c int, v time.Duration) Limitador { return NuevaVentanaDeslizante(c, v) }, nil
+	case AlgoritmoCubeta:
+		return func(c int, v time.Duration) Limitador { return NuevaCubeta(c, v) }, nil
+	}
+	return nil, fmt.Errorf("algoritmo desconocido %q: usa %s, %s o %s", algoritmo, AlgoritmoVentana, AlgoritmoDeslizante, AlgoritmoCubeta)
+}
+
 // Nuevo builds a limiter by algorithm name, for programs that take it as a flag.
 func Nuevo(algoritmo string, cuota int, ventana time.Duration) (Limitador, error) {
 	if err := validar(cuota, ventana); err != nil {
 		return nil, err
 	}
-	switch algoritmo {
-	case AlgoritmoVentana:
-		return NuevaVentanaFija(cuota, ventana), nil
-	case AlgoritmoDeslizante:
-		return NuevaVentanaDeslizante(cuota, ventana), nil
-	case AlgoritmoCubeta:
-		return NuevaCubeta(cuota, ventana), nil
+	f, err := FabricaDe(algoritmo)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("algoritmo desconocido %q: usa %s, %s o %s", algoritmo, AlgoritmoVentana, AlgoritmoDeslizante, AlgoritmoCubeta)
+	return f(cuota, ventana), nil
 }
 
 func validar(cuota int, ventana time.Duration) error {

@@ -47,12 +47,12 @@ func TestRafagaContraUnRevisorRecienArrancado(t *testing.T) {
 		t.Run(nombre, func(t *testing.T) {
 			t.Parallel()
 			reloj := &relojRafaga{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
-			revisiones, err := limitador.Nuevo(c.algoritmo, revisor.RevisionesPorVentana, revisor.Ventana)
+			algoritmo, err := limitador.FabricaDe(c.algoritmo)
 			if err != nil {
 				t.Fatal(err)
 			}
 			rv := revisor.Nuevo(revisor.Opciones{
-				Revisiones: revisiones, CabecerasRateLimit: c.cabeceras,
+				Limitador: algoritmo, CabecerasRateLimit: c.cabeceras,
 				Reloj: reloj.Ahora, EsperaEnCola: time.Hour,
 			})
 			ts := httptest.NewServer(rv)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"time"
 
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
@@ -19,11 +20,25 @@ type contexto struct {
 
 type manejador func(rv *Revisor, c *contexto)
 
-// metodo says which handler serves a method and whether it writes (a lector may not).
+// metodo says which handler serves a method, whether it writes (a lector may not) and, for the
+// routes that make the revisor go out to the network, the limit the gate applies.
 type metodo struct {
 	nombre  string
 	atiende manejador
 	escribe bool
+	limite  *limite
+}
+
+// limite is a quota per credential and window. The gate counts a request against it once it knows
+// who asks and that they may, and before the handler looks anything up: the 404s of someone trying
+// ids one after another count too, and one credential's use is not another's.
+type limite struct {
+	politica string // its name in RateLimit-Policy and RateLimit
+	cuota    int    // requests per ventana
+	ventana  time.Duration
+	problema problema.Clave // the 429 it answers
+	que      string         // what was asked too often, as the 429's detail says it
+	indice   int            // its limiter in Revisor.limitadores, set by armar
 }
 
 type ruta struct {
@@ -33,15 +48,20 @@ type ruta struct {
 	prefijo string   // the pattern's literal beginning
 }
 
-func lee(nombre string, m manejador) metodo     { return metodo{nombre, m, false} }
-func escribe(nombre string, m manejador) metodo { return metodo{nombre, m, true} }
+func lee(nombre string, m manejador) metodo     { return metodo{nombre, m, false, nil} }
+func escribe(nombre string, m manejador) metodo { return metodo{nombre, m, true, nil} }
+
+// limitado puts the method under l.
+func (m metodo) limitado(l limite) metodo { m.limite = &l; return m }
 
 // rutas is the API, matched against the request's WHATWG path.
 var rutas = armar([]ruta{
 	{patron: regexp.MustCompile(`^/servicios$`), metodos: []metodo{lee("GET", (*Revisor).listar), escribe("POST", (*Revisor).darDeAlta)}},
 	{patron: regexp.MustCompile(`^/servicios/(\d+)$`), metodos: []metodo{lee("GET", (*Revisor).consultar), escribe("PUT", (*Revisor).cambiar), escribe("DELETE", (*Revisor).retirar)}},
-	{patron: regexp.MustCompile(`^/servicios/(\d+)/revisiones$`), metodos: []metodo{escribe("POST", (*Revisor).pedirRevision)}},
-	{patron: regexp.MustCompile(`^/servicios/(\d+)/salud$`), metodos: []metodo{lee("GET", (*Revisor).salud)}},
+	{patron: regexp.MustCompile(`^/servicios/(\d+)/revisiones$`), metodos: []metodo{escribe("POST", (*Revisor).pedirRevision).
+		limitado(limite{politica: "revisiones", cuota: RevisionesPorVentana, ventana: Ventana, problema: problema.DemasiadasRevisiones, que: "revisiones"})}},
+	{patron: regexp.MustCompile(`^/servicios/(\d+)/salud$`), metodos: []metodo{lee("GET", (*Revisor).salud).
+		limitado(limite{politica: "consultas", cuota: ConsultasPorVentana, ventana: Ventana, problema: problema.DemasiadasConsultas, que: "consultas en vivo"})}},
 	{patron: regexp.MustCompile(`^/servicios/(\d+)/informe$`), metodos: []metodo{lee("GET", (*Revisor).informe)}},
 	{patron: regexp.MustCompile(`^/revisiones/(\d+)$`), metodos: []metodo{lee("GET", (*Revisor).consultarRevision)}},
 	{patron: regexp.MustCompile(`^/mantenimiento$`), metodos: []metodo{escribe("PUT", (*Revisor).cambiarMantenimiento)}},
@@ -49,6 +69,9 @@ var rutas = armar([]ruta{
 	{patron: regexp.MustCompile(`^/v1/servicios$`), metodos: []metodo{lee("GET", (*Revisor).listarV1)}},
 	{patron: regexp.MustCompile(`^/v1/servicios/(\d+)$`), metodos: []metodo{lee("GET", (*Revisor).consultarV1)}},
 })
+
+// limites are the limits of the table, in order; Nuevo builds one limiter for each.
+var limites []*limite
 
 func armar(rs []ruta) []ruta {
 	for i := range rs {
@@ -58,6 +81,10 @@ func armar(rs []ruta) []ruta {
 			if m.nombre == "GET" {
 				nombres = append(nombres, "HEAD")
 			}
+			if m.limite != nil {
+				m.limite.indice = len(limites)
+				limites = append(limites, m.limite)
+			}
 		}
 		rs[i].permite = strings.Join(nombres, ", ")
 		rs[i].prefijo, _ = rs[i].patron.LiteralPrefix()
@@ -66,7 +93,8 @@ func armar(rs []ruta) []ruta {
 }
 
 // atender is the gate, written once and read top to bottom in the course's order (lesson 4 R17,
-// lesson 6 §2.16). Each step either answers and returns or lets the request on.
+// lesson 6 §2.16, lesson 6 §6.8.1 for the limits). Each step either answers and returns or lets the
+// request on.
 func (rv *Revisor) atender(w http.ResponseWriter, r *http.Request) {
 	camino := respuesta.Ruta(r)
 
@@ -133,6 +161,12 @@ func (rv *Revisor) atender(w http.ResponseWriter, r *http.Request) {
 	// 4. May you?
 	if m.escribe && !credencial.puedeEscribir() {
 		problema.Escribir(w, r, problema.PermisoInsuficiente, "tu credencial solo puede leer; para escribir pide una con rol de escritor")
+		return
+	}
+
+	// Within your limit? Only the routes that go out to the network have one; the course asks it
+	// first thing in their handlers, which is here.
+	if m.limite != nil && !rv.dentroDelLimite(w, r, m.limite, credencial) {
 		return
 	}
 

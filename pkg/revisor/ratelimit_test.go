@@ -33,15 +33,12 @@ func (r *relojDePrueba) avanzar(d time.Duration) {
 	r.ahora = r.ahora.Add(d)
 }
 
-// revisorLimitado is a revisor whose checks never run during the test (no network) and whose two
-// limiters use algoritmo on the given clock.
+// revisorLimitado is a revisor whose checks never run during the test (no network) and whose
+// limited routes use algoritmo on the given clock.
 func revisorLimitado(t *testing.T, algoritmo string, reloj *relojDePrueba, cabeceras bool, o revisor.Opciones) *revisor.Revisor {
 	t.Helper()
 	var err error
-	if o.Revisiones, err = limitador.Nuevo(algoritmo, revisor.RevisionesPorVentana, revisor.Ventana); err != nil {
-		t.Fatal(err)
-	}
-	if o.Consultas, err = limitador.Nuevo(algoritmo, revisor.ConsultasPorVentana, revisor.Ventana); err != nil {
+	if o.Limitador, err = limitador.FabricaDe(algoritmo); err != nil {
 		t.Fatal(err)
 	}
 	o.Reloj = reloj.Ahora
@@ -214,5 +211,46 @@ func TestSinCabecerasRateLimitPorOmision(t *testing.T) {
 	}
 	if fmt.Sprint(codigos) != "[202 404 202 404 202 404 429 429]" {
 		t.Errorf("códigos %v", codigos)
+	}
+}
+
+// The limit is asked where the course asks it: after the route, the method, the credential and its
+// role, before the service is looked up. What the gate refuses earlier never spends the quota, and
+// once it is spent a service that does not exist is a 429, not a 404.
+func TestElLimiteEnElOrdenDeLaPuerta(t *testing.T) {
+	t.Parallel()
+	for _, ruta := range []struct{ metodo, camino, otro, lector string }{
+		{"POST", "/servicios/%s/revisiones", "GET", "lectura-a"},
+		{"GET", "/servicios/%s/salud", "DELETE", ""},
+	} {
+		t.Run(ruta.camino, func(t *testing.T) {
+			t.Parallel()
+			reloj := &relojDePrueba{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+			rv := revisorLimitado(t, limitador.AlgoritmoVentana, reloj, false, revisor.Opciones{})
+			en := func(id string) string { return fmt.Sprintf(ruta.camino, id) }
+			var codigos []string
+			anotar := func(w *httptest.ResponseRecorder) { codigos = append(codigos, strconv.Itoa(w.Code)) }
+			// Refused before the limit, as many times as the quota and more: 405, 401 and (for a
+			// write) 403.
+			for range revisor.RevisionesPorVentana + 1 {
+				anotar(pedir(rv, ruta.otro, en("1"), "escritura-a"))
+				anotar(pedir(rv, ruta.metodo, en("1"), "inventada"))
+				if ruta.lector != "" {
+					anotar(pedir(rv, ruta.metodo, en("1"), ruta.lector))
+				}
+			}
+			// The quota is whole: three that pass the limit (the third one a 404), then 429s, for a
+			// service that does not exist too.
+			for _, id := range []string{"99", "98", "97", "99", "1"} {
+				anotar(pedir(rv, ruta.metodo, en(id), "escritura-a"))
+			}
+			want := strings.Repeat("405 401 ", revisor.RevisionesPorVentana+1) + "404 404 404 429 429"
+			if ruta.lector != "" {
+				want = strings.Repeat("405 401 403 ", revisor.RevisionesPorVentana+1) + "404 404 404 429 429"
+			}
+			if got := strings.Join(codigos, " "); got != want {
+				t.Errorf("códigos %s\nquiero   %s", got, want)
+			}
+		})
 	}
 }

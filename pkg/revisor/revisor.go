@@ -35,7 +35,8 @@ const (
 	// Guardar: a registration "takes" this long, so a retry can arrive while the original runs.
 	Guardar = 500 * time.Millisecond
 	// RevisionesPorVentana and ConsultasPorVentana per credential and Ventana: going out to the
-	// network is limited, or the revisor would hammer someone else's service for whoever asks.
+	// network is limited, or the revisor would hammer someone else's service for whoever asks
+	// (the limited routes in rutas).
 	RevisionesPorVentana = 3
 	ConsultasPorVentana  = 3
 	Ventana              = 60 * time.Second
@@ -63,9 +64,9 @@ type Opciones struct {
 	Verificador *destinos.Verificador
 	// Sonda replaces the probe built on Verificador.
 	Sonda *sonda.Sonda
-	// Revisiones and Consultas limit checks and live queries per credential; nil is a fixed
-	// window of 3 per 60 s each.
-	Revisiones, Consultas limitador.Limitador
+	// Limitador builds the limiter of each limited route (checks and live queries, see rutas)
+	// from its quota and window; nil is the course's fixed window, limitador.NuevaVentanaFija.
+	Limitador limitador.Fabrica
 	// CabecerasRateLimit: the limited routes also announce RateLimit-Policy and RateLimit
 	// (draft-ietf-httpapi-ratelimit-headers-11). Off, as in the course, which sends only Retry-After.
 	CabecerasRateLimit bool
@@ -83,8 +84,7 @@ type Revisor struct {
 	almacen      *almacen.Almacen
 	verificador  *destinos.Verificador
 	sonda        *sonda.Sonda
-	revisiones   limitador.Limitador
-	consultas    limitador.Limitador
+	limitadores  []limitador.Limitador // one per limite, by limite.indice
 	anunciar     bool
 	llaves       Llaves
 	reloj        func() time.Time
@@ -111,11 +111,12 @@ func Nuevo(o Opciones) *Revisor {
 	if o.Sonda == nil {
 		o.Sonda = sonda.Nueva(o.Verificador, sonda.Opciones{})
 	}
-	if o.Revisiones == nil {
-		o.Revisiones = limitador.NuevaVentanaFija(RevisionesPorVentana, Ventana)
+	if o.Limitador == nil {
+		o.Limitador = func(c int, v time.Duration) limitador.Limitador { return limitador.NuevaVentanaFija(c, v) }
 	}
-	if o.Consultas == nil {
-		o.Consultas = limitador.NuevaVentanaFija(ConsultasPorVentana, Ventana)
+	limitadores := make([]limitador.Limitador, len(limites))
+	for i, l := range limites {
+		limitadores[i] = o.Limitador(l.cuota, l.ventana)
 	}
 	if o.Llaves == nil {
 		o.Llaves = idempotencia.Nuevo(idempotencia.Opciones{})
@@ -138,8 +139,7 @@ func Nuevo(o Opciones) *Revisor {
 		almacen:      o.Almacen,
 		verificador:  o.Verificador,
 		sonda:        o.Sonda,
-		revisiones:   o.Revisiones,
-		consultas:    o.Consultas,
+		limitadores:  limitadores,
 		anunciar:     o.CabecerasRateLimit,
 		llaves:       o.Llaves,
 		reloj:        o.Reloj,

@@ -425,3 +425,17 @@ func TestPanicoConRespuestaEmpezada(t *testing.T) {
 		t.Errorf("bitácora: %s", e.err.String())
 	}
 }
+
+func TestUltimo(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{
+		time.Minute:             "el último minuto",
+		5 * time.Minute:         "los últimos 5 minutos",
+		30 * time.Second:        "los últimos 30 segundos",
+		1500 * time.Millisecond: "los últimos 1,5 segundos",
+	} {
+		if got := ultimo(d); got != want {
+			t.Errorf("ultimo(%v) = %q, quiero %q", d, got, want)
+		}
+	}
+}

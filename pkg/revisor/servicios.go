@@ -286,17 +286,8 @@ func (rv *Revisor) retirar(c *contexto) {
 	respuesta.Vacio(c.w, c.r, http.StatusNoContent)
 }
 
-// POST /servicios/{id}/revisiones
+// POST /servicios/{id}/revisiones, limited (see rutas)
 func (rv *Revisor) pedirRevision(c *contexto) {
-	// The limit counts per credential and is asked BEFORE looking the service up: the 404s of
-	// someone trying ids one after another count too, and one credential's use is not another's.
-	v := rv.revisiones.Permitir("revisiones:"+c.credencial.Nombre, rv.reloj())
-	rv.anunciarLimite(c, "revisiones", rv.revisiones, v)
-	if !v.Permitido {
-		problema.Escribir(c.w, c.r, problema.DemasiadasRevisiones, "ya pediste "+strconv.Itoa(RevisionesPorVentana)+" revisiones en el último minuto",
-			problema.ConCabecera("Retry-After", strconv.FormatInt(v.RetryAfter, 10)))
-		return
-	}
 	s, ok := rv.encontrar(c, c.parametros[0])
 	if !ok {
 		return
@@ -354,17 +345,9 @@ func (rv *Revisor) consultarRevision(c *contexto) {
 
 // GET /servicios/{id}/salud: the revisor asks the service now and acts as a gateway. Any HTTP
 // response is reported with 200, whatever its code; without one, the fault is behind the revisor:
-// 504 if it did not answer in time, 502 if what came back is not HTTP or nobody answered.
+// 504 if it did not answer in time, 502 if what came back is not HTTP or nobody answered. It goes
+// out to the network like a check, so it is limited too, in its own window (see rutas).
 func (rv *Revisor) salud(c *contexto) {
-	// A live query goes out to the network like a check; without a limit the revisor would hammer
-	// someone else's service for whoever asks. Per credential, before the lookup, its own window.
-	v := rv.consultas.Permitir("salud:"+c.credencial.Nombre, rv.reloj())
-	rv.anunciarLimite(c, "consultas", rv.consultas, v)
-	if !v.Permitido {
-		problema.Escribir(c.w, c.r, problema.DemasiadasConsultas, "ya pediste "+strconv.Itoa(ConsultasPorVentana)+" consultas en vivo en el último minuto",
-			problema.ConCabecera("Retry-After", strconv.FormatInt(v.RetryAfter, 10)))
-		return
-	}
 	s, ok := rv.encontrar(c, c.parametros[0])
 	if !ok {
 		return
