@@ -69,8 +69,7 @@ func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, stdout, 
 	if err != nil {
 		return err // one line, busy port included
 	}
-	ln = pasarela.Envolver(ln)
-	srv := pasarela.NuevoServidor(pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: log}))
+	srv := servidor.Nuevo(pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: log}))
 	log.Info().Str("direccion", ln.Addr().String()).Str("destino", destino.String()).
 		Msg(pasarela.LineaDeInicio(ln.Addr().String(), destino))
 	if err := servidor.Servir(ctx, ln, srv); err != nil {

@@ -1,7 +1,8 @@
 // Package estado puts the course's reason phrase on the wire. Go's net/http writes its own phrases
 // (413 "Request Entity Too Large", 422 "Unprocessable Entity") and cannot be told another one, so a
-// listener wraps each connection and, for the one response a handler marks, rewrites the phrase of the
-// status line as it leaves. Keep-alive, framing and everything else stay net/http's.
+// listener wraps each connection and, for the one response a handler marks, rewrites its head as it
+// leaves: the phrase of the status line, and whatever else a handler's Reescritura changes (the
+// gateway's lower-case names). Keep-alive, framing and everything else stay net/http's.
 package estado
 
 import (
@@ -47,22 +48,18 @@ func Frase(codigo int) string {
 	return SinNombre
 }
 
-// Nombrado reports whether the registry names codigo.
-func Nombrado(codigo int) bool {
-	_, ok := frases[codigo]
-	return ok
-}
+// Reescritura rewrites the head of one response as it leaves. p is the response's first write: it
+// starts with the status line and, since net/http buffers 4 KiB before writing, holds the whole
+// head unless the head is larger. The function appends to dst what goes on the wire instead and
+// returns it. It must leave the framing as it is: the same fields with the same values.
+type Reescritura func(dst, p []byte) []byte
 
-// linea is the status line a handler asked for, waiting for its response to leave.
-type linea struct {
-	codigo int
-	frase  string
-}
-
-// Conn rewrites the reason phrase of the next status line it writes, when asked to.
+// Conn is a connection whose next response head a handler may rewrite (Reescribir): the course's
+// reason phrase, the gateway's lower-case names. One wrapper with one hook, so a write with
+// nothing pending costs one atomic load.
 type Conn struct {
 	net.Conn
-	pendiente atomic.Pointer[linea]
+	pendiente atomic.Value // Reescritura; a nil one when nothing is pending
 }
 
 // CloseWrite half-closes the connection when the one underneath can (TCP), for a staged close.
@@ -74,25 +71,12 @@ func (c *Conn) CloseWrite() error {
 }
 
 func (c *Conn) Write(p []byte) (int, error) {
-	l := c.pendiente.Load()
-	if l == nil {
+	f, _ := c.pendiente.Load().(Reescritura)
+	if f == nil || !bytes.HasPrefix(p, []byte("HTTP/1.")) {
 		return c.Conn.Write(p)
 	}
-	c.pendiente.Store(nil)
-	// net/http flushes its buffer at the end of every response, so a response's first write starts
-	// with its whole status line: "HTTP/1.1 413 Request Entity Too Large\r\n".
-	if len(p) < 13 || !bytes.HasPrefix(p, []byte("HTTP/1.")) || p[8] != ' ' || p[12] != ' ' ||
-		string(p[9:12]) != strconv.Itoa(l.codigo) {
-		return c.Conn.Write(p)
-	}
-	fin := bytes.Index(p, []byte("\r\n"))
-	if fin < 0 {
-		return c.Conn.Write(p)
-	}
-	nueva := make([]byte, 0, len(p)-fin+13+len(l.frase))
-	nueva = append(nueva, p[:13]...)
-	nueva = append(nueva, l.frase...)
-	nueva = append(nueva, p[fin:]...)
+	c.pendiente.Store(Reescritura(nil))
+	nueva := f(make([]byte, 0, len(p)+32), p)
 	n, err := c.Conn.Write(nueva)
 	if err != nil {
 		// Report what reached the wire in the caller's terms, never more than it gave.
@@ -124,10 +108,15 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 	return ctx
 }
 
-// ConnDe returns the wrapped connection a request arrived on, if any.
-func ConnDe(r *http.Request) (*Conn, bool) {
-	c, ok := r.Context().Value(claveConn{}).(*Conn)
-	return c, ok
+// Reescribir asks that the head of the next response on r's connection leave through f. Outside a
+// wrapped HTTP/1 connection (an httptest.ResponseRecorder, HTTP/2) it does nothing.
+func Reescribir(r *http.Request, f Reescritura) {
+	if r == nil || r.ProtoMajor != 1 {
+		return
+	}
+	if c, ok := r.Context().Value(claveConn{}).(*Conn); ok {
+		c.pendiente.Store(f)
+	}
 }
 
 // Escribir writes the status line for codigo with the suite's phrase (see Frase).
@@ -138,16 +127,31 @@ func Escribir(w http.ResponseWriter, r *http.Request, codigo int) {
 // EscribirConFrase writes the status line for codigo with the given phrase. Outside a wrapped
 // connection (an httptest.ResponseRecorder, HTTP/2) it falls back to net/http's own phrase.
 func EscribirConFrase(w http.ResponseWriter, r *http.Request, codigo int, frase string) {
-	if frase != goFrase(codigo) && r != nil && r.ProtoMajor == 1 {
-		if c, ok := ConnDe(r); ok {
-			c.pendiente.Store(&linea{codigo, frase})
-		}
+	if frase != FraseDeGo(codigo) {
+		Reescribir(r, func(dst, p []byte) []byte { return CambiarFrase(dst, p, codigo, frase) })
 	}
 	w.WriteHeader(codigo)
 }
 
-// goFrase is the phrase net/http writes by itself for codigo.
-func goFrase(codigo int) string {
+// CambiarFrase appends p to dst with frase as the reason phrase of its status line, if that line is
+// codigo's; any other p is appended as it is.
+func CambiarFrase(dst, p []byte, codigo int, frase string) []byte {
+	// "HTTP/1.1 413 Request Entity Too Large\r\n"
+	if len(p) < 13 || !bytes.HasPrefix(p, []byte("HTTP/1.")) || p[8] != ' ' || p[12] != ' ' ||
+		string(p[9:12]) != strconv.Itoa(codigo) {
+		return append(dst, p...)
+	}
+	fin := bytes.Index(p, []byte("\r\n"))
+	if fin < 0 {
+		return append(dst, p...)
+	}
+	dst = append(dst, p[:13]...)
+	dst = append(dst, frase...)
+	return append(dst, p[fin:]...)
+}
+
+// FraseDeGo is the phrase net/http writes by itself for codigo.
+func FraseDeGo(codigo int) string {
 	if t := http.StatusText(codigo); t != "" {
 		return t
 	}

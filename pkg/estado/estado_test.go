@@ -2,10 +2,12 @@ package estado
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -110,6 +112,54 @@ func TestCuerpoGrandeNoConfundeLaLinea(t *testing.T) {
 	b, _ := io.ReadAll(res.Body)
 	if res.Status != "422 Unprocessable Content" || string(b) != cuerpo {
 		t.Errorf("estado %q, cuerpo intacto %v", res.Status, string(b) == cuerpo)
+	}
+}
+
+// A handler's own rewrite goes through the same hook: it changes only the head of the response that
+// asked for it, and the last one asked before the head leaves is the one applied.
+func TestReescribirSoloLaCabezaPedida(t *testing.T) {
+	t.Parallel()
+	addr := servidor(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/minusculas" {
+			Reescribir(r, func(dst, p []byte) []byte { return append(dst, bytes.ToLower(p)...) })
+		}
+		if r.URL.Path == "/dos" {
+			Reescribir(r, func(dst, p []byte) []byte { return append(dst, "no se usa"...) })
+			Reescribir(r, func(dst, p []byte) []byte { return CambiarFrase(dst, p, 200, "Bien") })
+		}
+		w.Header().Set("X-Uno", "A")
+		io.WriteString(w, "abc")
+	})
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	for _, q := range []struct{ ruta, linea, cabecera string }{
+		{"/minusculas", "http/1.1 200 ok\r\n", "x-uno: a\r\n"},
+		{"/", "HTTP/1.1 200 OK\r\n", "X-Uno: A\r\n"},
+		{"/dos", "HTTP/1.1 200 Bien\r\n", "X-Uno: A\r\n"},
+	} {
+		io.WriteString(c, "GET "+q.ruta+" HTTP/1.1\r\nHost: x\r\n\r\n")
+		var cabeza []string
+		for {
+			l, err := br.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l == "\r\n" {
+				break
+			}
+			cabeza = append(cabeza, l)
+		}
+		cuerpo := make([]byte, 3)
+		if _, err := io.ReadFull(br, cuerpo); err != nil || string(cuerpo) != "abc" {
+			t.Fatalf("%s: cuerpo %q %v", q.ruta, cuerpo, err)
+		}
+		if cabeza[0] != q.linea || !slices.Contains(cabeza, q.cabecera) {
+			t.Errorf("%s: cabeza %q", q.ruta, cabeza)
+		}
 	}
 }
 

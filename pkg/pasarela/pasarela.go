@@ -26,13 +26,13 @@ import (
 	"cursohttp/pkg/respuesta"
 )
 
-// Pasan are the request headers the course's gateway forwards; every other one stays behind
+// pasan are the request headers the course's gateway forwards; every other one stays behind
 // (X-Simular included: it is an order for the gateway, not for the revisor).
-var Pasan = []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"}
+var pasan = []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"}
 
-// Vuelven are the response headers it passes back, in the course's order. It writes their names in
+// vuelven are the response headers it passes back, in the course's order. It writes their names in
 // lower case, as Node's gateway does (S-I39).
-var Vuelven = []string{"Content-Type", "Content-Length", "Content-Language", "Location", "ETag", "Retry-After", "Allow", "WWW-Authenticate"}
+var vuelven = []string{"Content-Type", "Content-Length", "Content-Language", "Location", "ETag", "Retry-After", "Allow", "WWW-Authenticate"}
 
 // The two details of the gateway's 502.
 const (
@@ -175,10 +175,10 @@ func (p *Pasarela) peticion(r *http.Request) (*http.Request, *cuerpoVisto, bool)
 		Proto:      "HTTP/1.1",
 		ProtoMajor: 1,
 		ProtoMinor: 1,
-		Header:     make(http.Header, len(Pasan)+1),
+		Header:     make(http.Header, len(pasan)+1),
 		Host:       destino.Host,
 	}).WithContext(ctx)
-	for _, nombre := range Pasan {
+	for _, nombre := range pasan {
 		if v := r.Header.Values(nombre); len(v) > 0 {
 			salida.Header[nombre] = []string{unaCabecera(nombre, v)}
 		}
@@ -244,7 +244,7 @@ func (p *Pasarela) identidad(r *http.Request, cuerpo *cuerpoVisto) [32]byte {
 // lower case, the body (leido, then resto when the answer was too large to hold).
 func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.Response, leido []byte, resto io.Reader) {
 	h := w.Header()
-	for _, nombre := range Vuelven {
+	for _, nombre := range vuelven {
 		if v := resp.Header.Values(nombre); len(v) > 0 {
 			h[http.CanonicalHeaderKey(nombre)] = []string{strings.Join(v, ", ")}
 		}
@@ -256,12 +256,12 @@ func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.R
 	if resp.ContentLength >= 0 && resto == nil && int64(len(leido)) != resp.ContentLength && r.Method != http.MethodHead {
 		h["Content-Length"] = []string{strconv.Itoa(len(leido))}
 	}
-	enMinusculas(r)
 	frase, _ := strings.CutPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" ")
 	if frase == "" || frase == resp.Status {
 		frase = estado.Frase(resp.StatusCode)
 	}
-	estado.EscribirConFrase(w, r, resp.StatusCode, frase)
+	estado.Reescribir(r, cabeza(resp.StatusCode, frase))
+	w.WriteHeader(resp.StatusCode)
 	w.Write(leido)
 	if resto != nil {
 		if _, err := io.Copy(w, resto); err != nil {

@@ -43,8 +43,8 @@ func levantar(t testing.TB, destino string) (string, *bitacora) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln = Envolver(estado.Envolver(ln))
-	srv := NuevoServidor(Nueva(Opciones{Destino: u, Log: servidor.NuevoLogger(log, log, false)}))
+	ln = estado.Envolver(ln)
+	srv := servidor.Nuevo(Nueva(Opciones{Destino: u, Log: servidor.NuevoLogger(log, log, false)}))
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return ln.Addr().String(), log
