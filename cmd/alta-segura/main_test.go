@@ -11,68 +11,46 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/cli"
 )
+
+// conEntorno is the program with entorno as its environment.
+func conEntorno(entorno map[string]string) prueba.Programa {
+	leer := func(k string) (string, bool) { v, ok := entorno[k]; return v, ok }
+	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		return cli.Ejecutar(ctx, nuevaRaiz(stdout, leer), args, stdin, stdout, stderr)
+	}
+}
 
 // correr runs the program in-process with entorno as its environment.
 func correr(t *testing.T, entorno map[string]string, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	leer := func(k string) (string, bool) { v, ok := entorno[k]; return v, ok }
-	codigo := cli.Ejecutar(context.Background(), nuevaRaiz(&out, leer), args, nil, &out, &errOut)
-	return codigo, out.String(), errOut.String()
+	return prueba.Correr(t, conEntorno(entorno), args...)
 }
 
 func TestUsoIncorrecto(t *testing.T) {
 	t.Parallel()
 	const uso = "uso: alta-segura <nombre> <url> [--sin-llave]\n"
-	casos := []struct {
-		args   []string
-		stderr string
-	}{
-		{nil, uso},
-		{[]string{"agenda"}, uso},
-		{[]string{"--sin-llave", "agenda"}, uso},
-		{[]string{"agenda", "--pasarela", "http://127.0.0.1:1"}, uso},
-		{[]string{"a", "b", "c"}, "alta-segura: sobra «c»; «alta-segura --help» muestra cómo se usa\n"},
-		{[]string{"a", "b", "--x"}, "alta-segura: no existe la opción --x; «alta-segura --help» muestra las opciones\n"},
-		{[]string{"a", "b", "--pasarela"}, "alta-segura: la opción --pasarela necesita un valor; «alta-segura --help» muestra las opciones\n"},
-		{[]string{"a", "b", "--sin-llave=quizá"}, "alta-segura: la opción --sin-llave espera true o false, no «quizá»; «alta-segura --help» muestra las opciones\n"},
-		{[]string{"a", "b", "--pasarela", "127.0.0.1:18082"}, "alta-segura: --pasarela debe ser una dirección http, no \"127.0.0.1:18082\"\n"},
-		{[]string{"help"}, uso},
-	}
-	for _, c := range casos {
-		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			t.Parallel()
-			codigo, out, errOut := correr(t, nil, c.args...)
-			if codigo != cli.SalidaUso || out != "" || errOut != c.stderr {
-				t.Errorf("salida %d, stdout %q, stderr %q; se esperaba 2 y %q", codigo, out, errOut, c.stderr)
-			}
-		})
-	}
+	prueba.UsosIncorrectos(t, conEntorno(nil), map[string]string{
+		"":                                     uso,
+		"agenda":                               uso,
+		"--sin-llave agenda":                   uso,
+		"agenda --pasarela http://127.0.0.1:1": uso,
+		"a b c":                                "alta-segura: sobra «c»; «alta-segura --help» muestra cómo se usa\n",
+		"a b --x":                              "alta-segura: no existe la opción --x; «alta-segura --help» muestra las opciones\n",
+		"a b --pasarela":                       "alta-segura: la opción --pasarela necesita un valor; «alta-segura --help» muestra las opciones\n",
+		"a b --sin-llave=quizá":                "alta-segura: la opción --sin-llave espera true o false, no «quizá»; «alta-segura --help» muestra las opciones\n",
+		"a b --pasarela 127.0.0.1:18082":       "alta-segura: --pasarela debe ser una dirección http, no \"127.0.0.1:18082\"\n",
+		"help":                                 uso,
+	})
 }
 
 func TestAyuda(t *testing.T) {
 	t.Parallel()
-	for _, ruta := range cli.Rutas(nuevaRaiz(io.Discard, nil)) {
-		for _, bandera := range []string{"--help", "-h"} {
-			args := append(append([]string{}, ruta...), bandera)
-			codigo, out, errOut := correr(t, nil, args...)
-			if codigo != cli.SalidaBien || errOut != "" {
-				t.Errorf("%v: salida %d, stderr %q", args, codigo, errOut)
-			}
-			for _, s := range []string{"Idempotency-Key", "http://127.0.0.1:18082", "ALTA_LIMITE_MS", "Ctrl+C", "Ejemplos:\n",
-				"Uso:\n  alta-segura <nombre> <url> [opciones]\n", "--sin-llave  ", "--pasarela TEXTO",
-				"(si no se dice: http://127.0.0.1:18082)", "(si no se dice: escritura-a)", "muestra esta ayuda"} {
-				if !strings.Contains(out, s) {
-					t.Errorf("%v: la ayuda no dice %q:\n%s", args, s, out)
-				}
-			}
-			if s := cli.EnIngles(out); s != "" {
-				t.Errorf("%v: la ayuda dice %q:\n%s", args, s, out)
-			}
-		}
-	}
+	prueba.Ayudas(t, conEntorno(nil), nuevaRaiz(io.Discard, nil), "Idempotency-Key", "http://127.0.0.1:18082",
+		"ALTA_LIMITE_MS", "Ctrl+C", "Ejemplos:\n", "Uso:\n  alta-segura <nombre> <url> [opciones]\n", "--sin-llave  ",
+		"--pasarela TEXTO", "(si no se dice: http://127.0.0.1:18082)", "(si no se dice: escritura-a)", "muestra esta ayuda")
 }
 
 // pasarelaDePrueba answers each POST with the next of respuestas (the last one repeats) and

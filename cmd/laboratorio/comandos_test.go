@@ -2,76 +2,36 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"io"
 	"net"
 	"net/http"
 	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/servidor"
 )
 
-// salida is a stream the program writes while the test reads it.
-type salida struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *salida) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *salida) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-func correr(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errOut salida
-	codigo := run(context.Background(), args, strings.NewReader(""), &out, &errOut)
-	return codigo, out.String(), errOut.String()
-}
-
 func TestUsoIncorrecto(t *testing.T) {
 	t.Parallel()
-	casos := []struct {
-		args   []string
-		stderr string
-	}{
-		{[]string{"mentira"}, "uso: laboratorio mentira <respuesta>...   (por ejemplo: 503:2 201)\n"},
-		{[]string{"mentira", "abc"}, "laboratorio mentira: respuesta inválida «abc»: se espera mudo o CÓDIGO[:extra], con un código de tres cifras\n"},
-		{[]string{"mentira", "201", "99"}, "laboratorio mentira: respuesta inválida «99»: se espera mudo o CÓDIGO[:extra], con un código de tres cifras\n"},
-		{[]string{"mentira", "100"}, "laboratorio mentira: respuesta inválida «100»: el código va de 200 a 999 (un 100 no puede ser la última respuesta)\n"},
-		{[]string{"--x"}, "laboratorio: no existe la opción --x; «laboratorio --help» muestra las opciones\n"},
-		{[]string{"-x"}, "laboratorio: no existe la opción -x; «laboratorio --help» muestra las opciones\n"},
-		{[]string{"--puerto"}, "laboratorio: la opción --puerto necesita un valor; «laboratorio --help» muestra las opciones\n"},
-		{[]string{"--puerto", "abc"}, "laboratorio: la opción --puerto espera un número entero, no «abc»; «laboratorio --help» muestra las opciones\n"},
-		{[]string{"--puerto", "70000"}, "laboratorio: --puerto va de 0 a 65535 (0: uno libre), no 70000\n"},
-		{[]string{"hostil", "--log-json=tal"}, "laboratorio hostil: la opción --log-json espera true o false, no «tal»; «laboratorio hostil --help» muestra las opciones\n"},
-		{[]string{"mentira", "201", "--puerto=-1"}, "laboratorio mentira: --puerto va de 0 a 65535 (0: uno libre), no -1\n"},
-		{[]string{"otra"}, "laboratorio: sobra «otra»; «laboratorio --help» muestra cómo se usa\n"},
-		{[]string{"hostil", "de-mas"}, "laboratorio hostil: sobra «de-mas»; «laboratorio hostil --help» muestra cómo se usa\n"},
-	}
-	for _, c := range casos {
-		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			t.Parallel()
-			codigo, out, errOut := correr(t, c.args...)
-			if codigo != cli.SalidaUso || out != "" || errOut != c.stderr {
-				t.Errorf("salida %d, stdout %q, stderr %q; se esperaba 2 y %q", codigo, out, errOut, c.stderr)
-			}
-		})
-	}
+	prueba.UsosIncorrectos(t, run, map[string]string{
+		"mentira":                 "uso: laboratorio mentira <respuesta>...   (por ejemplo: 503:2 201)\n",
+		"mentira abc":             "laboratorio mentira: respuesta inválida «abc»: se espera mudo o CÓDIGO[:extra], con un código de tres cifras\n",
+		"mentira 201 99":          "laboratorio mentira: respuesta inválida «99»: se espera mudo o CÓDIGO[:extra], con un código de tres cifras\n",
+		"mentira 100":             "laboratorio mentira: respuesta inválida «100»: el código va de 200 a 999 (un 100 no puede ser la última respuesta)\n",
+		"--x":                     "laboratorio: no existe la opción --x; «laboratorio --help» muestra las opciones\n",
+		"-x":                      "laboratorio: no existe la opción -x; «laboratorio --help» muestra las opciones\n",
+		"--puerto":                "laboratorio: la opción --puerto necesita un valor; «laboratorio --help» muestra las opciones\n",
+		"--puerto abc":            "laboratorio: la opción --puerto espera un número entero, no «abc»; «laboratorio --help» muestra las opciones\n",
+		"--puerto 70000":          "laboratorio: --puerto va de 0 a 65535 (0: uno libre), no 70000\n",
+		"hostil --log-json=tal":   "laboratorio hostil: la opción --log-json espera true o false, no «tal»; «laboratorio hostil --help» muestra las opciones\n",
+		"mentira 201 --puerto=-1": "laboratorio mentira: --puerto va de 0 a 65535 (0: uno libre), no -1\n",
+		"otra":                    "laboratorio: sobra «otra»; «laboratorio --help» muestra cómo se usa\n",
+		"hostil de-mas":           "laboratorio hostil: sobra «de-mas»; «laboratorio hostil --help» muestra cómo se usa\n",
+	})
 }
 
 func TestAyuda(t *testing.T) {
@@ -86,7 +46,7 @@ func TestAyuda(t *testing.T) {
 		{[]string{"hostil", "-h"}, []string{"/type/<texto>", "/idioma/en", "(si no se dice: 18083)"}},
 	}
 	for _, c := range casos {
-		codigo, out, errOut := correr(t, c.args...)
+		codigo, out, errOut := prueba.Correr(t, run, c.args...)
 		if codigo != cli.SalidaBien || errOut != "" {
 			t.Errorf("%v: salida %d, stderr %q", c.args, codigo, errOut)
 		}
@@ -104,16 +64,11 @@ func TestAyuda(t *testing.T) {
 // TestPuertoOcupado: one clear sentence, exit 1, no usage.
 func TestPuertoOcupado(t *testing.T) {
 	t.Parallel()
-	ocupado, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ocupado.Close()
-	puerto := strconv.Itoa(ocupado.Addr().(*net.TCPAddr).Port)
+	puerto := prueba.PuertoOcupado(t)
 	for _, prog := range [][]string{{}, {"mentira", "201"}, {"hostil"}} {
 		nombre := strings.TrimSpace("laboratorio " + strings.Join(prog[:min(len(prog), 1)], ""))
 		args := append(append([]string{}, prog...), "--puerto", puerto)
-		codigo, out, errOut := correr(t, args...)
+		codigo, out, errOut := prueba.Correr(t, run, args...)
 		want := (&servidor.PuertoOcupado{Programa: nombre, Addr: "127.0.0.1:" + puerto}).Error() + "\n"
 		if codigo != cli.SalidaFallo || out != "" || errOut != want {
 			t.Errorf("%v: salida %d, stdout %q, stderr %q; se esperaba 1 y %q", args, codigo, out, errOut, want)
@@ -121,44 +76,13 @@ func TestPuertoOcupado(t *testing.T) {
 	}
 }
 
-var lineaInicio = regexp.MustCompile(`^(laboratorio en http://|servidor de mentira en http://|servicio hostil en http://)(127\.0\.0\.1:\d+)`)
+var lineaInicio = regexp.MustCompile(`^(?:laboratorio en http://|servidor de mentira en http://|servicio hostil en http://)(127\.0\.0\.1:\d+)`)
 
 // arrancar runs the program in-process on a free port until the test ends or parar is called.
-func arrancar(t *testing.T, args ...string) (addr string, out *salida, parar func() int) {
+func arrancar(t *testing.T, args ...string) (addr string, out *prueba.Buffer, parar func() int) {
 	t.Helper()
-	ctx, cancelar := context.WithCancel(context.Background())
-	out = &salida{}
-	var errOut salida
-	fin := make(chan int, 1)
-	go func() { fin <- run(ctx, append(args, "--puerto", "0"), strings.NewReader(""), out, &errOut) }()
-	limite := time.Now().Add(5 * time.Second)
-	for {
-		primera, _, _ := strings.Cut(out.String(), "\n")
-		if m := lineaInicio.FindStringSubmatch(primera); m != nil {
-			addr = m[2]
-			break
-		}
-		select {
-		case codigo := <-fin:
-			t.Fatalf("terminó con %d antes de escuchar: %q", codigo, errOut.String())
-		default:
-		}
-		if time.Now().After(limite) {
-			t.Fatal("no imprimió la línea de inicio")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	var una sync.Once
-	codigo := -1
-	parar = func() int {
-		una.Do(func() {
-			cancelar()
-			codigo = <-fin
-		})
-		return codigo
-	}
-	t.Cleanup(func() { parar() })
-	return addr, out, parar
+	s := prueba.Arrancar(t, run, lineaInicio, append(args, "--puerto", "0")...)
+	return s.Addr, s.Out, s.Parar
 }
 
 func TestCorrerLaboratorio(t *testing.T) {

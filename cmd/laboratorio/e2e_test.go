@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"cursohttp/internal/prueba"
 )
 
 // These tests build the binary and use it as a student does: a terminal, signals, exit codes.
@@ -34,7 +36,7 @@ func compilar(t *testing.T) string {
 type proceso struct {
 	cmd    *exec.Cmd
 	lineas chan string
-	stderr *salida
+	stderr *prueba.Buffer
 }
 
 func lanzar(t *testing.T, bin string, args ...string) *proceso {
@@ -44,7 +46,7 @@ func lanzar(t *testing.T, bin string, args ...string) *proceso {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proceso{cmd: cmd, lineas: make(chan string, 100), stderr: &salida{}}
+	p := &proceso{cmd: cmd, lineas: make(chan string, 100), stderr: &prueba.Buffer{}}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -110,17 +110,3 @@ func porOmision(fl *pflag.Flag) string {
 	}
 	return " (si no se dice: " + fl.DefValue + ")"
 }
-
-// EnIngles returns the first text of cobra's or pflag's own English help found in ayuda, or "" if
-// there is none: what tests check on every command's help.
-func EnIngles(ayuda string) string {
-	for _, s := range []string{
-		"Usage", "Flags:", "Available Commands:", "Global Flags:", "Examples:", "Additional help",
-		"help for", "Help about", "(default", "completion", "[flags]", "[command]", "for more information",
-	} {
-		if strings.Contains(ayuda, s) {
-			return s
-		}
-	}
-	return ""
-}

@@ -159,23 +159,6 @@ func recorrer(c *cobra.Command, f func(*cobra.Command)) {
 	}
 }
 
-// Rutas lists the arguments that reach each visible command under raiz, raiz itself first (an
-// empty list): what a test walks to check every help.
-func Rutas(raiz *cobra.Command) [][]string {
-	var rutas [][]string
-	var visitar func(c *cobra.Command, camino []string)
-	visitar = func(c *cobra.Command, camino []string) {
-		rutas = append(rutas, camino)
-		for _, sub := range c.Commands() {
-			if sub.IsAvailableCommand() {
-				visitar(sub, append(append([]string{}, camino...), sub.Name()))
-			}
-		}
-	}
-	visitar(raiz, []string{})
-	return rutas
-}
-
 // Programa is a whole program with its arguments and streams passed in, so tests run it in-process.
 type Programa func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 

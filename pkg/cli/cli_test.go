@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
+
 	"github.com/spf13/cobra"
 )
 
@@ -196,7 +198,7 @@ func TestCorreYPrepararDosVeces(t *testing.T) {
 func TestRutas(t *testing.T) {
 	t.Parallel()
 	want := [][]string{{}, {"grupo"}, {"grupo", "hoja"}, {"uno"}}
-	if got := Rutas(arbol()); !reflect.DeepEqual(got, want) {
+	if got := prueba.Rutas(arbol()); !reflect.DeepEqual(got, want) {
 		t.Errorf("%q, se esperaba %q", got, want)
 	}
 }
@@ -204,13 +206,13 @@ func TestRutas(t *testing.T) {
 // TestTodoElArbolEnEspanol: every command's help, reached by its path, is Spanish.
 func TestTodoElArbolEnEspanol(t *testing.T) {
 	t.Parallel()
-	for _, ruta := range Rutas(arbol()) {
+	for _, ruta := range prueba.Rutas(arbol()) {
 		for _, bandera := range []string{"--help", "-h"} {
 			codigo, out, errOut := ejecutar(append(ruta, bandera)...)
 			if codigo != 0 || errOut != "" || !strings.Contains(out, "Uso:\n") || !strings.Contains(out, "muestra esta ayuda") {
 				t.Errorf("%v %s: salida %d, stderr %q, ayuda:\n%s", ruta, bandera, codigo, errOut, out)
 			}
-			if s := EnIngles(out); s != "" {
+			if s := prueba.EnIngles(out); s != "" {
 				t.Errorf("%v %s: la ayuda dice %q:\n%s", ruta, bandera, s, out)
 			}
 		}
@@ -220,7 +222,7 @@ func TestTodoElArbolEnEspanol(t *testing.T) {
 	raiz := arbol()
 	raiz.SetArgs([]string{"--help"})
 	raiz.SetOut(&out)
-	if err := raiz.Execute(); err != nil || EnIngles(out.String()) == "" {
+	if err := raiz.Execute(); err != nil || prueba.EnIngles(out.String()) == "" {
 		t.Errorf("EnIngles no ve la ayuda de cobra (%v):\n%s", err, out.String())
 	}
 }

@@ -63,12 +63,6 @@ func opacaValida(s string) bool {
 	return true
 }
 
-// EsValida dice si texto es exactamente una etiqueta: "x" o W/"x".
-func EsValida(texto string) bool {
-	s := strings.TrimPrefix(texto, "W/")
-	return len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && opacaValida(s[1:len(s)-1])
-}
-
 func esDebil(etiqueta string) bool { return strings.HasPrefix(etiqueta, "W/") }
 
 func opaca(etiqueta string) string { return strings.TrimPrefix(etiqueta, "W/") }

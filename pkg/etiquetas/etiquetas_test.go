@@ -2,6 +2,7 @@ package etiquetas
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -116,9 +117,15 @@ func FuzzInterpretar(f *testing.F) {
 			t.Fatalf("comodín con lista %q", lista)
 		}
 		for _, e := range lista {
-			if !EsValida(e) {
+			if !esValida(e) {
 				t.Fatalf("Interpretar(%q) devolvió una etiqueta mal formada %q", cabecera, e)
 			}
 		}
 	})
+}
+
+// esValida reports whether texto is exactly one tag: "x" or W/"x".
+func esValida(texto string) bool {
+	s := strings.TrimPrefix(texto, "W/")
+	return len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && opacaValida(s[1:len(s)-1])
 }

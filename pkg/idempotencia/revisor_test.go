@@ -12,33 +12,23 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/programas"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
 )
 
-type bitacora struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *bitacora) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-func (b *bitacora) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.b.String() }
-
-func levantarRevisor(t *testing.T, llaves *idempotencia.Registro) (string, *bitacora) {
+func levantarRevisor(t *testing.T, llaves *idempotencia.Registro) (string, *prueba.Buffer) {
 	t.Helper()
-	log := &bitacora{}
+	log := &prueba.Buffer{}
 	o := revisor.Opciones{Log: servidor.NuevoLogger(log, log, false)}
 	if llaves != nil {
 		o.Llaves = llaves
 	}
 	rv := revisor.Nuevo(o)
-	ts := servidor.Prueba(t, rv)
+	ts := servidortest.Nuevo(t, rv)
 	t.Cleanup(rv.Cerrar)
 	return ts.URL, log
 }

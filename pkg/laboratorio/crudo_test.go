@@ -2,15 +2,15 @@ package laboratorio
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"cursohttp/internal/prueba"
 
 	"github.com/rs/zerolog"
 )
@@ -79,22 +79,7 @@ func partir(todo string) crudo {
 }
 
 // bitacora is a log destination safe for concurrent handlers.
-type bitacora struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *bitacora) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *bitacora) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type bitacora struct{ prueba.Buffer }
 
 func (l *bitacora) lineas() []string {
 	var out []string

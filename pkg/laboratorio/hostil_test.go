@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"cursohttp/pkg/servidor"
+	"cursohttp/internal/prueba/servidortest"
 )
 
 const (
@@ -22,7 +22,7 @@ func tipoX(tipo string) string {
 // TestHostil compares with what the course's hostile service sent for the same targets.
 func TestHostil(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, NuevoHostil())
+	ts := servidortest.Nuevo(t, NuevoHostil())
 	addr := ts.Listener.Addr().String()
 	casos := []struct {
 		metodo, objetivo, cuerpo string

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/estado"
 	"cursohttp/pkg/servidor"
 )
@@ -27,7 +28,7 @@ const (
 // TestBanco asks the bench what the course's bench was asked and compares the bytes it answered.
 func TestBanco(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, Nuevo(zerolog.Nop()))
+	ts := servidortest.Nuevo(t, Nuevo(zerolog.Nop()))
 	addr := ts.Listener.Addr().String()
 
 	casos := []struct {
@@ -175,7 +176,7 @@ func TestBanco(t *testing.T) {
 // (estado.Frase) and the body's name (the bench's own).
 func TestBancoTodosLosCodigos(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, Nuevo(zerolog.Nop()))
+	ts := servidortest.Nuevo(t, Nuevo(zerolog.Nop()))
 	addr := ts.Listener.Addr().String()
 	for codigo := 200; codigo <= 999; codigo++ {
 		if codigo > 600 && codigo%100 != 99 {
@@ -224,7 +225,7 @@ func TestCuerpo(t *testing.T) {
 
 func TestCortar(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, Nuevo(zerolog.Nop()))
+	ts := servidortest.Nuevo(t, Nuevo(zerolog.Nop()))
 	addr := ts.Listener.Addr().String()
 	for _, metodo := range []string{"GET", "HEAD", "POST", "DELETE"} {
 		t.Run(metodo, func(t *testing.T) {
@@ -242,7 +243,7 @@ func TestCortar(t *testing.T) {
 
 func TestBasura(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, Nuevo(zerolog.Nop()))
+	ts := servidortest.Nuevo(t, Nuevo(zerolog.Nop()))
 	addr := ts.Listener.Addr().String()
 	for _, metodo := range []string{"GET", "HEAD", "POST", "PUT"} {
 		t.Run(metodo, func(t *testing.T) {
@@ -272,7 +273,7 @@ func TestLentoSinCliente(t *testing.T) {
 		}()
 		banco.ServeHTTP(w, r)
 	})
-	ts := servidor.Prueba(t, h)
+	ts := servidortest.Nuevo(t, h)
 	for _, cuerpo := range []string{"", "un cuerpo que hay que leer"} {
 		c, err := net.Dial("tcp", ts.Listener.Addr().String())
 		if err != nil {
@@ -296,7 +297,7 @@ func TestLentoSinCliente(t *testing.T) {
 // TestLentoTiempo: the answer comes after the milliseconds asked, not before.
 func TestLentoTiempo(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, Nuevo(zerolog.Nop()))
+	ts := servidortest.Nuevo(t, Nuevo(zerolog.Nop()))
 	inicio := time.Now()
 	r := pedirCrudo(t, ts.Listener.Addr().String(), "GET", "/lento/150", "")
 	if d := time.Since(inicio); d < 150*time.Millisecond {

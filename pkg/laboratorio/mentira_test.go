@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/servidor"
 )
 
@@ -100,7 +101,7 @@ func nuevaMentira(t *testing.T, pedidas ...string) (*Mentira, *bitacora, string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := servidor.Prueba(t, m)
+	ts := servidortest.Nuevo(t, m)
 	t.Cleanup(m.Cerrar)
 	return m, &log, ts.Listener.Addr().String()
 }
@@ -241,7 +242,7 @@ func TestMentiraMuda(t *testing.T) {
 	}
 	t.Cleanup(m.Cerrar)
 	terminados := make(chan struct{}, 4)
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() { terminados <- struct{}{} }()
 		m.ServeHTTP(w, r)
 	}))

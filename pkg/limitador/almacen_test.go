@@ -114,3 +114,10 @@ func TestClaveQueVuelve(t *testing.T) {
 		}
 	}
 }
+
+// claves is how many keys the store holds now.
+func (a *almacen[E]) claves() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return len(a.estados)
+}

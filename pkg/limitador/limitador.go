@@ -171,9 +171,3 @@ func (a *almacen[E]) barrer(ahora time.Time) {
 }
 
 func (a *almacen[E]) guardar(clave string, e *E) { a.estados[clave] = e }
-
-func (a *almacen[E]) claves() int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return len(a.estados)
-}

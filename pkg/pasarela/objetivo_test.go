@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"cursohttp/pkg/servidor"
+	"cursohttp/internal/prueba/servidortest"
 )
 
 // The targets Node's URL parser gives for "http://127.0.0.1:18080" + target (checked with Node 20).
@@ -98,7 +98,7 @@ func TestObjetivoComoElCurso(t *testing.T) {
 		mu     sync.Mutex
 		vistos []string
 	)
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		vistos = append(vistos, r.RequestURI)
 		mu.Unlock()

@@ -2,7 +2,6 @@ package pasarela
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -14,40 +13,22 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"cursohttp/internal/prueba"
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/estado"
 	"cursohttp/pkg/servidor"
 )
 
-// bitacora collects the gateway's lines.
-type bitacora struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *bitacora) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-func (b *bitacora) String() string { b.mu.Lock(); defer b.mu.Unlock(); return b.b.String() }
-
 // levantar serves the gateway in front of destino on an ephemeral port, as cmd/pasarela does.
-func levantar(t testing.TB, destino string) (string, *bitacora) {
+func levantar(t testing.TB, destino string) (string, *prueba.Buffer) {
 	t.Helper()
 	u, err := url.Parse(destino)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &bitacora{}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln = estado.Envolver(ln)
-	srv := servidor.Nuevo(Nueva(Opciones{Destino: u, Log: servidor.NuevoLogger(log, log, false)}))
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return ln.Addr().String(), log
+	log := &prueba.Buffer{}
+	ts := servidortest.Nuevo(t, Nueva(Opciones{Destino: u, Log: servidor.NuevoLogger(log, log, false)}))
+	return ts.Listener.Addr().String(), log
 }
 
 // crudo sends one raw request and returns the raw response: status line, headers as written, body.
@@ -107,7 +88,7 @@ func revisorFalso(t testing.TB) (string, func() []vista) {
 		mu    sync.Mutex
 		todas []vista
 	)
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		mu.Lock()
 		todas = append(todas, vista{r.Method, r.RequestURI, r.Header.Clone(), string(b)})
@@ -169,7 +150,7 @@ func TestReenvia(t *testing.T) {
 // The upstream's reason phrase is kept: the revisor's 422 reads "Unprocessable Content".
 func TestFraseDelRevisor(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Content-Type"] = []string{"application/problem+json"}
 		w.Header()["Content-Language"] = []string{"es"}
 		estado.Escribir(w, r, 422)
@@ -186,7 +167,7 @@ func TestFraseDelRevisor(t *testing.T) {
 func TestNoSigueRedirecciones(t *testing.T) {
 	t.Parallel()
 	var llamadas atomic.Int32
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		llamadas.Add(1)
 		w.Header()["Location"] = []string{"/servicios"}
 		w.WriteHeader(301)
@@ -293,7 +274,7 @@ func TestRevisorApagado(t *testing.T) {
 // The revisor hangs up without answering (or mid-body) → 502, logged as no answer.
 func TestRevisorCorta(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/a-medias" {
 			w.Header()["Content-Length"] = []string{"100"}
 			w.WriteHeader(200)
@@ -419,7 +400,7 @@ func TestVistasAcotadas(t *testing.T) {
 
 // BenchmarkReenviarGET compares a GET through the gateway with the same GET straight to the upstream.
 func BenchmarkReenviarGET(b *testing.B) {
-	ts := servidor.Prueba(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Content-Type"] = []string{"application/json"}
 		w.Header()["Content-Length"] = []string{"9"}
 		io.WriteString(w, `{"id":1}`+"\n")
@@ -451,7 +432,7 @@ func BenchmarkReenviarGET(b *testing.B) {
 func TestHeadConservaContentLength(t *testing.T) {
 	t.Parallel()
 	const cuerpo = `{"servicios":[]}` + "\n"
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Content-Type"] = []string{"application/json"}
 		w.Header()["Content-Length"] = []string{strconv.Itoa(len(cuerpo))}
 		w.WriteHeader(200)

@@ -79,21 +79,6 @@ var catalogo = map[Clave]Tipo{
 	ServicioLento:         {curso.Problemas + "servicio-lento", "El servicio no respondió a tiempo", 504},
 }
 
-// De returns the catalogue entry for clave.
-func De(clave Clave) (Tipo, bool) {
-	t, ok := catalogo[clave]
-	return t, ok
-}
-
-// Claves lists the catalogue, for tests and documentation.
-func Claves() []Clave {
-	claves := make([]Clave, 0, len(catalogo))
-	for c := range catalogo {
-		claves = append(claves, c)
-	}
-	return claves
-}
-
 // Opcion adjusts one problem response.
 type Opcion func(*opciones)
 

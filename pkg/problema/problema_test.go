@@ -41,8 +41,7 @@ func TestExtensionesYCabeceras(t *testing.T) {
 
 func TestCadaTipoTieneSuCodigoYSuTitulo(t *testing.T) {
 	t.Parallel()
-	for _, c := range Claves() {
-		tipo, _ := De(c)
+	for c, tipo := range catalogo {
 		if tipo.Status < 400 || tipo.Status > 599 || tipo.Title == "" {
 			t.Errorf("%s: %+v", c, tipo)
 		}

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/servidor"
 )
 
 // altaContra answers one alta with the given status, headers and body, and returns the agent's JSON.
 func altaContra(t *testing.T, codigo int, cabeceras map[string]string, cuerpo string) string {
 	t.Helper()
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != "POST" || r.URL.Path != "/servicios" || r.Header.Get("Idempotency-Key") == "" ||
 			r.Header.Get("Authorization") != "Bearer escritura-a" || r.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("petición inesperada: %s %s %v", r.Method, r.URL, r.Header)

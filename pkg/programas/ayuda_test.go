@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/servidor"
 )
@@ -38,7 +39,7 @@ func laboratorioDePrueba(t *testing.T) (string, *bufferSeguro) {
 	t.Helper()
 	registro := &bufferSeguro{}
 	log := servidor.NuevoLogger(registro, registro, false)
-	ts := servidor.Prueba(t, servidor.Registrar(log, laboratorio.Nuevo(zerolog.Nop())))
+	ts := servidortest.Nuevo(t, servidor.Registrar(log, laboratorio.Nuevo(zerolog.Nop())))
 	return ts.URL, registro
 }
 

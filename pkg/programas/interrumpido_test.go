@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
 )
 
@@ -33,7 +33,7 @@ func (c *consultorQueCorta) Consultar(context.Context, string, int) sonda.Consul
 // the services after it) as if the services had answered so.
 func TestRevisarInterrumpido(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"servicios":[{"nombre":"uno","url":"u","limite_ms":2000},{"nombre":"dos","url":"u","limite_ms":2000},{"nombre":"tres","url":"u","limite_ms":2000}]}`))
 	}))
 	ctx, cancelar := context.WithCancel(context.Background())
@@ -51,7 +51,7 @@ func TestComprobadoresInterrumpidos(t *testing.T) {
 	t.Parallel()
 	ctx, cancelar := context.WithCancel(context.Background())
 	defer cancelar()
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body) // so the server notices the client leaving
 		cancelar()
 		select {
@@ -66,7 +66,7 @@ func TestComprobadoresInterrumpidos(t *testing.T) {
 
 	ctx, cancelar = context.WithCancel(context.Background())
 	defer cancelar()
-	lab := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	lab := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body) // so the server notices the client leaving
 		cancelar()
 		select {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"cursohttp/pkg/servidor"
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/sonda"
 )
 
@@ -21,7 +21,7 @@ import (
 func TestRevisarEsperaLoQuePideYPideOtraVez(t *testing.T) {
 	t.Parallel()
 	var pedidas atomic.Int32
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		pedidas.Add(1)
 		w.Header().Set("Retry-After", "2")
 		w.Header().Set("Content-Type", "application/problem+json")
@@ -48,7 +48,7 @@ func TestRevisarEsperaLoQuePideYPideOtraVez(t *testing.T) {
 // (esperar with no number) is not retried.
 func TestRevisarSinProblemDetails(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(502)
 	}))
 	var out bytes.Buffer
@@ -68,7 +68,7 @@ func (c consultorFijo) Consultar(context.Context, string, int) sonda.Consulta {
 
 func TestRevisarColumnas(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"servicios":[{"id":9,"nombre":"año—𝄞","url":"http://10.0.0.1/","limite_ms":2000}]}`))
 	}))
@@ -94,7 +94,7 @@ func TestRevisarColumnas(t *testing.T) {
 
 func TestRevisarConUnaListaRota(t *testing.T) {
 	t.Parallel()
-	ts := servidor.Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"servicios":`))
 	}))
 	var out, errOut bytes.Buffer

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/revisor"
@@ -25,7 +26,7 @@ func revisorDePrueba(t *testing.T, guardar time.Duration) (string, *bufferSeguro
 	log := servidor.NuevoLogger(registro, registro, false)
 	rv := revisor.Nuevo(revisor.Opciones{Log: log, Guardar: guardar, EsperaCierre: 10 * time.Millisecond})
 	t.Cleanup(rv.Cerrar)
-	ts := servidor.Prueba(t, servidor.Registrar(log, rv))
+	ts := servidortest.Nuevo(t, servidor.Registrar(log, rv))
 	return ts.URL, registro
 }
 

@@ -1,7 +1,6 @@
 package revisor
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,28 +13,12 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/prueba"
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/servidor"
 )
-
-// bitacora is a log buffer safe for the server's goroutines.
-type bitacora struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *bitacora) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *bitacora) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
 
 // reloj is a clock the test moves by hand (for the rate-limit windows).
 type reloj struct {
@@ -63,7 +46,7 @@ type entorno struct {
 	srv      *httptest.Server
 	lab      *httptest.Server
 	labAddr  string
-	out, err *bitacora
+	out, err *prueba.Buffer
 	reloj    *reloj
 }
 
@@ -80,8 +63,8 @@ func rapido(o *Opciones) {
 
 func nuevoEntorno(t *testing.T, ajustes ...ajuste) *entorno {
 	t.Helper()
-	e := &entorno{t: t, out: &bitacora{}, err: &bitacora{}, reloj: &reloj{t: time.Date(2026, 10, 21, 13, 19, 6, 0, time.UTC)}}
-	e.lab = servidor.Prueba(t, laboratorio.Nuevo(zerolog.Nop()))
+	e := &entorno{t: t, out: &prueba.Buffer{}, err: &prueba.Buffer{}, reloj: &reloj{t: time.Date(2026, 10, 21, 13, 19, 6, 0, time.UTC)}}
+	e.lab = servidortest.Nuevo(t, laboratorio.Nuevo(zerolog.Nop()))
 	e.labAddr = strings.TrimPrefix(e.lab.URL, "http://")
 	semillas := almacen.Semillas()
 	for i := range semillas {
@@ -98,7 +81,7 @@ func nuevoEntorno(t *testing.T, ajustes ...ajuste) *entorno {
 		a(&o)
 	}
 	e.rv = Nuevo(o)
-	e.srv = servidor.Prueba(t, servidor.Registrar(log, e.rv))
+	e.srv = servidortest.Nuevo(t, servidor.Registrar(log, e.rv))
 	t.Cleanup(e.rv.Cerrar)
 	return e
 }

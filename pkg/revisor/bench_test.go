@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/servidor"
 )
 
@@ -33,7 +34,7 @@ func benchHandler(b *testing.B, ruta string, cabeceras http.Header) {
 func benchRed(b *testing.B, ruta string, cabeceras http.Header) {
 	rv := Nuevo(Opciones{Log: zerolog.Nop()})
 	b.Cleanup(rv.Cerrar)
-	srv := servidor.Prueba(b, servidor.Registrar(zerolog.Nop(), rv))
+	srv := servidortest.Nuevo(b, servidor.Registrar(zerolog.Nop(), rv))
 	c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -1,6 +1,7 @@
 package ritmo_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -17,13 +18,15 @@ func Example() {
 	respuesta.Set("RateLimit-Policy", `"revisiones";q=3;w=60`)
 	respuesta.Set("RateLimit", `"revisiones";r=0;t=58`)
 
+	dormir := func(_ context.Context, d time.Duration) error { fmt.Println("duerme", d); return nil }
 	for _, tope := range []time.Duration{0, 65 * time.Second} {
-		m := ritmo.Nuevo(ritmo.Opciones{Tope: tope, Ahora: reloj})
+		m := ritmo.Nuevo(ritmo.Opciones{Tope: tope, Ahora: reloj, Dormir: dormir})
 		m.Anotar(http.StatusAccepted, respuesta)
-		espera, insistir := m.Espera()
-		fmt.Println(espera, insistir)
+		if _, err := m.Esperar(context.Background()); err != nil {
+			fmt.Println(err)
+		}
 	}
 	// Output:
-	// 58s false
-	// 58s true
+	// el servidor pide esperar 58 s y el tope es 5 s
+	// duerme 58s
 }

@@ -180,14 +180,6 @@ func reinicio(limites []limitador.Limite, h http.Header, r int64) (time.Duration
 	return t, true
 }
 
-// Espera says how long the next request should wait, without taking a turn. insistir=false means
-// the server asks for more than Tope (espera is then what it asks, not what to sleep).
-func (m *Marcapasos) Espera() (espera time.Duration, insistir bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.espera(m.o.Ahora())
-}
-
 func (m *Marcapasos) espera(ahora time.Time) (time.Duration, bool) {
 	fin := m.hasta.Add(m.holgura)
 	if !m.conocido || m.restantes > 0 || !ahora.Before(fin) {
@@ -219,34 +211,4 @@ func (m *Marcapasos) Esperar(ctx context.Context) (time.Duration, error) {
 		return d, err
 	}
 	return d, nil
-}
-
-// Transporte wraps base (nil: http.DefaultTransport) so that every request through it waits its
-// turn on m and every response is noted. A request m will not wait for fails with *EsperaExcesiva
-// without being sent.
-func Transporte(m *Marcapasos, base http.RoundTripper) http.RoundTripper {
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	return transporte{m: m, base: base}
-}
-
-type transporte struct {
-	m    *Marcapasos
-	base http.RoundTripper
-}
-
-func (t transporte) RoundTrip(req *http.Request) (*http.Response, error) {
-	if _, err := t.m.Esperar(req.Context()); err != nil {
-		if req.Body != nil {
-			req.Body.Close() // a RoundTripper must close the body even when it fails
-		}
-		return nil, err
-	}
-	res, err := t.base.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	t.m.Anotar(res.StatusCode, res.Header)
-	return res, nil
 }

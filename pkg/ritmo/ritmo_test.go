@@ -115,7 +115,7 @@ func TestEsperaTrasRespuestas(t *testing.T) {
 				m.Anotar(res.codigo, res.h)
 			}
 			r.avanzar(c.antes)
-			espera, insistir := m.Espera()
+			espera, insistir := espera(m)
 			if espera != c.espera || insistir != c.insistir {
 				t.Errorf("Espera() = %v, %v; quiero %v, %v", espera, insistir, c.espera, c.insistir)
 			}
@@ -191,14 +191,14 @@ func TestConcurrente(t *testing.T) {
 			for j := range 50 {
 				m.Anotar(202, cabeceras("RateLimit", `"x";r=`+strconv.Itoa((i+j)%3)+`;t=1`))
 				_, _ = m.Esperar(context.Background())
-				m.Espera()
+				espera(m)
 			}
 		}()
 	}
 	wg.Wait()
 }
 
-// A fixed window of 3 per 2 s that announces itself: a client through Transporte is never refused.
+// A fixed window of 3 per 2 s that announces itself: a client paced by m is never refused.
 func TestTransporteNoRecibe429(t *testing.T) {
 	t.Parallel()
 	r := nuevoReloj()
@@ -231,7 +231,7 @@ func TestTransporteNoRecibe429(t *testing.T) {
 	}))
 	defer srv.Close()
 	m := Nuevo(Opciones{Ahora: r.Ahora, Dormir: r.Dormir})
-	cliente := &http.Client{Transport: Transporte(m, srv.Client().Transport)}
+	cliente := &http.Client{Transport: transporte{m, srv.Client().Transport}}
 	for i := range 10 {
 		res, err := cliente.Post(srv.URL, "text/plain", nil)
 		if err != nil {
@@ -261,7 +261,7 @@ func TestTransporteNoEnviaSiLaEsperaEsExcesiva(t *testing.T) {
 		w.WriteHeader(429)
 	}))
 	defer srv.Close()
-	cliente := &http.Client{Transport: Transporte(Nuevo(Opciones{}), srv.Client().Transport)}
+	cliente := &http.Client{Transport: transporte{Nuevo(Opciones{}), srv.Client().Transport}}
 	res, err := cliente.Get(srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -275,4 +275,33 @@ func TestTransporteNoEnviaSiLaEsperaEsExcesiva(t *testing.T) {
 	if n := llegadas.Load(); n != 1 {
 		t.Errorf("llegaron %d peticiones", n)
 	}
+}
+
+// espera says how long the next request would wait, without taking a turn.
+func espera(m *Marcapasos) (time.Duration, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.espera(m.o.Ahora())
+}
+
+// transporte is a client paced by m, as rafaga paces its requests: every request waits its turn
+// and every response is noted; a request m will not wait for fails with *EsperaExcesiva unsent.
+type transporte struct {
+	m    *Marcapasos
+	base http.RoundTripper
+}
+
+func (t transporte) RoundTrip(req *http.Request) (*http.Response, error) {
+	if _, err := t.m.Esperar(req.Context()); err != nil {
+		if req.Body != nil {
+			req.Body.Close() // a RoundTripper must close the body even when it fails
+		}
+		return nil, err
+	}
+	res, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	t.m.Anotar(res.StatusCode, res.Header)
+	return res, nil
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"cursohttp/internal/prueba"
 )
 
 // The terminal log prints each message exactly, whatever JSON escaping zerolog needed for it.
@@ -20,7 +22,7 @@ func TestSoloMensajeDevuelveElTextoExacto(t *testing.T) {
 		"control \x01\x1f",
 		"revisor en http://127.0.0.1:18080",
 	} {
-		var out, errOut buffer
+		var out, errOut prueba.Buffer
 		log := NuevoLogger(&out, &errOut, false)
 		log.Info().Str("metodo", "GET").Str("url", "/x").Msg(msg)
 		if got := out.String(); got != msg+"\n" {
@@ -32,7 +34,7 @@ func TestSoloMensajeDevuelveElTextoExacto(t *testing.T) {
 // Invalid UTF-8 reaches the terminal as U+FFFD, as zerolog encodes it; never as broken JSON.
 func TestSoloMensajeConUTF8Invalido(t *testing.T) {
 	t.Parallel()
-	var out, errOut buffer
+	var out, errOut prueba.Buffer
 	log := NuevoLogger(&out, &errOut, false)
 	log.Info().Msg("GET /\xff")
 	if got := out.String(); got != "GET /\ufffd\n" {
@@ -48,7 +50,7 @@ func FuzzSoloMensaje(f *testing.F) {
 		if msg == "" {
 			t.Skip("zerolog writes no message field for an empty message")
 		}
-		var out, errOut buffer
+		var out, errOut prueba.Buffer
 		log := NuevoLogger(&out, &errOut, false)
 		log.Info().Str("url", msg).Msg(msg)
 		got := out.String()

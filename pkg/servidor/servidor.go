@@ -12,10 +12,8 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"syscall"
-	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -194,28 +192,4 @@ func Servir(ctx context.Context, ln net.Listener, srv *http.Server) error {
 		return err
 	}
 	return nil
-}
-
-// Correr is a server program's whole life: listen, print the start-up line, serve, shut down.
-// linea receives the real address (the port may have been 0).
-func Correr(ctx context.Context, programa string, o Opciones, h http.Handler, log zerolog.Logger, linea func(addr string) string) error {
-	ln, err := Escuchar(programa, o)
-	if err != nil {
-		return err
-	}
-	srv := Nuevo(Registrar(log, h))
-	log.Info().Str("direccion", ln.Addr().String()).Msg(linea(ln.Addr().String()))
-	return Servir(ctx, ln, srv)
-}
-
-// Prueba starts h on an ephemeral port with the suite's server settings, for tests.
-func Prueba(tb testing.TB, h http.Handler) *httptest.Server {
-	tb.Helper()
-	ts := httptest.NewUnstartedServer(h)
-	ts.Listener = estado.Envolver(ts.Listener)
-	cfg := Nuevo(h)
-	ts.Config = cfg
-	ts.Start()
-	tb.Cleanup(ts.Close)
-	return ts
 }

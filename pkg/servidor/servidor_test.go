@@ -9,40 +9,21 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/estado"
 )
 
-// buffer is a goroutine-safe bytes.Buffer for reading a server's output while it runs.
-type buffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *buffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 func TestLaBitacoraEnTerminalMuestraSoloLaLinea(t *testing.T) {
 	t.Parallel()
-	var out, errOut buffer
+	var out, errOut prueba.Buffer
 	log := NuevoLogger(&out, &errOut, false)
 	h := Registrar(log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		log.Error().Str("referencia", "x").Msg("error x en GET /a?b=1: falla\n    at algo")
 	}))
-	ts := Prueba(t, h)
-	res, err := http.Get(ts.URL + "/a?b=1")
+	res, err := http.Get("http://" + servir(t, h) + "/a?b=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +38,7 @@ func TestLaBitacoraEnTerminalMuestraSoloLaLinea(t *testing.T) {
 
 func TestLaBitacoraJSON(t *testing.T) {
 	t.Parallel()
-	var out, errOut buffer
+	var out, errOut prueba.Buffer
 	log := NuevoLogger(&out, &errOut, true)
 	log.Info().Str("metodo", "GET").Msg("GET /x")
 	if !strings.Contains(out.String(), `"metodo":"GET"`) || !strings.Contains(out.String(), `"message":"GET /x"`) {
@@ -84,10 +65,8 @@ func TestPuertoOcupadoDiceUnaFraseClara(t *testing.T) {
 	}
 }
 
-func TestCorrerImprimeLaLineaYApagaConCalma(t *testing.T) {
+func TestServirApagaConCalma(t *testing.T) {
 	t.Parallel()
-	var out, errOut buffer
-	log := NuevoLogger(&out, &errOut, false)
 	enCurso := make(chan struct{})
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		close(enCurso)
@@ -95,23 +74,14 @@ func TestCorrerImprimeLaLineaYApagaConCalma(t *testing.T) {
 		estado.Escribir(w, r, 422)
 		io.WriteString(w, "terminé")
 	})
+	ln, err := Escuchar("prueba", Opciones{Direccion: "127.0.0.1", Puerto: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
 	ctx, cancelar := context.WithCancel(context.Background())
 	fin := make(chan error, 1)
-	go func() {
-		fin <- Correr(ctx, "prueba", Opciones{Direccion: "127.0.0.1", Puerto: 0}, h, log, func(addr string) string {
-			return "prueba en http://" + addr
-		})
-	}()
-	var addr string
-	for i := 0; i < 200 && addr == ""; i++ {
-		time.Sleep(10 * time.Millisecond)
-		if s := out.String(); strings.HasPrefix(s, "prueba en http://") {
-			addr = strings.TrimSpace(strings.TrimPrefix(strings.SplitN(s, "\n", 2)[0], "prueba en http://"))
-		}
-	}
-	if addr == "" {
-		t.Fatalf("sin línea de arranque: %q", out.String())
-	}
+	go func() { fin <- Servir(ctx, ln, Nuevo(h)) }()
 	respuesta := make(chan string, 1)
 	go func() {
 		res, err := http.Get("http://" + addr + "/lento")
@@ -129,7 +99,7 @@ func TestCorrerImprimeLaLineaYApagaConCalma(t *testing.T) {
 		t.Errorf("respuesta en vuelo = %q", got)
 	}
 	if err := <-fin; err != nil {
-		t.Errorf("Correr = %v, quiere nil", err)
+		t.Errorf("Servir = %v, quiere nil", err)
 	}
 }
 
@@ -138,12 +108,12 @@ func TestCorrerImprimeLaLineaYApagaConCalma(t *testing.T) {
 // which answered 431 to a 17 KB header that passed here.
 func TestTopeDeCabeceras(t *testing.T) {
 	t.Parallel()
-	ts := Prueba(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	addr := servir(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	pedir := func(largo int) string {
 		t.Helper()
 		const inicio, fin = "GET / HTTP/1.1\r\nHost: x\r\nX: ", "\r\n\r\n"
 		cabeza := inicio + strings.Repeat("a", largo-len(inicio)-len(fin)) + fin
-		c, err := net.Dial("tcp", ts.Listener.Addr().String())
+		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,6 +131,20 @@ func TestTopeDeCabeceras(t *testing.T) {
 	if got := pedir(TopeCabeceras + 1); got != "HTTP/1.1 431 Request Header Fields Too Large" {
 		t.Errorf("cabeza de %d bytes: %q", TopeCabeceras+1, got)
 	}
+}
+
+// servir serves h as the programs do (Escuchar, Nuevo) on a free port until the test ends, and
+// returns its address.
+func servir(t *testing.T, h http.Handler) string {
+	t.Helper()
+	ln, err := Escuchar("prueba", Opciones{Direccion: "127.0.0.1", Puerto: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := Nuevo(h)
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String()
 }
 
 // leerTodo reads what arrives until the server closes or a short pause.
