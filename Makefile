@@ -1,6 +1,10 @@
 # The verbs a student, an instructor and CI type. `make help` lists them.
 GO      ?= go
 BIN     := bin
+# golang.org/x/tools/cmd/deadcode at a fixed version, from the module cache first so that it also
+# runs offline once fetched (the landing checks run in a network namespace), else from the proxy.
+DEADCODE := GOPROXY="file://$$($(GO) env GOMODCACHE)/cache/download,$$($(GO) env GOPROXY)" \
+	$(GO) run golang.org/x/tools/cmd/deadcode@v0.52.0
 SERVIDORES := laboratorio revisor pasarela
 
 .DEFAULT_GOAL := help
@@ -13,10 +17,16 @@ build: ## build every program into bin/
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-check: ## gofmt and go vet
+check: ## gofmt, go vet, no dead code, nothing test-only linked into the programs
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@# Dead code: what the programs cannot reach (test helpers belong in internal/prueba, which only
+	@# tests import), and what not even the tests reach.
+	@out=$$($(DEADCODE) -filter '^cursohttp/(cmd|pkg|scripts)/' ./... && $(DEADCODE) -test ./...); \
+	  if [ -n "$$out" ]; then echo "deadcode:"; echo "$$out"; exit 1; fi
+	@out=$$($(GO) list -deps ./cmd/... ./scripts/... | grep -E '^(testing|net/http/httptest|cursohttp/internal/prueba)($$|/)'); \
+	  if [ -n "$$out" ]; then echo "the programs link test-only packages:"; echo "$$out"; exit 1; fi
 
 unit: ## every Go test, with the race detector
 	$(GO) test -race -count=1 ./...

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,24 +19,6 @@ import (
 	"cursohttp/pkg/servidor"
 )
 
-// reloj is a clock the test moves by hand (for the rate-limit windows).
-type reloj struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (r *reloj) ahora() time.Time {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.t
-}
-
-func (r *reloj) avanzar(d time.Duration) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.t = r.t.Add(d)
-}
-
 // entorno is a laboratory and a revisor on ephemeral ports, the revisor's start-up services pointing
 // at this laboratory instead of 127.0.0.1:18081, and its logs.
 type entorno struct {
@@ -47,7 +28,7 @@ type entorno struct {
 	lab      *httptest.Server
 	labAddr  string
 	out, err *prueba.Buffer
-	reloj    *reloj
+	reloj    *prueba.Reloj // for the rate-limit windows
 }
 
 const arranqueDePrueba = "6db25d01"
@@ -63,7 +44,7 @@ func rapido(o *Opciones) {
 
 func nuevoEntorno(t *testing.T, ajustes ...ajuste) *entorno {
 	t.Helper()
-	e := &entorno{t: t, out: &prueba.Buffer{}, err: &prueba.Buffer{}, reloj: &reloj{t: time.Date(2026, 10, 21, 13, 19, 6, 0, time.UTC)}}
+	e := &entorno{t: t, out: &prueba.Buffer{}, err: &prueba.Buffer{}, reloj: prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 6, 0, time.UTC))}
 	e.lab = servidortest.Nuevo(t, laboratorio.Nuevo(zerolog.Nop()))
 	e.labAddr = strings.TrimPrefix(e.lab.URL, "http://")
 	semillas := almacen.Semillas()
@@ -75,7 +56,7 @@ func nuevoEntorno(t *testing.T, ajustes ...ajuste) *entorno {
 		Log:      log,
 		Almacen:  almacen.NuevoCon(arranqueDePrueba, semillas),
 		Destinos: []string{e.labAddr},
-		Reloj:    e.reloj.ahora,
+		Reloj:    e.reloj.Ahora,
 	}
 	for _, a := range ajustes {
 		a(&o)

@@ -207,7 +207,7 @@ func TestLeccion4SerieFLimites(t *testing.T) {
 	for _, id := range []string{"1", "2", "1"} {
 		e.pedir("GET", "/servicios/"+id+"/salud", "", cred("lectura-a"))
 	}
-	e.reloj.avanzar(3 * time.Second)
+	e.reloj.Avanzar(3 * time.Second)
 	for i := range 3 {
 		if r := e.pedir("POST", "/servicios/2/revisiones", "", cred("escritura-a")); r.codigo() != "202" {
 			t.Fatalf("F%d: %s", i+1, r.linea)
@@ -237,7 +237,7 @@ Content-Length: 222
 	if got := strings.Join(codigos, " "); got != "404 404 202 429 429 429 429 429 429 429" {
 		t.Errorf("F7 el enumerador: %s", got)
 	}
-	e.reloj.avanzar(20 * time.Second)
+	e.reloj.Avanzar(20 * time.Second)
 	r := e.pedir("POST", "/servicios/2/revisiones", "", cred("escritura-a"))
 	if r.codigo() != "429" || r.cab.Get("Retry-After") != "40" {
 		t.Errorf("F8 veinte segundos después: %s Retry-After %q", r.linea, r.cab.Get("Retry-After"))

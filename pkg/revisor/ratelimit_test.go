@@ -6,36 +6,18 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/revisor"
 )
 
-// relojDePrueba is a clock the test moves by hand.
-type relojDePrueba struct {
-	mu    sync.Mutex
-	ahora time.Time
-}
-
-func (r *relojDePrueba) Ahora() time.Time {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ahora
-}
-
-func (r *relojDePrueba) avanzar(d time.Duration) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.ahora = r.ahora.Add(d)
-}
-
 // revisorLimitado is a revisor whose checks never run during the test (no network) and whose
 // limited routes use algoritmo on the given clock.
-func revisorLimitado(t *testing.T, algoritmo string, reloj *relojDePrueba, cabeceras bool, o revisor.Opciones) *revisor.Revisor {
+func revisorLimitado(t *testing.T, algoritmo string, reloj *prueba.Reloj, cabeceras bool, o revisor.Opciones) *revisor.Revisor {
 	t.Helper()
 	var err error
 	if o.Limitador, err = limitador.FabricaDe(algoritmo); err != nil {
@@ -95,7 +77,7 @@ func TestCabecerasRateLimitConCadaAlgoritmo(t *testing.T) {
 	for _, algoritmo := range []string{limitador.AlgoritmoVentana, limitador.AlgoritmoDeslizante, limitador.AlgoritmoCubeta} {
 		t.Run(algoritmo, func(t *testing.T) {
 			t.Parallel()
-			reloj := &relojDePrueba{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+			reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 			rv := revisorLimitado(t, algoritmo, reloj, true, revisor.Opciones{})
 			gemelos := map[string]limitador.Limitador{}
 			for _, nombre := range []string{"revisiones", "consultas"} {
@@ -130,7 +112,7 @@ func TestCabecerasRateLimitConCadaAlgoritmo(t *testing.T) {
 						t.Errorf("%s: Retry-After %q con RateLimit %q", donde, h.Get("Retry-After"), campo(h, "RateLimit"))
 					}
 				}
-				reloj.avanzar(p.luego)
+				reloj.Avanzar(p.luego)
 			}
 			if rechazos == 0 {
 				t.Error("ningún 429: la secuencia no prueba el rechazo")
@@ -142,7 +124,7 @@ func TestCabecerasRateLimitConCadaAlgoritmo(t *testing.T) {
 // The course's fixed window, field by field: the numbers a student would read.
 func TestCabecerasRateLimitDeLaVentanaDelCurso(t *testing.T) {
 	t.Parallel()
-	reloj := &relojDePrueba{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+	reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 	rv := revisorLimitado(t, limitador.AlgoritmoVentana, reloj, true, revisor.Opciones{})
 	want := []struct {
 		codigo                int
@@ -165,7 +147,7 @@ func TestCabecerasRateLimitDeLaVentanaDelCurso(t *testing.T) {
 		if _, ok := h["RateLimit"]; !ok {
 			t.Errorf("petición %d: el nombre no es RateLimit: %v", i+1, h)
 		}
-		reloj.avanzar(time.Second)
+		reloj.Avanzar(time.Second)
 	}
 }
 
@@ -174,7 +156,7 @@ func TestCabecerasRateLimitEnUnaConsultaEnVivo(t *testing.T) {
 	t.Parallel()
 	servicio := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
 	t.Cleanup(servicio.Close)
-	reloj := &relojDePrueba{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+	reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 	rv := revisorLimitado(t, limitador.AlgoritmoCubeta, reloj, true,
 		revisor.Opciones{Destinos: []string{servicio.Listener.Addr().String()}})
 	s, err := rv.Almacen().Crear("a", almacen.Datos{Nombre: "local", URL: servicio.URL + "/", LimiteMs: 2000})
@@ -225,7 +207,7 @@ func TestElLimiteEnElOrdenDeLaPuerta(t *testing.T) {
 	} {
 		t.Run(ruta.camino, func(t *testing.T) {
 			t.Parallel()
-			reloj := &relojDePrueba{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+			reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 			rv := revisorLimitado(t, limitador.AlgoritmoVentana, reloj, false, revisor.Opciones{})
 			en := func(id string) string { return fmt.Sprintf(ruta.camino, id) }
 			var codigos []string

@@ -11,41 +11,14 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"cursohttp/internal/prueba"
 )
 
-// reloj is a fake clock whose sleeps move time forward and are recorded.
-type reloj struct {
-	mu       sync.Mutex
-	ahora    time.Time
-	dormidas []time.Duration
-}
+// nuevoReloj is a fake clock whose sleeps move time forward and are recorded.
+func nuevoReloj() *prueba.Reloj { return prueba.NuevoReloj(comienzo) }
 
-func nuevoReloj() *reloj {
-	return &reloj{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
-}
-
-func (r *reloj) Ahora() time.Time {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ahora
-}
-
-func (r *reloj) avanzar(d time.Duration) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.ahora = r.ahora.Add(d)
-}
-
-func (r *reloj) Dormir(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.dormidas = append(r.dormidas, d)
-	r.ahora = r.ahora.Add(d)
-	return nil
-}
+var comienzo = time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)
 
 func fijo(x float64) func() float64 { return func() float64 { return x } }
 
@@ -114,7 +87,7 @@ func TestEsperaTrasRespuestas(t *testing.T) {
 			for _, res := range c.respuestas {
 				m.Anotar(res.codigo, res.h)
 			}
-			r.avanzar(c.antes)
+			r.Avanzar(c.antes)
 			espera, insistir := espera(m)
 			if espera != c.espera || insistir != c.insistir {
 				t.Errorf("Espera() = %v, %v; quiero %v, %v", espera, insistir, c.espera, c.insistir)
@@ -130,15 +103,15 @@ func TestEsperarGastaLaCuotaAnunciada(t *testing.T) {
 	ctx := context.Background()
 	m.Anotar(202, cabeceras("RateLimit", `"revisiones";r=2;t=50`))
 	// Two more fit before t; the third waits for t, measured from when the response was read.
-	r.avanzar(10 * time.Second)
+	r.Avanzar(10 * time.Second)
 	for i, want := range []time.Duration{0, 0, 40 * time.Second} {
 		d, err := m.Esperar(ctx)
 		if err != nil || d != want {
 			t.Fatalf("turno %d: Esperar() = %v, %v; quiero %v", i+1, d, err, want)
 		}
 	}
-	if len(r.dormidas) != 3 || r.dormidas[2] != 40*time.Second {
-		t.Errorf("dormidas %v", r.dormidas)
+	if d := r.Dormidas(); len(d) != 3 || d[2] != 40*time.Second {
+		t.Errorf("dormidas %v", d)
 	}
 	// After t nothing is known, so the client goes until a response says otherwise.
 	if d, err := m.Esperar(ctx); d != 0 || err != nil {
@@ -159,8 +132,8 @@ func TestEsperarNoDuermePorEncimaDelTope(t *testing.T) {
 	if err.Error() != "el servidor pide esperar 60 s y el tope es 5 s" {
 		t.Errorf("mensaje %q", err.Error())
 	}
-	if len(r.dormidas) != 0 {
-		t.Errorf("durmió %v", r.dormidas)
+	if d := r.Dormidas(); len(d) != 0 {
+		t.Errorf("durmió %v", d)
 	}
 }
 
@@ -247,7 +220,7 @@ func TestTransporteNoRecibe429(t *testing.T) {
 		t.Errorf("%d rechazos", n)
 	}
 	// 10 requests at 3 per 2 s: three waits of one window each.
-	if got := r.Ahora().Sub(nuevoReloj().ahora); got != 6*time.Second {
+	if got := r.Ahora().Sub(comienzo); got != 6*time.Second {
 		t.Errorf("tardó %v", got)
 	}
 }
