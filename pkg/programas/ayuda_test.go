@@ -5,39 +5,21 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/servidor"
 )
 
-// bufferSeguro is a Buffer servers can write to while a test reads it.
-type bufferSeguro struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *bufferSeguro) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *bufferSeguro) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // laboratorioDePrueba starts our laboratory on an ephemeral port, with its per-request log.
-func laboratorioDePrueba(t *testing.T) (string, *bufferSeguro) {
+func laboratorioDePrueba(t *testing.T) (string, *prueba.Buffer) {
 	t.Helper()
-	registro := &bufferSeguro{}
+	registro := &prueba.Buffer{}
 	log := servidor.NuevoLogger(registro, registro, false)
 	ts := servidortest.Nuevo(t, servidor.Registrar(log, laboratorio.Nuevo(zerolog.Nop())))
 	return ts.URL, registro

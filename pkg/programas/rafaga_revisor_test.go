@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/revisor"
 )
@@ -46,7 +47,7 @@ func TestRafagaContraUnRevisorRecienArrancado(t *testing.T) {
 		}
 		t.Run(nombre, func(t *testing.T) {
 			t.Parallel()
-			reloj := &relojRafaga{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+			reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 			algoritmo, err := limitador.FabricaDe(c.algoritmo)
 			if err != nil {
 				t.Fatal(err)

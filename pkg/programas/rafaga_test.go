@@ -7,39 +7,19 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/limitador"
 )
-
-// relojRafaga is a fake clock shared by the client and the fake revisor; sleeping moves it on, so
-// minutes of pacing take no real time.
-type relojRafaga struct {
-	mu    sync.Mutex
-	ahora time.Time
-}
-
-func (r *relojRafaga) Ahora() time.Time {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ahora
-}
-
-func (r *relojRafaga) Dormir(ctx context.Context, d time.Duration) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.ahora = r.ahora.Add(max(d, 0))
-	return ctx.Err()
-}
 
 // revisorDeRafaga answers POST /servicios/{id}/revisiones as the revisor's limited route does: the
 // limit per credential first, then 202. With cabeceras it announces the policy as
 // --cabeceras-ratelimit does. It stands in for pkg/revisor so the pacing logic is tested alone.
-func revisorDeRafaga(t *testing.T, lim limitador.Limitador, reloj *relojRafaga, cabeceras bool) string {
+func revisorDeRafaga(t *testing.T, lim limitador.Limitador, reloj *prueba.Reloj, cabeceras bool) string {
 	t.Helper()
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /servicios/{id}/revisiones", func(w http.ResponseWriter, r *http.Request) {
@@ -96,7 +76,7 @@ func TestRafaga(t *testing.T) {
 	for _, c := range casos {
 		t.Run(c.nombre, func(t *testing.T) {
 			t.Parallel()
-			reloj := &relojRafaga{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+			reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 			lim, err := limitador.Nuevo(c.algoritmo, 3, time.Minute)
 			if err != nil {
 				t.Fatal(err)
@@ -168,7 +148,7 @@ func TestComandoRafaga(t *testing.T) {
 
 func TestComandoRafagaContraUnRevisor(t *testing.T) {
 	t.Parallel()
-	reloj := &relojRafaga{ahora: time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC)}
+	reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 	url := revisorDeRafaga(t, limitador.NuevaVentanaFija(3, time.Minute), reloj, true)
 	var out, errOut bytes.Buffer
 	codigo := 0

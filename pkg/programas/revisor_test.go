@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
@@ -20,9 +21,9 @@ import (
 
 // revisorDePrueba starts our revisor in-process, freshly (ids 1-6 seeded, so the next is 7), with its
 // per-request log. guardar is its simulated save (0: the course's 500 ms).
-func revisorDePrueba(t *testing.T, guardar time.Duration) (string, *bufferSeguro) {
+func revisorDePrueba(t *testing.T, guardar time.Duration) (string, *prueba.Buffer) {
 	t.Helper()
-	registro := &bufferSeguro{}
+	registro := &prueba.Buffer{}
 	log := servidor.NuevoLogger(registro, registro, false)
 	rv := revisor.Nuevo(revisor.Opciones{Log: log, Guardar: guardar, EsperaCierre: 10 * time.Millisecond})
 	t.Cleanup(rv.Cerrar)

@@ -4,33 +4,15 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"cursohttp/internal/prueba"
 )
-
-// reloj is a clock that only moves when someone sleeps, so timing programs print exact numbers.
-type reloj struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (r *reloj) Ahora() time.Time {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.t
-}
-
-func (r *reloj) Dormir(ctx context.Context, d time.Duration) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.t = r.t.Add(d)
-	return ctx.Err()
-}
 
 func ventanaCon(t *testing.T, algoritmo string) string {
 	t.Helper()
-	r := &reloj{t: time.Date(2026, 10, 21, 13, 19, 0, 0, time.UTC)}
+	r := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 0, 0, time.UTC))
 	var out bytes.Buffer
 	if c := Ventana(context.Background(), Entorno{Out: &out, Err: &out, Ahora: r.Ahora, Dormir: r.Dormir}, algoritmo); c != 0 {
 		t.Fatalf("código de salida %d:\n%s", c, out.String())
