@@ -5,24 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
 
-type relojFalso struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (r *relojFalso) ahora() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.t }
-func (r *relojFalso) pasar(d time.Duration) {
-	r.mu.Lock()
-	r.t = r.t.Add(d)
-	r.mu.Unlock()
-}
-
-func nuevoReloj() *relojFalso {
-	return &relojFalso{t: time.Date(2026, 10, 21, 22, 26, 31, 0, time.UTC)}
+func nuevoReloj() *prueba.Reloj {
+	return prueba.NuevoReloj(time.Date(2026, 10, 21, 22, 26, 31, 0, time.UTC))
 }
 
 func huellaDe(t *testing.T, cuerpo string) string {
@@ -182,17 +171,17 @@ func TestGrabadaNoCambia(t *testing.T) {
 func TestVigencia(t *testing.T) {
 	t.Parallel()
 	reloj := nuevoReloj()
-	reg := Nuevo(Opciones{Vigencia: 5 * time.Second, Reloj: reloj.ahora})
+	reg := Nuevo(Opciones{Vigencia: 5 * time.Second, Reloj: reloj.Ahora})
 	if got := reg.Tomar("escritura-a", "vence-1", "h1").Tipo; got != Nueva {
 		t.Fatalf("primera: %v", got)
 	}
-	reloj.pasar(500 * time.Millisecond)
+	reloj.Avanzar(500 * time.Millisecond)
 	reg.Grabar("escritura-a", "vence-1", avisos201)
-	reloj.pasar(4500 * time.Millisecond) // exactly 5 s after the reservation: still valid
+	reloj.Avanzar(4500 * time.Millisecond) // exactly 5 s after the reservation: still valid
 	if got := reg.Tomar("escritura-a", "vence-1", "h1").Tipo; got != Repetir {
 		t.Fatalf("a los 5 s: %v, se esperaba repetir", got)
 	}
-	reloj.pasar(time.Millisecond)
+	reloj.Avanzar(time.Millisecond)
 	if got := reg.Tomar("escritura-a", "vence-1", "h1").Tipo; got != Nueva {
 		t.Fatalf("pasados 5 s: %v, se esperaba nueva", got)
 	}
@@ -200,7 +189,7 @@ func TestVigencia(t *testing.T) {
 	reg.Soltar("escritura-a", "vence-1")
 	reg.Tomar("escritura-a", "vence-2", "h1")
 	reg.Grabar("escritura-a", "vence-2", avisos201)
-	reloj.pasar(6 * time.Second)
+	reloj.Avanzar(6 * time.Second)
 	if got := reg.Tomar("escritura-a", "vence-2", "otro").Tipo; got != Nueva {
 		t.Fatalf("vencida con otro cuerpo: %v, se esperaba nueva", got)
 	}
@@ -211,13 +200,13 @@ func TestVigencia(t *testing.T) {
 func TestEnCursoVence(t *testing.T) {
 	t.Parallel()
 	reloj := nuevoReloj()
-	reg := Nuevo(Opciones{Vigencia: time.Second, Reloj: reloj.ahora})
+	reg := Nuevo(Opciones{Vigencia: time.Second, Reloj: reloj.Ahora})
 	reg.Tomar("escritura-a", "k", "h")
-	reloj.pasar(time.Second)
+	reloj.Avanzar(time.Second)
 	if got := reg.Tomar("escritura-a", "k", "h").Tipo; got != EnCurso {
 		t.Fatalf("dentro de la vigencia: %v, se esperaba en-curso", got)
 	}
-	reloj.pasar(time.Millisecond)
+	reloj.Avanzar(time.Millisecond)
 	if got := reg.Tomar("escritura-a", "k", "h").Tipo; got != Nueva {
 		t.Fatalf("pasada la vigencia: %v, se esperaba nueva", got)
 	}
@@ -253,12 +242,12 @@ func TestTope(t *testing.T) {
 	t.Run("primero se van las vencidas", func(t *testing.T) {
 		t.Parallel()
 		reloj := nuevoReloj()
-		reg := Nuevo(Opciones{Vigencia: time.Minute, Tope: 3, Reloj: reloj.ahora})
+		reg := Nuevo(Opciones{Vigencia: time.Minute, Tope: 3, Reloj: reloj.Ahora})
 		for _, k := range []string{"a", "b"} {
 			reg.Tomar("c", k, "h")
 			reg.Grabar("c", k, avisos201)
 		}
-		reloj.pasar(2 * time.Minute)
+		reloj.Avanzar(2 * time.Minute)
 		reg.Tomar("c", "z", "h")
 		reg.Grabar("c", "z", avisos201)
 		if got := reg.Tomar("c", "nueva", "h").Tipo; got != Nueva {
