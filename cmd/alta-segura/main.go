@@ -4,15 +4,20 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/altasegura"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/reintento"
 )
 
 func main() { cli.Main(run) }
@@ -24,24 +29,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // nuevaRaiz builds the command; entorno reads ALTA_LIMITE_MS (os.LookupEnv, or a test's map).
 func nuevaRaiz(stdout io.Writer, entorno func(string) (string, bool)) *cobra.Command {
+	politica := reintento.PoliticaAlta() // what the help describes is what runs
 	var sinLlave bool
 	var pasarela, credencial string
 	raiz := &cobra.Command{
 		Use:   "alta-segura <nombre> <url>",
 		Short: "da de alta un servicio a través de la pasarela y reintenta sin duplicarlo",
-		Long: `Da de alta un servicio en el revisor a través de la pasarela (http://127.0.0.1:18082, o la de
---pasarela) y, mientras no llegue una respuesta definitiva, lo reintenta: hasta 4 intentos, con
-esperas sorteadas (jitter) de hasta 500, 1000 y 2000 ms. Todos los intentos llevan la misma
-Idempotency-Key, así que un reintento no duplica el alta; con --sin-llave van sin ella y un
-reintento podría duplicarla. Pide «X-Simular: perder-primera»: la pasarela pierde la primera
-respuesta.
-
-Reintenta sin respuesta, 502, 503, 504 y el 409 de «llave en curso»; cualquier otro código es
-definitivo. Obedece Retry-After hasta 5 s; si el servidor pide más, no insiste. Cada intento
-espera su respuesta 2000 ms; la variable ALTA_LIMITE_MS lo cambia (sirve para probar).
-
-Sale con 0 si el alta se hizo, con 1 si no se hizo o no se sabe, y con 2 si se llamó mal.
-Ctrl+C lo interrumpe.`,
+		Long:  descripcion(politica),
 		Example: `  alta-segura agenda http://127.0.0.1:18081/codigo/200
   alta-segura nomina2 http://127.0.0.1:18081/codigo/200 --sin-llave
   ALTA_LIMITE_MS=300 alta-segura muda http://127.0.0.1:18081/codigo/200`,
@@ -64,6 +58,7 @@ Ctrl+C lo interrumpe.`,
 				Credencial:  credencial,
 				Limite:      limite,
 				LimiteTexto: texto,
+				Politica:    politica,
 				Salida:      stdout,
 			}))
 		},
@@ -74,4 +69,48 @@ Ctrl+C lo interrumpe.`,
 	fs.StringVar(&credencial, "credencial", altasegura.CredencialPorOmision, "la credencial (Bearer) con la que se da de alta")
 	cli.Preparar(raiz)
 	return raiz
+}
+
+// descripcion is the command's help, its numbers and its rule taken from the policy it runs with.
+func descripcion(p reintento.Politica) string {
+	var techos []string
+	for _, t := range p.Techos() {
+		techos = append(techos, strconv.FormatInt(t.Milliseconds(), 10))
+	}
+	return fmt.Sprintf(`Da de alta un servicio en el revisor a través de la pasarela (%s, o la de
+--pasarela) y, mientras no llegue una respuesta definitiva, lo reintenta: hasta %d intentos, con
+esperas sorteadas (jitter) de hasta %s ms. Todos los intentos llevan la misma
+Idempotency-Key, así que un reintento no duplica el alta; con --sin-llave van sin ella y un
+reintento podría duplicarla. Pide «X-Simular: perder-primera»: la pasarela pierde la primera
+respuesta.
+
+Reintenta %s; cualquier otro código es
+definitivo. Obedece Retry-After hasta %d s; si el servidor pide más, no insiste. Cada intento
+espera su respuesta %d ms; la variable ALTA_LIMITE_MS lo cambia (sirve para probar).
+
+Sale con 0 si el alta se hizo, con 1 si no se hizo o no se sabe, y con 2 si se llamó mal.
+Ctrl+C lo interrumpe.`, curso.URLPasarela, p.Intentos, enumerar(techos), regla(p.Regla),
+		int64(p.TopeRetryAfter/time.Second), reintento.LimiteIntentoAlta.Milliseconds())
+}
+
+// regla says in words what the rule retries: «sin respuesta, 502, 503, 504 y el 409 de «llave en
+// curso»», a type named by the last segment of its URI.
+func regla(r reintento.Regla) string {
+	partes := []string{"sin respuesta"}
+	for _, c := range r.Codigos {
+		partes = append(partes, strconv.Itoa(c))
+	}
+	for _, t := range r.Types {
+		nombre := strings.ReplaceAll(t.Type[strings.LastIndexByte(t.Type, '/')+1:], "-", " ")
+		partes = append(partes, fmt.Sprintf("el %d de «%s»", t.Codigo, nombre))
+	}
+	return enumerar(partes)
+}
+
+// enumerar joins a list as Spanish does: «a, b y c».
+func enumerar(partes []string) string {
+	if len(partes) < 2 {
+		return strings.Join(partes, "")
+	}
+	return strings.Join(partes[:len(partes)-1], ", ") + " y " + partes[len(partes)-1]
 }

@@ -13,6 +13,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/reintento"
 )
 
 // conEntorno is the program with entorno as its environment.
@@ -51,6 +52,30 @@ func TestAyuda(t *testing.T) {
 	prueba.Ayudas(t, conEntorno(nil), nuevaRaiz(io.Discard, nil), "Idempotency-Key", "http://127.0.0.1:18082",
 		"ALTA_LIMITE_MS", "Ctrl+C", "Ejemplos:\n", "Uso:\n  alta-segura <nombre> <url> [opciones]\n", "--sin-llave  ",
 		"--pasarela TEXTO", "(si no se dice: http://127.0.0.1:18082)", "(si no se dice: escritura-a)", "muestra esta ayuda")
+}
+
+// The help's numbers and rule come from the policy: with the course's, the course's sentences; with
+// another, other numbers in the same sentences.
+func TestAyudaSaleDeLaPolitica(t *testing.T) {
+	t.Parallel()
+	_, out, _ := correr(t, nil, "--help")
+	for _, s := range []string{
+		"lo reintenta: hasta 4 intentos, con\nesperas sorteadas (jitter) de hasta 500, 1000 y 2000 ms.",
+		"Reintenta sin respuesta, 502, 503, 504 y el 409 de «llave en curso»; cualquier otro código es\ndefinitivo.",
+		"Obedece Retry-After hasta 5 s;", "Cada intento\nespera su respuesta 2000 ms;",
+	} {
+		if !strings.Contains(out, s) {
+			t.Errorf("la ayuda no dice %q:\n%s", s, out)
+		}
+	}
+	otra := reintento.PoliticaRevision()
+	otra.TopeRetryAfter = 9 * time.Second
+	texto := descripcion(otra)
+	for _, s := range []string{"hasta 3 intentos", "de hasta 500 y 1000 ms.", "Reintenta sin respuesta, 429, 502, 503 y 504;", "Retry-After hasta 9 s;"} {
+		if !strings.Contains(texto, s) {
+			t.Errorf("con otra política la ayuda no dice %q:\n%s", s, texto)
+		}
+	}
 }
 
 // pasarelaDePrueba answers each POST with the next of respuestas (the last one repeats) and

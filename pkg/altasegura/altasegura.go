@@ -27,7 +27,6 @@ import (
 // The course's values.
 const (
 	CredencialPorOmision = "escritura-a"
-	LlaveEnCurso         = curso.Problemas + "llave-en-curso"
 	Uso                  = "uso: alta-segura <nombre> <url> [--sin-llave]"
 )
 
@@ -39,13 +38,14 @@ type Opciones struct {
 	Credencial  string        // Bearer token
 	Limite      time.Duration // per attempt; see LimiteDeEntorno
 	LimiteTexto string        // how the limit is printed ("2000"); derived from Limite when empty
+	// Politica is the retry policy, its jitter draw and sleep included; the zero value means
+	// reintento.PoliticaAlta(). What the program prints about its waits comes from it.
+	Politica reintento.Politica
 
 	Salida  io.Writer
 	Cliente *http.Client
-	Llave   func() string                              // a fresh key; uuid.NewString when nil
-	Azar    func() float64                             // the jitter draw; math/rand when nil
-	Dormir  func(context.Context, time.Duration) error // waits; a timer when nil
-	Ahora   func() time.Time                           // for Retry-After dates; time.Now when nil
+	Llave   func() string    // a fresh key; uuid.NewString when nil
+	Ahora   func() time.Time // for Retry-After dates; time.Now when nil
 }
 
 // LimiteDeEntorno reads ALTA_LIMITE_MS as the course does (`Number(x) > 0`, else 2000): it returns
@@ -92,20 +92,14 @@ type Intento struct {
 	SinRespuesta  string // non-empty when no answer arrived: "ECONNREFUSED", "tiempo agotado: 2000 ms"…
 }
 
-// Reintentable answers the first question of §6.3: can it fix itself? No answer, 502, 503 and 504
-// can; a 409 only when its type says the original request is still in progress (waiting is enough);
-// everything else — 4xx, 409 nombre-repetido, 429, 500 — will not change by repeating it.
-func Reintentable(i Intento) bool {
+// resultado is what the retry policy sees of an attempt. The type is read from every answer's body
+// (the policy wants it of a 409: the same status is "still in progress" or "that name exists").
+func (i Intento) resultado() reintento.Resultado {
 	if i.SinRespuesta != "" {
-		return true
+		return reintento.Resultado{}
 	}
-	switch i.Codigo {
-	case 502, 503, 504:
-		return true
-	case 409:
-		return TypeDelCuerpo(i.Cuerpo) == LlaveEnCurso
-	}
-	return false
+	return reintento.Resultado{Respondio: true, Codigo: i.Codigo, Type: TypeDelCuerpo(i.Cuerpo),
+		RetryAfter: i.ReintentarEn, HayRetryAfter: i.HayReintentar}
 }
 
 // TypeDelCuerpo is JSON.parse(cuerpo).type when the body is a JSON object whose type is a string,
@@ -150,8 +144,8 @@ func (o *Opciones) completar() {
 	if o.Llave == nil {
 		o.Llave = uuid.NewString
 	}
-	if o.Dormir == nil {
-		o.Dormir = reintento.Dormir
+	if o.Politica.Intentos == 0 {
+		o.Politica = reintento.PoliticaAlta()
 	}
 	if o.Ahora == nil {
 		o.Ahora = time.Now
@@ -163,8 +157,6 @@ func (o *Opciones) completar() {
 // course's program dies of the signal, without printing the attempt it cut short.
 func Correr(ctx context.Context, o Opciones) int {
 	o.completar()
-	politica := reintento.PoliticaAlta()
-	politica.Azar = o.Azar
 
 	// One key per intent, not per attempt: every retry of this registration carries the same one.
 	llave := ""
@@ -177,68 +169,49 @@ func Correr(ctx context.Context, o Opciones) int {
 	}
 	cuerpo := Cuerpo(o.Nombre, o.URL)
 
-	desenlace := "agotado"
-	var ultimo Intento
-	huboDuda := false
-	var pedidaLarga int64
-	for n := 1; n <= politica.Intentos; n++ {
-		ultimo = o.intentar(ctx, llave, cuerpo)
-		if ctx.Err() != nil {
-			return curso.Interrumpido
-		}
-		if ultimo.SinRespuesta != "" {
-			fmt.Fprintf(o.Salida, "intento %d: sin respuesta (%s)\n", n, ultimo.SinRespuesta)
-		} else {
-			fmt.Fprintf(o.Salida, "intento %d: %d %s\n", n, ultimo.Codigo, ultimo.Cuerpo)
-			if ultimo.Codigo >= 200 && ultimo.Codigo < 300 {
-				desenlace = "hecho"
-				break
+	d, err := reintento.Correr(ctx, o.Politica, func(ctx context.Context) (Intento, reintento.Resultado) {
+		i := o.intentar(ctx, llave, cuerpo)
+		return i, i.resultado()
+	}, reintento.Avisos[Intento]{
+		Intento: func(n int, i Intento) {
+			if i.SinRespuesta != "" {
+				fmt.Fprintf(o.Salida, "intento %d: sin respuesta (%s)\n", n, i.SinRespuesta)
+				return
 			}
-		}
-		if !Reintentable(ultimo) {
-			desenlace = "rechazado"
-			break
-		}
-		huboDuda = true
-		// No wait after the last attempt: there is nothing left to wake up for.
-		if !politica.QuedanIntentos(n) {
-			break
-		}
-		espera, insistir := politica.Espera(n, ultimo.ReintentarEn, ultimo.HayReintentar)
-		if !insistir {
-			desenlace = "sin-insistir"
-			pedidaLarga = ultimo.ReintentarEn
-			break
-		}
-		if ultimo.HayReintentar {
-			fmt.Fprintf(o.Salida, "  el servidor pide esperar %d s (Retry-After); espero %d s y reintento %s\n",
-				ultimo.ReintentarEn, ultimo.ReintentarEn, como)
-		} else {
-			techo := reintento.Techo(n, politica.Base, politica.Tope)
-			fmt.Fprintf(o.Salida, "  espero entre 0 y %d ms y reintento %s\n", techo.Milliseconds(), como)
-		}
-		if err := o.Dormir(ctx, espera); err != nil {
-			return curso.Interrumpido
-		}
+			fmt.Fprintf(o.Salida, "intento %d: %d %s\n", n, i.Codigo, i.Cuerpo)
+		},
+		Espera: func(_ int, e reintento.Espera) {
+			if e.PorRetryAfter {
+				s := int64(e.Duracion / time.Second)
+				fmt.Fprintf(o.Salida, "  el servidor pide esperar %d s (Retry-After); espero %d s y reintento %s\n", s, s, como)
+				return
+			}
+			fmt.Fprintf(o.Salida, "  espero entre 0 y %d ms y reintento %s\n", e.Techo.Milliseconds(), como)
+		},
+	})
+	if err != nil {
+		return curso.Interrumpido
 	}
 
-	switch desenlace {
-	case "agotado":
-		fmt.Fprintf(o.Salida, "se agotaron los %d intentos sin una respuesta definitiva; %s\n", politica.Intentos, pendiente)
-	case "sin-insistir":
+	ultimo := d.Ultimo
+	switch d.Fin {
+	case reintento.Agotado:
+		fmt.Fprintf(o.Salida, "se agotaron los %d intentos sin una respuesta definitiva; %s\n", o.Politica.Intentos, pendiente)
+	case reintento.SinInsistir:
 		fmt.Fprintf(o.Salida, "el servidor pidió esperar %d s (Retry-After), más de los %d s que este programa espera; no se reintenta; %s\n",
-			pedidaLarga, int64(politica.TopeRetryAfter/time.Second), pendiente)
-	case "rechazado":
+			ultimo.ReintentarEn, int64(o.Politica.TopeRetryAfter/time.Second), pendiente)
+	case reintento.Definitivo:
+		if ultimo.SinRespuesta == "" && ultimo.Codigo >= 200 && ultimo.Codigo < 300 {
+			return 0
+		}
 		if ultimo.SinRespuesta == "" {
 			duda := ""
-			if o.SinLlave && huboDuda {
+			// Earlier attempts were all in doubt: one of them may have created what now exists.
+			if o.SinLlave && d.Intentos > 1 {
 				duda = "; sin llave no se sabe si lo que ya existe lo creó un intento anterior"
 			}
 			fmt.Fprintf(o.Salida, "el servidor respondió %d: repetir lo mismo no lo arregla%s\n", ultimo.Codigo, duda)
 		}
-	}
-	if desenlace == "hecho" {
-		return 0
 	}
 	return 1
 }

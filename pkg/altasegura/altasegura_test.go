@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/decision"
+	"cursohttp/pkg/reintento"
 )
 
 const (
@@ -82,12 +82,13 @@ func correrCon(t *testing.T, base string, sinLlave bool, nombre, url string, lim
 		out     bytes.Buffer
 		esperas []time.Duration
 	)
+	politica := reintento.PoliticaAlta()
+	politica.Azar = func() float64 { return 0.5 }
+	politica.Dormir = func(_ context.Context, d time.Duration) error { esperas = append(esperas, d); return nil }
 	codigo := Correr(context.Background(), Opciones{
-		Nombre: nombre, URL: url, SinLlave: sinLlave, Pasarela: base, Limite: limite,
+		Nombre: nombre, URL: url, SinLlave: sinLlave, Pasarela: base, Limite: limite, Politica: politica,
 		Salida: &out,
 		Llave:  func() string { return llaveFija },
-		Azar:   func() float64 { return 0.5 },
-		Dormir: func(_ context.Context, d time.Duration) error { esperas = append(esperas, d); return nil },
 	})
 	return corrida{out.String(), codigo, esperas}
 }
@@ -227,10 +228,12 @@ func TestMudo(t *testing.T) {
 	limite, texto := LimiteDeEntorno("300", true)
 	var out bytes.Buffer
 	inicio := time.Now()
+	politica := reintento.PoliticaAlta()
+	politica.Dormir = func(context.Context, time.Duration) error { return nil }
 	codigo := Correr(context.Background(), Opciones{
 		Nombre: "muda", URL: "http://127.0.0.1:18081/codigo/200", Pasarela: "http://" + ln.Addr().String(),
 		Limite: limite, LimiteTexto: texto, Salida: &out, Llave: func() string { return llaveFija },
-		Dormir: func(context.Context, time.Duration) error { return nil },
+		Politica: politica,
 	})
 	want := "intento 1: sin respuesta (tiempo agotado: 300 ms)\n  espero entre 0 y 500 ms y reintento con la misma llave\n" +
 		"intento 2: sin respuesta (tiempo agotado: 300 ms)\n  espero entre 0 y 1000 ms y reintento con la misma llave\n" +
@@ -335,53 +338,59 @@ func TestCuerpo(t *testing.T) {
 	}
 }
 
-// alta-segura's rule and the lesson-7 table agree on what is worth waiting for, except where the
-// course chose otherwise on purpose (see the comments).
-func TestReintentableYDecision(t *testing.T) {
+// What alta-segura says about its waits and attempts comes from the policy it runs, not from the
+// course's numbers: another policy, other lines.
+func TestLoQueDiceSaleDeLaPolitica(t *testing.T) {
 	t.Parallel()
-	tipo := func(s string) *string { return &s }
+	base, _ := guionista(t, guion{502, "", sinRev})
+	var out bytes.Buffer
+	var esperas []time.Duration
+	politica := reintento.PoliticaAlta()
+	politica.Intentos, politica.Base, politica.Tope = 3, 100*time.Millisecond, 300*time.Millisecond
+	politica.Azar = func() float64 { return 1 }
+	politica.Dormir = func(_ context.Context, d time.Duration) error { esperas = append(esperas, d); return nil }
+	codigo := Correr(context.Background(), Opciones{Nombre: "a", URL: "u", Pasarela: base, Salida: &out,
+		Llave: func() string { return llaveFija }, Politica: politica})
+	want := "intento 1: 502 " + sinRev + "\n  espero entre 0 y 200 ms y reintento con la misma llave\n" +
+		"intento 2: 502 " + sinRev + "\n  espero entre 0 y 300 ms y reintento con la misma llave\n" +
+		"intento 3: 502 " + sinRev + "\nse agotaron los 3 intentos sin una respuesta definitiva; repetir más tarde con la llave " + llaveFija + " es seguro\n"
+	if codigo != 1 || out.String() != want || !slices.Equal(esperas, []time.Duration{200 * time.Millisecond, 300 * time.Millisecond}) {
+		t.Fatalf("código %d, esperas %v, salida:\n%s", codigo, esperas, out.String())
+	}
+}
+
+// What the retry policy sees of an attempt: the 409's type is read from the body whatever its
+// Content-Type, and only a JSON object whose last "type" is a string counts (JSON.parse's reading).
+func TestResultadoDeUnIntento(t *testing.T) {
+	t.Parallel()
+	regla := reintento.ReglaAlta()
 	casos := []struct {
-		codigo    int
-		cuerpo    string
-		tipo      *string
-		distintos bool
+		intento Intento
+		want    bool
 	}{
-		{502, sinRev, tipo("about:blank"), false},
-		{503, mant, tipo("https://revisor.example/problemas/en-mantenimiento"), false},
-		{504, "{}", nil, false},
-		{409, enCurso, tipo(LlaveEnCurso), false},
-		{409, repetido, tipo("https://revisor.example/problemas/nombre-repetido"), false},
-		{409, otro409, tipo("about:blank"), false},
-		{422, invalida, tipo("https://revisor.example/problemas/datos-invalidos"), false},
-		{500, "{}", nil, false},
-		{404, "{}", nil, false},
-		{201, agenda, nil, false},
-		// Lesson 7's table waits on 408, 425 and 429; alta-segura (lesson 6) does not retry them:
-		// its question 1 lists only no answer, 502, 503, 504 and the 409 en curso.
-		{429, "{}", nil, true},
-		{408, "{}", nil, true},
-		{425, "{}", nil, true},
+		{Intento{SinRespuesta: "ECONNREFUSED"}, true},
+		{Intento{SinRespuesta: "tiempo agotado: 2000 ms"}, true},
+		{Intento{Codigo: 502, Cuerpo: sinRev}, true},
+		{Intento{Codigo: 503, Cuerpo: mant}, true},
+		{Intento{Codigo: 409, Cuerpo: enCurso}, true},
+		{Intento{Codigo: 409, Cuerpo: repetido}, false},
+		{Intento{Codigo: 409, Cuerpo: otro409}, false},
+		{Intento{Codigo: 409, Cuerpo: `{"type":"https://revisor.example/problemas/llave-en-curso","type":"about:blank"}`}, false},
+		{Intento{Codigo: 409, Cuerpo: `["https://revisor.example/problemas/llave-en-curso"]`}, false},
+		{Intento{Codigo: 409, Cuerpo: `no es JSON`}, false},
+		{Intento{Codigo: 422, Cuerpo: invalida}, false},
+		{Intento{Codigo: 429, Cuerpo: "{}"}, false},
+		{Intento{Codigo: 500, Cuerpo: "{}"}, false},
+		{Intento{Codigo: 201, Cuerpo: agenda}, false},
 	}
 	for _, c := range casos {
-		a := Reintentable(Intento{Codigo: c.codigo, Cuerpo: c.cuerpo})
-		d := decision.Decidir(c.codigo, nil, c.tipo).Reintenta
-		if (a != d) != c.distintos {
-			t.Errorf("%d %s: alta-segura %v, decision %v", c.codigo, c.cuerpo, a, d)
+		if got := regla.Reintentable(c.intento.resultado()); got != c.want {
+			t.Errorf("%+v: reintentable %v", c.intento, got)
 		}
 	}
-	if !Reintentable(Intento{SinRespuesta: "ECONNREFUSED"}) || !decision.DecidirSinRespuesta(decision.SinConexion).Reintenta {
-		t.Error("sin respuesta: los dos reintentan")
-	}
-	// The 409's type is read from the body whatever its Content-Type, and only a JSON object counts.
-	for cuerpo, want := range map[string]bool{
-		enCurso: true,
-		`{"type":"https://revisor.example/problemas/llave-en-curso","type":"about:blank"}`: false,
-		`["https://revisor.example/problemas/llave-en-curso"]`:                             false,
-		`no es JSON`: false,
-	} {
-		if got := Reintentable(Intento{Codigo: 409, Cuerpo: cuerpo}); got != want {
-			t.Errorf("409 %s: %v", cuerpo, got)
-		}
+	r := Intento{Codigo: 503, Cuerpo: mant, ReintentarEn: 120, HayReintentar: true}.resultado()
+	if r != (reintento.Resultado{Respondio: true, Codigo: 503, Type: "https://revisor.example/problemas/en-mantenimiento", RetryAfter: 120, HayRetryAfter: true}) {
+		t.Errorf("resultado %+v", r)
 	}
 }
 
@@ -422,8 +431,9 @@ func TestInterrumpido(t *testing.T) {
 	ctx, cancelar = context.WithCancel(context.Background())
 	defer cancelar()
 	out.Reset()
-	codigo = Correr(ctx, Opciones{Nombre: "a", URL: "u", Pasarela: ts.URL, Salida: &out,
-		Dormir: func(context.Context, time.Duration) error { cancelar(); return context.Canceled }})
+	politica := reintento.PoliticaAlta()
+	politica.Dormir = func(context.Context, time.Duration) error { cancelar(); return context.Canceled }
+	codigo = Correr(ctx, Opciones{Nombre: "a", URL: "u", Pasarela: ts.URL, Salida: &out, Politica: politica})
 	if codigo != curso.Interrumpido || out.String() != "intento 1: 503 \n  el servidor pide esperar 3 s (Retry-After); espero 3 s y reintento con la misma llave\n" {
 		t.Fatalf("durante la espera: código %d, salida %q", codigo, out.String())
 	}

@@ -1,10 +1,18 @@
 package reintento
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"cursohttp/pkg/curso"
+	"cursohttp/pkg/decision"
+	"cursohttp/pkg/problema"
 )
 
 func fijo(x float64) func() float64 { return func() float64 { return x } }
@@ -17,7 +25,7 @@ func TestTecho(t *testing.T) {
 		base, tope time.Duration
 		want       time.Duration
 	}{
-		// Lección 6, §2.3: nunca hay un techo de 250 ms en los reintentos.
+		// Lesson 6, §2.3: no retry ever has a 250 ms ceiling.
 		{1, BaseRetroceso, TopeRetroceso, 500 * ms},
 		{2, BaseRetroceso, TopeRetroceso, 1000 * ms},
 		{3, BaseRetroceso, TopeRetroceso, 2000 * ms},
@@ -48,11 +56,11 @@ func TestEsperaConJitter(t *testing.T) {
 	}{
 		{1, 0, 0},
 		{1, 0.5, 250 * ms},
-		{1, 0.001, 1 * ms},      // 0,5 ms se redondea hacia arriba, como Math.round
-		{1, 0.0009, 0},          // 0,45 ms
-		{1, 0.999999, 500 * ms}, // el techo se alcanza redondeando
+		{1, 0.001, 1 * ms},      // 0.5 ms rounds up, as Math.round does
+		{1, 0.0009, 0},          // 0.45 ms
+		{1, 0.999999, 500 * ms}, // the ceiling is reached by rounding
 		{2, 0.25, 250 * ms},
-		{3, 0.1234, 247 * ms}, // 246,8 ms
+		{3, 0.1234, 247 * ms}, // 246.8 ms
 		{9, 0.5, 1000 * ms},
 		{1, math.NaN(), 0},
 		{1, -1, 0},
@@ -70,7 +78,7 @@ func TestEsperaConJitter(t *testing.T) {
 	}
 }
 
-// El azar por omisión se comparte entre goroutines: -race lo vigila.
+// The default draw is shared between goroutines: -race watches it.
 func TestEsperaConJitterPorOmision(t *testing.T) {
 	t.Parallel()
 	var wg sync.WaitGroup
@@ -89,16 +97,6 @@ func TestEsperaConJitterPorOmision(t *testing.T) {
 	wg.Wait()
 }
 
-func TestReintentableCodigo(t *testing.T) {
-	t.Parallel()
-	for codigo := 0; codigo < 1000; codigo++ {
-		want := codigo == 429 || codigo == 502 || codigo == 503 || codigo == 504
-		if got := ReintentableCodigo(codigo); got != want {
-			t.Errorf("ReintentableCodigo(%d) = %v", codigo, got)
-		}
-	}
-}
-
 func TestPoliticas(t *testing.T) {
 	t.Parallel()
 	rev, alta := PoliticaRevision(), PoliticaAlta()
@@ -111,15 +109,22 @@ func TestPoliticas(t *testing.T) {
 	if LimiteIntentoAlta != 2000*time.Millisecond {
 		t.Errorf("límite de alta: %v", LimiteIntentoAlta)
 	}
-	// Sin espera después del último intento: 3 intentos son 2 esperas; 4, 3.
+	// No wait after the last attempt: 3 attempts are 2 waits; 4, 3.
 	for _, c := range []struct {
 		p      Politica
 		quedan []bool
-	}{{rev, []bool{true, true, false, false}}, {alta, []bool{true, true, true, false}}} {
+		techos []time.Duration
+	}{
+		{rev, []bool{true, true, false, false}, []time.Duration{500 * time.Millisecond, time.Second}},
+		{alta, []bool{true, true, true, false}, []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second}},
+	} {
 		for i, want := range c.quedan {
 			if got := c.p.QuedanIntentos(i + 1); got != want {
 				t.Errorf("Intentos=%d: QuedanIntentos(%d) = %v", c.p.Intentos, i+1, got)
 			}
+		}
+		if got := c.p.Techos(); !slices.Equal(got, c.techos) {
+			t.Errorf("Intentos=%d: Techos() = %v; quiero %v", c.p.Intentos, got, c.techos)
 		}
 	}
 }
@@ -128,27 +133,118 @@ func TestPoliticaEspera(t *testing.T) {
 	t.Parallel()
 	p := PoliticaRevision()
 	p.Azar = fijo(0.5)
+	ms := time.Millisecond
+	ra := func(s int64) Resultado {
+		return Resultado{Respondio: true, Codigo: 503, RetryAfter: s, HayRetryAfter: true}
+	}
 	casos := []struct {
 		nombre   string
 		intento  int
-		ra       int64
-		hay      bool
-		espera   time.Duration
+		r        Resultado
+		espera   Espera
 		insistir bool
 	}{
-		{"sin Retry-After: jitter, techo 500 ms", 1, 0, false, 250 * time.Millisecond, true},
-		{"sin Retry-After: jitter, techo 1000 ms", 2, 0, false, 500 * time.Millisecond, true},
-		{"Retry-After 0: ya", 1, 0, true, 0, true},
-		{"Retry-After 1: exactamente 1 s, sin jitter", 2, 1, true, time.Second, true},
-		{"Retry-After 5: el tope se obedece", 1, 5, true, 5 * time.Second, true},
-		{"Retry-After 6: no se insiste", 1, 6, true, 0, false},
-		{"Retry-After 120: no se insiste", 1, 120, true, 0, false},
-		{"Retry-After saturado", 1, math.MaxInt64, true, 0, false},
+		{"sin Retry-After: jitter, techo 500 ms", 1, Resultado{}, Espera{Duracion: 250 * ms, Techo: 500 * ms}, true},
+		{"sin Retry-After: jitter, techo 1000 ms", 2, Resultado{Respondio: true, Codigo: 502}, Espera{Duracion: 500 * ms, Techo: 1000 * ms}, true},
+		{"Retry-After 0: ya", 1, ra(0), Espera{PorRetryAfter: true}, true},
+		{"Retry-After 1: exactamente 1 s, sin jitter", 2, ra(1), Espera{Duracion: time.Second, PorRetryAfter: true}, true},
+		{"Retry-After 5: el tope se obedece", 1, ra(5), Espera{Duracion: 5 * time.Second, PorRetryAfter: true}, true},
+		{"Retry-After negativo: ya", 1, ra(-3), Espera{PorRetryAfter: true}, true},
+		{"Retry-After 6: no se insiste", 1, ra(6), Espera{}, false},
+		{"Retry-After 120: no se insiste", 1, ra(120), Espera{}, false},
+		{"Retry-After saturado", 1, ra(math.MaxInt64), Espera{}, false},
 	}
 	for _, c := range casos {
-		espera, insistir := p.Espera(c.intento, c.ra, c.hay)
+		espera, insistir := p.Espera(c.intento, c.r)
 		if espera != c.espera || insistir != c.insistir {
-			t.Errorf("%s: Espera = %v, %v; quiero %v, %v", c.nombre, espera, insistir, c.espera, c.insistir)
+			t.Errorf("%s: Espera = %+v, %v; quiero %+v, %v", c.nombre, espera, insistir, c.espera, c.insistir)
 		}
+	}
+}
+
+func TestReglas(t *testing.T) {
+	t.Parallel()
+	enCurso := curso.Problemas + string(problema.LlaveEnCurso)
+	repetido := curso.Problemas + string(problema.NombreRepetido)
+	for codigo := 0; codigo < 1000; codigo++ {
+		r := Resultado{Respondio: true, Codigo: codigo}
+		if got, want := ReglaRevision().Reintentable(r), codigo == 429 || codigo == 502 || codigo == 503 || codigo == 504; got != want {
+			t.Errorf("revisión, %d: %v", codigo, got)
+		}
+		if got, want := ReglaAlta().Reintentable(r), codigo == 502 || codigo == 503 || codigo == 504; got != want {
+			t.Errorf("alta, %d: %v", codigo, got)
+		}
+	}
+	casos := []struct {
+		nombre         string
+		r              Resultado
+		revision, alta bool
+	}{
+		{"sin respuesta", Resultado{}, true, true},
+		{"sin respuesta y definitivo (destino prohibido)", Resultado{Definitivo: true}, false, false},
+		{"409 llave-en-curso", Resultado{Respondio: true, Codigo: 409, Type: enCurso}, false, true},
+		{"409 nombre-repetido", Resultado{Respondio: true, Codigo: 409, Type: repetido}, false, false},
+		{"409 sin type", Resultado{Respondio: true, Codigo: 409}, false, false},
+		{"422 con el type de llave-en-curso", Resultado{Respondio: true, Codigo: 422, Type: enCurso}, false, false},
+		{"409 con el type en mayúsculas", Resultado{Respondio: true, Codigo: 409, Type: strings.ToUpper(enCurso)}, false, false},
+		{"503 con Retry-After largo: la regla no mira la espera", Resultado{Respondio: true, Codigo: 503, RetryAfter: 120, HayRetryAfter: true}, true, true},
+	}
+	for _, c := range casos {
+		if got := ReglaRevision().Reintentable(c.r); got != c.revision {
+			t.Errorf("revisión, %s: %v", c.nombre, got)
+		}
+		if got := ReglaAlta().Reintentable(c.r); got != c.alta {
+			t.Errorf("alta, %s: %v", c.nombre, got)
+		}
+	}
+}
+
+// The lesson-6 rules and the lesson-7 decision table answer the same question. They agree on
+// every status, and on every type a rule or the table names (sent with the status the revisor sends
+// it with), except where a lesson chose otherwise; this test is where those choices are written down.
+func TestReglasYTablaDeDecision(t *testing.T) {
+	t.Parallel()
+	tipo := func(c problema.Clave) string { return curso.Problemas + string(c) }
+	distintos := map[string]map[string]string{
+		"revisión": {
+			"408":                                "lesson 7 added the row (RFC 9110, 15.5.9); the checks predate it",
+			"425":                                "lesson 7 added the row (RFC 8470, 5.2); the checks predate it",
+			"409 " + tipo(problema.LlaveEnCurso): "the checks never read a body: the services they watch need not speak Problem Details",
+		},
+		"alta": {
+			"408": "lesson 7 added the row; alta-segura predates it",
+			"425": "lesson 7 added the row; alta-segura predates it",
+			"429": "the course's reintentable does not list it",
+			"429 " + tipo(problema.DemasiadasRevisiones): "the course's reintentable does not list 429",
+			"429 " + tipo(problema.DemasiadasConsultas):  "the course's reintentable does not list 429",
+		},
+	}
+	reglas := map[string]Regla{"revisión": ReglaRevision(), "alta": ReglaAlta()}
+	comparar := func(clave string, r Resultado, tabla bool) {
+		for nombre, regla := range reglas {
+			_, esperado := distintos[nombre][clave]
+			if got := regla.Reintentable(r); (got != tabla) != esperado {
+				t.Errorf("%s, %s: la regla dice %v y la tabla %v", nombre, clave, got, tabla)
+			}
+		}
+	}
+	for codigo := 100; codigo <= 599; codigo++ {
+		comparar(strconv.Itoa(codigo), Resultado{Respondio: true, Codigo: codigo}, decision.Decidir(codigo, nil, nil).Reintenta)
+	}
+	for _, c := range []struct {
+		codigo int
+		clave  problema.Clave
+	}{
+		{409, problema.LlaveEnCurso}, {409, problema.NombreRepetido}, {422, problema.LlaveReutilizada},
+		{422, problema.DestinoProhibido}, {410, problema.ServicioRetirado}, {503, problema.EnMantenimiento},
+		{429, problema.DemasiadasRevisiones}, {429, problema.DemasiadasConsultas},
+	} {
+		ty := tipo(c.clave)
+		r := Resultado{Respondio: true, Codigo: c.codigo, Type: ty}
+		comparar(fmt.Sprintf("%d %s", c.codigo, ty), r, decision.Decidir(c.codigo, nil, &ty).Reintenta)
+	}
+	for _, sin := range []string{decision.TiempoAgotado, decision.SinConexion, decision.RespuestaInvalida, decision.DestinoProhibido} {
+		r := Resultado{Definitivo: sin == decision.DestinoProhibido}
+		comparar(sin, r, decision.DecidirSinRespuesta(sin).Reintenta)
 	}
 }

@@ -1,6 +1,7 @@
-// Package reintento decide cuánto esperar antes de repetir una petición:
-// lee Retry-After con rigor y calcula el retroceso exponencial con jitter
-// completo que usan el revisor y sus clientes (lecciones 4 y 6).
+// Package reintento is the course's one retry engine (lessons 4 and 6): a policy value (how many
+// attempts, what may fix itself, the full-jitter backoff and its ceiling, how far Retry-After is
+// obeyed), the one loop the revisor's checks and alta-segura run under it, and a strict reader of
+// Retry-After.
 package reintento
 
 import (
@@ -10,28 +11,25 @@ import (
 	"time"
 )
 
-// Las tres formas de HTTP-date (RFC 9110, §5.6.7). Quien recibe acepta las
-// tres; se exige la gramática al pie de la letra (GMT literal, espacios
-// exactos) porque un parser indulgente convierte basura en «fecha pasada» y
-// eso se lee como «reintenta ya». El nombre del día no se coteja con la fecha:
-// el curso tampoco lo hace.
+// The three forms of HTTP-date (RFC 9110, §5.6.7). A recipient accepts all three; the grammar is
+// required to the letter (literal GMT, exact spaces) because a lenient parser turns garbage into "a
+// date in the past", which reads as "retry now". The day name is not checked against the date: the
+// course does not check it either.
 var (
 	imfFixdate = regexp.MustCompile(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), ([0-9]{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) GMT$`)
 	rfc850     = regexp.MustCompile(`^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), ([0-9]{2})-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-([0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) GMT$`)
 	asctime    = regexp.MustCompile(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ( [0-9]|[0-9]{2}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) ([0-9]{4})$`)
 )
 
-// mesDe traduce la abreviatura inglesa que la expresión regular ya validó.
+// mesDe translates the English abbreviation the regular expression already validated.
 func mesDe(abrev string) time.Month {
 	return time.Month(strings.Index("JanFebMarAprMayJunJulAugSepOctNovDec", abrev)/3 + 1)
 }
 
-// SegundosDeEspera lee un Retry-After (RFC 9110, §10.2.3): delay-seconds
-// (1*DIGIT) o una HTTP-date. Devuelve ok=false si no es ninguna de las dos: un
-// valor que no se entiende no es una instrucción, y quien llama usa su espera
-// por omisión. Una fecha da max(0, ⌈fecha − ahora⌉) segundos; una cifra
-// demasiado grande se satura en vez de desbordar, para que siga pareciendo
-// «demasiado» y no «nada».
+// SegundosDeEspera reads a Retry-After (RFC 9110, §10.2.3): delay-seconds (1*DIGIT) or an
+// HTTP-date. It returns ok=false when it is neither: a value nobody understands is no instruction,
+// and the caller uses its default wait. A date gives max(0, ⌈date − now⌉) seconds; a number too
+// large saturates instead of overflowing, so it still reads as "too much" and not as "nothing".
 func SegundosDeEspera(valor string, ahora time.Time) (segundos int64, ok bool) {
 	if n, ok := delaySeconds(valor); ok {
 		return n, true
@@ -40,9 +38,8 @@ func SegundosDeEspera(valor string, ahora time.Time) (segundos int64, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	// La fecha no tiene fracción de segundo y Unix() redondea hacia abajo, así
-	// que esta resta ya es el techo de la diferencia exacta. Con segundos Unix
-	// no hay desborde aunque la fecha esté en el año 9999.
+	// The date has no fraction of a second and Unix() rounds down, so this difference already is
+	// the ceiling of the exact one. In Unix seconds nothing overflows, even in the year 9999.
 	return max(0, fecha.Unix()-ahora.Unix()), true
 }
 
@@ -59,18 +56,17 @@ func delaySeconds(valor string) (int64, bool) {
 		d := int64(c - '0')
 		if n > (math.MaxInt64-d)/10 {
 			n = math.MaxInt64
-			continue // se sigue recorriendo: un carácter no cifra más adelante invalida todo
+			continue // keep going: a non-digit further on still invalidates the whole value
 		}
 		n = n*10 + d
 	}
 	return n, true
 }
 
-// FechaHTTP lee una HTTP-date en cualquiera de sus tres formas, siempre en
-// GMT (la forma asctime no trae zona y aun así es GMT, nunca la hora local).
-// Rechaza fechas imposibles (32 de octubre, 25:00, 30 de febrero, segundo 60)
-// en vez de pasarlas al día siguiente. ahora solo hace falta para el año de
-// dos cifras de la forma RFC 850.
+// FechaHTTP reads an HTTP-date in any of its three forms, always in GMT (the asctime form carries
+// no zone and still is GMT, never local time). It refuses impossible dates (October 32nd, 25:00,
+// February 30th, second 60) instead of rolling them over to the next day. ahora is needed only for
+// the two-digit year of the RFC 850 form.
 func FechaHTTP(s string, ahora time.Time) (time.Time, bool) {
 	var anio int
 	var mes, dia, hh, mm, ss string
@@ -90,8 +86,8 @@ func FechaHTTP(s string, ahora time.Time) (time.Time, bool) {
 	return fechaExacta(anio, mesDe(mes), atoi(dia), atoi(hh), atoi(mm), atoi(ss))
 }
 
-// fechaExacta construye la fecha en UTC y la rechaza si time.Date tuvo que
-// normalizarla: eso significa que algún campo estaba fuera de rango.
+// fechaExacta builds the date in UTC and refuses it if time.Date had to normalise it: that means
+// some field was out of range.
 func fechaExacta(anio int, mes time.Month, dia, hh, mm, ss int) (time.Time, bool) {
 	t := time.Date(anio, mes, dia, hh, mm, ss, 0, time.UTC)
 	if t.Year() != anio || t.Month() != mes || t.Day() != dia ||
@@ -101,9 +97,9 @@ func fechaExacta(anio int, mes time.Month, dia, hh, mm, ss int) (time.Time, bool
 	return t, true
 }
 
-// anioDeDosCifras aplica RFC 9110, §5.6.7: una fecha RFC 850 que parezca
-// estar a más de 50 años en el futuro es del siglo anterior. Se elige el año
-// más reciente terminado en yy que no quede más allá de ahora + 50 años.
+// anioDeDosCifras applies RFC 9110, §5.6.7: an RFC 850 date that appears to be more than 50 years
+// in the future is in the previous century. It picks the latest year ending in yy that is not
+// beyond now + 50 years.
 func anioDeDosCifras(yy int, mes time.Month, dia, hh, mm, ss int, ahora time.Time) int {
 	limite := ahora.UTC().AddDate(50, 0, 0)
 	anio := ahora.UTC().Year()/100*100 + 100 + yy
@@ -113,8 +109,8 @@ func anioDeDosCifras(yy int, mes time.Month, dia, hh, mm, ss int, ahora time.Tim
 	return anio
 }
 
-// despuesDe compara campo a campo (sin normalizar: la fecha aún puede ser
-// imposible y se rechazará después con su año definitivo).
+// despuesDe compares field by field (without normalising: the date may still be impossible, and is
+// refused later with its final year).
 func despuesDe(anio int, mes time.Month, dia, hh, mm, ss int, t time.Time) bool {
 	a := [...]int{anio, int(mes), dia, hh, mm, ss}
 	b := [...]int{t.Year(), int(t.Month()), t.Day(), t.Hour(), t.Minute(), t.Second()}
@@ -126,7 +122,7 @@ func despuesDe(anio int, mes time.Month, dia, hh, mm, ss int, t time.Time) bool 
 	return false
 }
 
-// atoi lee cifras ASCII que la expresión regular ya validó.
+// atoi reads ASCII digits the regular expression already validated.
 func atoi(s string) int {
 	n := 0
 	for i := 0; i < len(s); i++ {

@@ -7,12 +7,12 @@ import (
 	"time"
 )
 
-// El «ahora» de la serie L de la lección 4: la fecha 13:20:57 queda a 60,7 s.
+// The "now" of lesson 4's series L: the date 13:20:57 is 60.7 s away.
 var ahoraSerieL = time.Date(2026, time.October, 21, 13, 19, 56, 300_000_000, time.UTC)
 
 func TestSegundosDeEsperaLecturasDelCurso(t *testing.T) {
 	t.Parallel()
-	// fig04_03.ts (lección 4, serie E), con un ahora real.
+	// fig04_03.ts (lesson 4, series E), with a real now.
 	ahora := time.Now()
 	dentroDe90 := ahora.Add(90 * time.Second).UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")
 	casos := []struct {
@@ -25,7 +25,7 @@ func TestSegundosDeEsperaLecturasDelCurso(t *testing.T) {
 		{dentroDe90, 90, true},
 		{"Wed, 21 Oct 2015 07:28:00 GMT", 0, true},
 		{"mañana", 0, false},
-		{"", 0, false}, // sin la cabecera: Go da "" y el curso null
+		{"", 0, false}, // no header: Go gives "" and the course null
 	}
 	for _, c := range casos {
 		got, ok := SegundosDeEspera(c.valor, ahora)
@@ -51,7 +51,7 @@ func TestSegundosDeEspera(t *testing.T) {
 		{"se satura, no desborda", "9223372036854775808", math.MaxInt64, true},
 		{"se satura con muchas cifras", strings.Repeat("9", 400), math.MaxInt64, true},
 		{"cifras y luego basura", strings.Repeat("9", 30) + "x", 0, false},
-		// Serie L de la lección 4: la columna del revisor.
+		// Lesson 4's series L: the revisor's column.
 		{"decimal", "1.5", 0, false},
 		{"negativo", "-1", 0, false},
 		{"dos números", "12 30", 0, false},
@@ -60,7 +60,7 @@ func TestSegundosDeEspera(t *testing.T) {
 		{"IMF-fixdate", "Wed, 21 Oct 2026 13:20:57 GMT", 61, true},
 		{"RFC 850", "Wednesday, 21-Oct-26 13:20:57 GMT", 61, true},
 		{"asctime, en GMT aunque no lo diga", "Wed Oct 21 13:20:57 2026", 61, true},
-		// Más formas aceptadas.
+		// More accepted forms.
 		{"fecha pasada", "Wed, 21 Oct 2015 07:28:00 GMT", 0, true},
 		{"ejemplo del RFC, IMF", "Sun, 06 Nov 1994 08:49:37 GMT", 0, true},
 		{"ejemplo del RFC, RFC 850", "Sunday, 06-Nov-94 08:49:37 GMT", 0, true},
@@ -71,7 +71,7 @@ func TestSegundosDeEspera(t *testing.T) {
 		{"el día de la semana no se coteja", "Mon, 21 Oct 2026 13:20:57 GMT", 61, true},
 		{"29 de febrero bisiesto", "Sat, 29 Feb 2028 00:00:00 GMT", 42806404, true},
 		{"año 9999", "Fri, 31 Dec 9999 23:59:59 GMT", 253402300799 - 1792588796, true},
-		// Otras cosas que no son Retry-After.
+		// Other things that are not Retry-After.
 		{"vacío", "", 0, false},
 		{"signo más", "+1", 0, false},
 		{"espacio delante", " 1", 0, false},
@@ -141,8 +141,7 @@ func TestFechaHTTPMeses(t *testing.T) {
 	}
 }
 
-// RFC 9110, §5.6.7: un año de dos cifras que quede a más de 50 años en el
-// futuro es del siglo anterior.
+// RFC 9110, §5.6.7: a two-digit year more than 50 years in the future is in the previous century.
 func TestFechaHTTPAnioDeDosCifras(t *testing.T) {
 	t.Parallel()
 	en2080 := time.Date(2080, time.January, 1, 0, 0, 0, 0, time.UTC)
@@ -155,16 +154,16 @@ func TestFechaHTTPAnioDeDosCifras(t *testing.T) {
 		{"Sunday, 06-Nov-94 08:49:37 GMT", ahoraSerieL, 1994, true},
 		{"Saturday, 01-Jan-00 00:00:00 GMT", ahoraSerieL, 2000, true},
 		{"Saturday, 21-Oct-75 00:00:00 GMT", ahoraSerieL, 2075, true},
-		// 2076-10-21 13:19:56 es justo el límite de 50 años.
+		// 2076-10-21 13:19:56 is exactly the 50-year limit.
 		{"Wednesday, 21-Oct-76 13:19:56 GMT", ahoraSerieL, 2076, true},
 		{"Wednesday, 21-Oct-76 13:19:57 GMT", ahoraSerieL, 1976, true},
 		{"Thursday, 22-Oct-76 00:00:00 GMT", ahoraSerieL, 1976, true},
 		{"Friday, 01-Jan-77 00:00:00 GMT", ahoraSerieL, 1977, true},
 		{"Friday, 31-Dec-99 23:59:59 GMT", ahoraSerieL, 1999, true},
-		// El bisiesto se comprueba con el año ya elegido.
+		// February 29th is checked with the year already chosen.
 		{"Tuesday, 29-Feb-00 12:00:00 GMT", ahoraSerieL, 2000, true},
 		{"Tuesday, 29-Feb-00 12:00:00 GMT", time.Date(2060, 1, 1, 0, 0, 0, 0, time.UTC), 0, false},
-		// Más adelante en el siglo la ventana se desliza.
+		// Later in the century the window slides.
 		{"Monday, 01-Jan-01 00:00:00 GMT", en2080, 2101, true},
 		{"Monday, 01-Jan-31 00:00:00 GMT", en2080, 2031, true},
 		{"Monday, 01-Jan-79 00:00:00 GMT", en2080, 2079, true},
@@ -197,7 +196,7 @@ func FuzzSegundosDeEspera(f *testing.F) {
 		f.Add(s, ahoraSerieL.Unix())
 	}
 	f.Fuzz(func(t *testing.T, valor string, unix int64) {
-		ahora := time.Unix(unix%(1<<40), 0) // años razonables, positivos y negativos
+		ahora := time.Unix(unix%(1<<40), 0) // reasonable years, positive and negative
 		s, ok := SegundosDeEspera(valor, ahora)
 		if !ok {
 			if s != 0 {
@@ -231,11 +230,11 @@ func FuzzFechaHTTP(f *testing.F) {
 		if fecha.Location() != time.UTC || fecha.Nanosecond() != 0 {
 			t.Fatalf("FechaHTTP(%q) = %v: no es UTC en segundos enteros", s, fecha)
 		}
-		// Una fecha aceptada, escrita de nuevo en cualquiera de las tres formas, se lee igual.
+		// An accepted date, written again in any of the three forms, reads the same.
 		for _, formato := range formatos {
 			otra := fecha.Format(formato)
 			if formato == formatos[1] && !rfc850.MatchString(s) {
-				continue // RFC 850 pierde el siglo: solo vuelve igual si ya venía así
+				continue // RFC 850 loses the century: it only comes back the same if it came that way
 			}
 			de, ok := FechaHTTP(otra, ahora)
 			if !ok || !de.Equal(fecha) {

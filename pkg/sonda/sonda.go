@@ -48,18 +48,16 @@ type Sonda struct {
 	cliente     *http.Client
 	politica    reintento.Politica
 	ahora       func() time.Time
-	dormir      func(context.Context, time.Duration) error
 }
 
 // Opciones configure a Sonda; zero fields take the course's values.
 type Opciones struct {
-	// Politica of RevisarConReintentos; the zero value means reintento.PoliticaRevision() (3
-	// attempts, full jitter base 250 ms cap 2 s, Retry-After obeyed up to 5 s).
+	// Politica of RevisarConReintentos (its sleep included); the zero value means
+	// reintento.PoliticaRevision(): 3 attempts, full jitter base 250 ms cap 2 s, Retry-After obeyed
+	// up to 5 s.
 	Politica reintento.Politica
 	// Ahora reads the clock for Retry-After dates; nil is time.Now.
 	Ahora func() time.Time
-	// Dormir waits between attempts; nil is a timer that ctx can cut short.
-	Dormir func(context.Context, time.Duration) error
 }
 
 // Nueva builds a probe that connects only where v allows.
@@ -78,9 +76,6 @@ func Nueva(v *destinos.Verificador, o Opciones) *Sonda {
 	if o.Ahora == nil {
 		o.Ahora = time.Now
 	}
-	if o.Dormir == nil {
-		o.Dormir = reintento.Dormir
-	}
 	t := v.Transporte()
 	t.DisableKeepAlives = true
 	t.DisableCompression = true
@@ -92,7 +87,6 @@ func Nueva(v *destinos.Verificador, o Opciones) *Sonda {
 		},
 		politica: o.Politica,
 		ahora:    o.Ahora,
-		dormir:   o.Dormir,
 	}
 }
 
@@ -207,36 +201,27 @@ func (s *Sonda) Revisar(ctx context.Context, texto string, limiteMs int) almacen
 	return Clasificar(s.Consultar(ctx, texto, limiteMs), limiteMs)
 }
 
-// Vale reports whether an outcome may fix itself: no answer, 429, 502, 503 and 504 (lesson 6 §6.3.2).
-// A forbidden destination never does.
-func Vale(c Consulta) bool {
-	switch c.Tipo {
-	case DestinoProhibido:
-		return false
-	case Respuesta:
-		return reintento.ReintentableCodigo(c.Codigo)
+// resultado is what the retry policy sees of a probe. A forbidden destination is a missing answer
+// that waiting cannot bring; the probe never reads a body, so there is no type.
+func (c Consulta) resultado() reintento.Resultado {
+	if c.Tipo != Respuesta {
+		return reintento.Resultado{Definitivo: c.Tipo == DestinoProhibido}
 	}
-	return true
+	return reintento.Resultado{Respondio: true, Codigo: c.Codigo, RetryAfter: c.ReintentarEn, HayRetryAfter: c.HayReintentarEn}
 }
 
-// RevisarConReintentos is a check (lesson 6 §6.4.4): up to three attempts, only while the outcome may
-// fix itself, waiting exactly what Retry-After asks when it asks 5 s or less, not insisting at all
-// when it asks more, and full jitter otherwise. Only the last attempt is classified. If ctx ends
-// (the revisor is shutting down) it returns early with ok=false and nothing should be stored.
+// RevisarConReintentos is a check (lesson 6 §6.4.4): the probe under the policy's loop (by default
+// up to three attempts, only while the outcome may fix itself, waiting exactly what Retry-After asks
+// when it asks 5 s or less, not insisting at all when it asks more, and full jitter otherwise).
+// Only the last attempt is classified. If ctx ends (the revisor is shutting down) it returns early
+// with ok=false and nothing should be stored.
 func (s *Sonda) RevisarConReintentos(ctx context.Context, texto string, limiteMs int) (res almacen.Resultado, ok bool) {
-	c := s.Consultar(ctx, texto, limiteMs)
-	for intento := 1; s.politica.QuedanIntentos(intento) && Vale(c); intento++ {
-		espera, insistir := s.politica.Espera(intento, c.ReintentarEn, c.Tipo == Respuesta && c.HayReintentarEn)
-		if !insistir {
-			break
-		}
-		if s.dormir(ctx, espera) != nil {
-			return almacen.Resultado{}, false
-		}
-		c = s.Consultar(ctx, texto, limiteMs)
-	}
-	if ctx.Err() != nil {
+	d, err := reintento.Correr(ctx, s.politica, func(ctx context.Context) (Consulta, reintento.Resultado) {
+		c := s.Consultar(ctx, texto, limiteMs)
+		return c, c.resultado()
+	}, reintento.Avisos[Consulta]{})
+	if err != nil {
 		return almacen.Resultado{}, false
 	}
-	return Clasificar(c, limiteMs), true
+	return Clasificar(d.Ultimo, limiteMs), true
 }

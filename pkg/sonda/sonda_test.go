@@ -104,7 +104,8 @@ func (s *sinEspera) dormir(_ context.Context, d time.Duration) error {
 func nuevaSonda(permitidos []string, esp *sinEspera) *Sonda {
 	o := Opciones{}
 	if esp != nil {
-		o.Dormir = esp.dormir
+		o.Politica = reintento.PoliticaRevision()
+		o.Politica.Dormir = esp.dormir
 	}
 	return Nueva(destinos.Nuevo(permitidos, nil), o)
 }
@@ -257,7 +258,7 @@ func TestReintentosComoElCurso(t *testing.T) {
 				t.Fatalf("%d esperas, se esperaban %d", len(esp.esperas), c.esperas)
 			}
 			for i, e := range esp.esperas {
-				techo := reintento.Techo(i+1, reintento.BaseRetroceso, reintento.TopeRetroceso)
+				techo := reintento.PoliticaRevision().Techo(i + 1)
 				if e < 0 || e > techo {
 					t.Errorf("espera %d = %v fuera de [0, %v]", i+1, e, techo)
 				}
