@@ -1,6 +1,6 @@
-// Package decision es la tabla de decisión del cliente (lección 7): con el
-// código, el Retry-After y el type de una respuesta dice qué hacer, sin leer
-// nunca el title ni el detail, que son para personas.
+// Package decision is the client's decision table (lesson 7): from a response's status,
+// Retry-After and type it says what to do, never reading the title or the detail, which are for
+// people.
 package decision
 
 import (
@@ -10,7 +10,7 @@ import (
 	"cursohttp/pkg/curso"
 )
 
-// Accion es una de las seis salidas de la tabla; solo Esperar reintenta.
+// Accion is one of the table's six outcomes; only Esperar retries.
 type Accion string
 
 const (
@@ -22,9 +22,9 @@ const (
 	Rendirse     Accion = "rendirse"
 )
 
-// Decision es lo que la tabla contesta. EsperaS es nil cuando no hay número
-// que dar (el curso lo imprime «—» y en JSON null): la tabla no inventa
-// esperas, y solo la lleva cuando la acción es Esperar.
+// Decision is what the table answers. EsperaS is nil when there is no number to give (the course
+// prints «—», and null in JSON): the table invents no waits, and carries one only when the action
+// is Esperar.
 type Decision struct {
 	Accion    Accion `json:"accion"`
 	Motivo    string `json:"motivo"`
@@ -32,7 +32,7 @@ type Decision struct {
 	Reintenta bool   `json:"reintenta"`
 }
 
-// EsperaTexto es la columna ESPERA de los programas del curso: «<n> s» o «—».
+// EsperaTexto is the ESPERA column of the course's programs: «<n> s» or «—».
 func (d Decision) EsperaTexto() string {
 	if d.EsperaS == nil {
 		return "—"
@@ -40,7 +40,7 @@ func (d Decision) EsperaTexto() string {
 	return strconv.FormatInt(*d.EsperaS, 10) + " s"
 }
 
-// ReintentaTexto es la columna REINTENTA: «sí» o «no».
+// ReintentaTexto is the REINTENTA column: «sí» or «no».
 func (d Decision) ReintentaTexto() string {
 	if d.Reintenta {
 		return "sí"
@@ -48,7 +48,7 @@ func (d Decision) ReintentaTexto() string {
 	return "no"
 }
 
-// Tipos de fallo sin respuesta HTTP (lección 6): también hay que decidir.
+// The kinds of failure without an HTTP response (lesson 6): they need a decision too.
 const (
 	TiempoAgotado     = "tiempo-agotado"
 	SinConexion       = "sin-conexion"
@@ -61,8 +61,8 @@ type entrada struct {
 	motivo string
 }
 
-// porCodigo: lo que no está aquí se trata como el x00 de su familia (RFC 9110,
-// §15). Un switch y no un mapa: la tabla no se puede modificar por accidente.
+// porCodigo: a status not here is treated as the x00 of its class (RFC 9110, §15). A switch and not
+// a map: the table cannot be modified by accident.
 func porCodigo(codigo int) (entrada, bool) {
 	switch codigo {
 	case 200:
@@ -125,10 +125,10 @@ func porCodigo(codigo int) (entrada, bool) {
 	return entrada{}, false
 }
 
-// porType: el mismo código puede pedir cosas distintas según el type. El type
-// llega de un cuerpo ajeno; con un switch solo encuentra lo que está escrito
-// aquí («constructor» o «__proto__» no encuentran nada y decide el código).
-// Compara URIs completas (curso.Problemas + clave), no su último tramo.
+// porType: the same status may ask for different things by its type. The type comes from someone
+// else's body; with a switch it finds only what is written here («constructor» or «__proto__» find
+// nothing, and the status decides). It compares whole URIs (curso.Problemas + key), not their last
+// segment.
 func porType(tipo string) (entrada, bool) {
 	switch tipo {
 	case curso.Problemas + "llave-en-curso":
@@ -147,10 +147,9 @@ func porType(tipo string) (entrada, bool) {
 	return entrada{}, false
 }
 
-// Decidir aplica las tres capas en orden: un type conocido, el código, el x00
-// de su familia. retryAfterS y tipo pueden ser nil (no hubo cabecera, no es
-// Problem Details). No pone tope a la espera ni sabe del método: eso es de
-// quien llama.
+// Decidir applies the three layers in order: a known type, the status, the x00 of its class.
+// retryAfterS and tipo may be nil (no header, not Problem Details). It puts no cap on the wait and
+// knows nothing of the method: those are the caller's (pkg/reintento's policies).
 func Decidir(codigo int, retryAfterS *int64, tipo *string) Decision {
 	e, ok := entrada{}, false
 	if tipo != nil {
@@ -164,32 +163,30 @@ func Decidir(codigo int, retryAfterS *int64, tipo *string) Decision {
 	}
 	d := Decision{Accion: e.accion, Motivo: e.motivo, Reintenta: e.accion == Esperar}
 	if d.Reintenta && retryAfterS != nil {
-		s := *retryAfterS // copia: la decisión no comparte memoria con quien llama
+		s := *retryAfterS // a copy: the decision shares no memory with the caller
 		d.EsperaS = &s
 	}
 	return d
 }
 
-// porFamilia trata un código que la tabla no lista como el x00 de su clase
-// (RFC 9110, §15), y lo dice en el motivo para que nadie lea la frase del x00
-// como si fuera la del código que llegó. Fuera de 100-599 no es HTTP y se
-// procesa como un 5xx.
+// porFamilia treats a status the table does not list as the x00 of its class (RFC 9110, §15), and
+// says so in the reason, so nobody reads the x00's sentence as if it were the arriving status's.
+// Outside 100-599 it is not HTTP, and it is processed as a 5xx.
 func porFamilia(codigo int) entrada {
 	if codigo < 100 || codigo > 599 {
 		return entrada{Rendirse, fmt.Sprintf("%d no es un código de HTTP (el RFC 9110 admite de 100 a 599): se procesa como un 5xx", codigo)}
 	}
 	familia := codigo / 100 * 100
 	x00, ok := porCodigo(familia)
-	if !ok { // solo 1xx: no hay fila 100
+	if !ok { // only 1xx: there is no row 100
 		return entrada{Rendirse, "código desconocido"}
 	}
 	return entrada{x00.accion, fmt.Sprintf("el %d no está en la tabla: se trata como un %d (%s)", codigo, familia, x00.motivo)}
 }
 
-// DecidirSinRespuesta decide cuando no hubo respuesta HTTP. Un destino
-// prohibido no cambia solo: se corrige la dirección. Lo demás se trata como un
-// 502 (puede arreglarse solo); lo que impide esperar para siempre es el número
-// de intentos de quien llama.
+// DecidirSinRespuesta decides when no HTTP response came. A forbidden destination does not change
+// by itself: the address is corrected. The rest is treated as a 502 (it may fix itself); what keeps
+// a client from waiting forever is its number of attempts.
 func DecidirSinRespuesta(tipo string) Decision {
 	if tipo == DestinoProhibido {
 		return Decision{Accion: Corregir, Motivo: "destino prohibido"}

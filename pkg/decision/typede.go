@@ -8,18 +8,16 @@ import (
 	"cursohttp/pkg/jsonjs"
 )
 
-// TypeDe lee el type de un cuerpo Problem Details (RFC 9457) y nada más: ni
-// title, ni detail, ni extensiones. ok=false si no es Problem Details (otro
-// tipo de medio, o un cuerpo que no es JSON, o JSON null). Si es un objeto con
-// un type de texto, ese; en cualquier otro caso, "about:blank", el type por
-// omisión de un problema que no dice más que su código.
+// TypeDe reads the type of a Problem Details body (RFC 9457) and nothing else: no title, no detail,
+// no extensions. ok=false when it is not Problem Details (another media type, a body that is not
+// JSON, or JSON null). If it is an object with a string type, that one; in any other case
+// "about:blank", the default type of a problem that says no more than its status.
 //
-// Reproduce lo que el curso hace con fetch y JSON.parse: el cuerpo se
-// decodifica como UTF-8 (sin BOM inicial, bytes inválidos como U+FFFD), con
-// claves repetidas gana la última, y la profundidad de anidamiento no tiene
-// límite.
+// It reproduces what the course does with fetch and JSON.parse: the body is decoded as UTF-8 (no
+// leading BOM, invalid bytes as U+FFFD), with repeated keys the last one wins, and nesting depth has
+// no limit.
 func TypeDe(contentType string, cuerpo []byte) (string, bool) {
-	// El tipo de medio no distingue mayúsculas y puede traer parámetros (RFC 9110, §8.3.1).
+	// The media type is case-insensitive and may carry parameters (RFC 9110, §8.3.1).
 	medio, _, _ := strings.Cut(contentType, ";")
 	if strings.ToLower(jsonjs.Recortar(medio)) != "application/problem+json" {
 		return "", false
@@ -27,9 +25,8 @@ func TypeDe(contentType string, cuerpo []byte) (string, bool) {
 	return typeDeJSON(jsonjs.Texto(cuerpo))
 }
 
-// typeDeJSON recorre el JSON por fichas en vez de decodificarlo entero: así no
-// lo detiene el tope de anidamiento de encoding/json ni un número como 1e400,
-// que JSON.parse sí acepta.
+// typeDeJSON walks the JSON token by token instead of decoding it whole: that way neither
+// encoding/json's nesting cap nor a number like 1e400, which JSON.parse accepts, stops it.
 func typeDeJSON(texto string) (string, bool) {
 	dec := json.NewDecoder(strings.NewReader(texto))
 	dec.UseNumber()
@@ -39,7 +36,7 @@ func typeDeJSON(texto string) (string, bool) {
 	}
 	tipo, esTexto := "", false
 	switch primera {
-	case nil: // JSON null: leer .type de null lanza, y el curso lo trata como «no es JSON»
+	case nil: // JSON null: reading .type of null throws, and the course treats it as "not JSON"
 		return "", false
 	case json.Delim('{'):
 		for dec.More() {
@@ -54,7 +51,7 @@ func typeDeJSON(texto string) (string, bool) {
 			if _, ok := valor.(json.Delim); ok && !saltarResto(dec) {
 				return "", false
 			}
-			if clave == "type" { // con claves repetidas, la última manda
+			if clave == "type" { // with repeated keys, the last one rules
 				tipo, esTexto = valor.(string)
 			}
 		}
@@ -75,8 +72,8 @@ func typeDeJSON(texto string) (string, bool) {
 	return tipo, true
 }
 
-// saltarResto consume el resto de un objeto o arreglo recién abierto; el
-// Decoder ya comprueba que los cierres casen con las aperturas.
+// saltarResto consumes the rest of an object or array just opened; the Decoder already checks that
+// closings match openings.
 func saltarResto(dec *json.Decoder) bool {
 	for nivel := 1; nivel > 0; {
 		f, err := dec.Token()
@@ -93,7 +90,7 @@ func saltarResto(dec *json.Decoder) bool {
 	return true
 }
 
-// soloQuedaElFinal: JSON.parse rechaza lo que siga al valor salvo espacios.
+// soloQuedaElFinal: JSON.parse refuses anything after the value but whitespace.
 func soloQuedaElFinal(dec *json.Decoder) bool {
 	_, err := dec.Token()
 	return err == io.EOF

@@ -8,9 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// Los resultados esperados se obtuvieron pasando los mismos bytes por
-// Response.text() y typeDe de decisiones.ts; la única diferencia buscada es
-// el cuerpo con dos BOM (Node 20 quita dos; WHATWG, uno).
+// The expected results come from passing the same bytes through Response.text() and decisiones.ts's
+// typeDe; the one difference sought is the body with two BOMs (Node 20 strips two; WHATWG, one).
 func TestTypeDe(t *testing.T) {
 	t.Parallel()
 	casos := []struct {
@@ -82,7 +81,7 @@ func TestTypeDe(t *testing.T) {
 	}
 }
 
-// JSON.parse no tiene tope de anidamiento; encoding/json sí (10000).
+// JSON.parse has no nesting cap; encoding/json has one (10000).
 func TestTypeDeAnidamientoProfundo(t *testing.T) {
 	t.Parallel()
 	hondo := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
@@ -103,7 +102,7 @@ func TestTypeDeAnidamientoProfundo(t *testing.T) {
 	}
 }
 
-// Del cuerpo solo se lee el type: title y detail no cambian nada.
+// Only the type is read from the body: title and detail change nothing.
 func TestTypeDeNoLeeNadaMas(t *testing.T) {
 	t.Parallel()
 	a := `{"type":"https://revisor.example/problemas/llave-en-curso","title":"Esa llave sigue en curso","status":409,"detail":"la petición original todavía no termina"}`
@@ -115,8 +114,8 @@ func TestTypeDeNoLeeNadaMas(t *testing.T) {
 	}
 }
 
-// oraculo es la lectura obvia con encoding/json; vale para cuerpos UTF-8
-// válidos, sin BOM y con menos de 10000 niveles.
+// oraculo is the obvious reading with encoding/json; it holds for valid UTF-8 bodies without a BOM
+// and with fewer than 10000 levels.
 func oraculo(cuerpo []byte) (string, bool) {
 	dec := json.NewDecoder(bytes.NewReader(cuerpo))
 	dec.UseNumber()

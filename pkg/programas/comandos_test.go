@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/prueba/leccion7"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/jsonjs"
 )
@@ -33,13 +34,13 @@ func TestSubcomandos(t *testing.T) {
 	if c != 0 {
 		t.Fatalf("tabla23: código %d", c)
 	}
-	compararLineas(t, out, salidaTabla23)
+	compararLineas(t, out, leccion7.Tabla23)
 
 	out, _, c = ejecutar(t, "fuera-de-tabla", "--laboratorio", lab)
 	if c != 0 {
 		t.Fatalf("fuera-de-tabla: código %d", c)
 	}
-	compararLineas(t, out, salidaFueraDeTabla)
+	compararLineas(t, out, leccion7.FueraDeTabla)
 
 	out, _, c = ejecutar(t, "comprobar", "tabla", "--laboratorio", lab, "--puerto-hostil", "0")
 	if c != 0 {

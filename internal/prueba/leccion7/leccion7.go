@@ -1,0 +1,106 @@
+// Package leccion7 holds the lesson-7 transcripts that the tests of more than one package compare
+// with — S1 (tabla23.ts) and S6 (fig07_06.ts), verbatim — and reads their rows back into fields:
+// pkg/decision checks its decisions against the fields, pkg/programas its output against the text.
+// Only tests import it.
+package leccion7
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Tabla23 is S1 of lesson 7 [lesson L305-L329]: the table applied to the laboratory's answer for
+// each of the course's 23 codes (Retry-After: 30 with the 429, 120 with the 503, no type).
+const Tabla23 = `CÓDIGO  ACCIÓN        REINTENTA  ESPERA  MOTIVO
+200     seguir        no         —       salió bien
+201     seguir        no         —       se creó; la dirección viene en Location
+202     seguir        no         —       se aceptó; el seguimiento viene en Location
+204     seguir        no         —       salió bien y no hay nada que leer
+301     corregir      no         —       la dirección cambió para siempre: actualiza la configuración
+304     seguir        no         —       no cambió: usa la copia que ya tienes
+308     corregir      no         —       la dirección cambió para siempre: actualiza la configuración
+400     corregir      no         —       la petición no se puede leer
+401     reautenticar  no         —       falta una credencial válida
+403     rendirse      no         —       la credencial no tiene permiso: lo resuelve una persona
+404     rendirse      no         —       no existe (o no te lo muestran)
+405     corregir      no         —       ese método no se admite: mira Allow
+409     reconciliar   no         —       choca con el estado actual: relee y decide
+410     rendirse      no         —       se retiró y no va a volver: dalo de baja
+412     reconciliar   no         —       tu etiqueta ya no es la vigente: relee y vuelve a aplicar tu cambio
+415     corregir      no         —       el formato no se admite: mira Accept
+422     corregir      no         —       se entendió, pero los datos no se pueden cumplir
+428     corregir      no         —       falta la condición: manda If-Match
+429     esperar       sí         30 s    demasiadas peticiones: espera lo que diga Retry-After
+500     rendirse      no         —       falla del servidor: repórtala con su instance
+502     esperar       sí         —       falló lo que está detrás: reintenta solo si la operación es idempotente
+503     esperar       sí         120 s   no está disponible: espera lo que diga Retry-After
+504     esperar       sí         —       lo de atrás no respondió a tiempo: reintenta solo si es idempotente
+`
+
+// FueraDeTabla is S6 of lesson 7 [lesson L556-L570]: codes the table does not list, and four that
+// have rows of their own on purpose.
+const FueraDeTabla = `CÓDIGO  ACCIÓN        REINTENTA  MOTIVO
+206     seguir        no         el 206 no está en la tabla: se trata como un 200 (salió bien)
+299     seguir        no         el 299 no está en la tabla: se trata como un 200 (salió bien)
+302     corregir      no         redirección temporal: el cliente no la sigue solo; revisa la dirección de Location
+307     corregir      no         redirección temporal que conserva el método: el cliente no la sigue solo; revisa Location
+408     esperar       sí         el servidor no recibió la petición completa a tiempo: repítela tal cual, en una conexión nueva (RFC 9110, 15.5.9)
+418     corregir      no         el 418 no está en la tabla: se trata como un 400 (la petición no se puede leer)
+425     esperar       sí         el servidor no quiso procesar datos tempranos: repite la petición, esta vez sin ellos (RFC 8470, 5.2)
+451     corregir      no         el 451 no está en la tabla: se trata como un 400 (la petición no se puede leer)
+501     rendirse      no         el 501 no está en la tabla: se trata como un 500 (falla del servidor: repórtala con su instance)
+507     rendirse      no         el 507 no está en la tabla: se trata como un 500 (falla del servidor: repórtala con su instance)
+599     rendirse      no         el 599 no está en la tabla: se trata como un 500 (falla del servidor: repórtala con su instance)
+600     rendirse      no         600 no es un código de HTTP (el RFC 9110 admite de 100 a 599): se procesa como un 5xx
+799     rendirse      no         799 no es un código de HTTP (el RFC 9110 admite de 100 a 599): se procesa como un 5xx
+`
+
+// Fila is one row of such a table. Espera is "" in a table without that column.
+type Fila struct {
+	Codigo                            int
+	Accion, Reintenta, Espera, Motivo string
+}
+
+// Filas reads a table of the course's layout back into its rows. Each column starts where its
+// header word starts, counted in characters as padEnd counts them; the last one runs to the end.
+func Filas(tabla string) []Fila {
+	lineas := strings.Split(strings.TrimSuffix(tabla, "\n"), "\n")
+	var inicios []int
+	var nombres []string
+	for i, palabras := 0, []rune(lineas[0]); i < len(palabras); i++ {
+		if palabras[i] != ' ' && (i == 0 || palabras[i-1] == ' ') {
+			inicios = append(inicios, i)
+			j := i
+			for j < len(palabras) && palabras[j] != ' ' {
+				j++
+			}
+			nombres = append(nombres, string(palabras[i:j]))
+		}
+	}
+	filas := make([]Fila, 0, len(lineas)-1)
+	for _, linea := range lineas[1:] {
+		r := []rune(linea)
+		var f Fila
+		for k, nombre := range nombres {
+			fin := len(r)
+			if k+1 < len(inicios) {
+				fin = min(inicios[k+1], len(r))
+			}
+			campo := strings.TrimRight(string(r[min(inicios[k], len(r)):fin]), " ")
+			switch nombre {
+			case "CÓDIGO":
+				f.Codigo, _ = strconv.Atoi(campo)
+			case "ACCIÓN":
+				f.Accion = campo
+			case "REINTENTA":
+				f.Reintenta = campo
+			case "ESPERA":
+				f.Espera = campo
+			case "MOTIVO":
+				f.Motivo = campo
+			}
+		}
+		filas = append(filas, f)
+	}
+	return filas
+}
