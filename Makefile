@@ -6,9 +6,11 @@ BIN     := bin
 DEADCODE := GOPROXY="file://$$($(GO) env GOMODCACHE)/cache/download,$$($(GO) env GOPROXY)" \
 	$(GO) run golang.org/x/tools/cmd/deadcode@v0.52.0
 SERVIDORES := laboratorio revisor pasarela
+# Every platform a student may have: CI builds them all on every run, `make dist` packs them.
+PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 .DEFAULT_GOAL := help
-.PHONY: help build test check unit escenas escena escenas-lista lab-up lab-down lab lab-tmux bench fuzz fuzz-largo clean
+.PHONY: help build cruzar test check unit escenas escena escenas-lista lab-up lab-down lab lab-tmux bench fuzz fuzz-largo clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -17,10 +19,13 @@ build: ## build every program into bin/
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-check: ## gofmt, go vet, no dead code, nothing test-only linked into the programs
+check: ## gofmt, go vet (also for windows and darwin, tests included), go.mod tidy, no dead code, nothing test-only linked into the programs
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	GOOS=windows $(GO) vet ./...
+	GOOS=darwin $(GO) vet ./...
+	$(GO) mod tidy -diff
 	@# Dead code: what the programs cannot reach (test helpers belong in internal/prueba, which only
 	@# tests import), and what not even the tests reach.
 	@out=$$($(DEADCODE) -filter '^cursohttp/(cmd|pkg|scripts)/' ./... && $(DEADCODE) -test ./...); \
@@ -28,10 +33,16 @@ check: ## gofmt, go vet, no dead code, nothing test-only linked into the program
 	@out=$$($(GO) list -deps ./cmd/... ./scripts/... | grep -E '^(testing|net/http/httptest|cursohttp/internal/prueba)($$|/)'); \
 	  if [ -n "$$out" ]; then echo "the programs link test-only packages:"; echo "$$out"; exit 1; fi
 
+cruzar: ## build the four programs for every platform (PLATAFORMAS), as CI does on every run
+	@for p in $(PLATAFORMAS); do \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/... || { echo "no compila para $$p"; exit 1; }; \
+	  echo "  compila para $$p"; \
+	done
+
 unit: ## every Go test, with the race detector
 	$(GO) test -race -count=1 ./...
 
-test: check unit fuzz ## what CI runs: gofmt, vet, the tests with -race (soak and faults included), every fuzz target briefly, and the lessons' scenes
+test: check cruzar unit fuzz ## what CI runs: gofmt, vet, go.mod tidy, the cross-builds, the tests with -race (soak and faults included), every fuzz target briefly, and the lessons' scenes
 	@if [ -d scripts/escenas ]; then $(MAKE) --no-print-directory escenas; fi
 
 escenas: build ## replay every lesson scene and compare with the lesson

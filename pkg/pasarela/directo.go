@@ -89,7 +89,7 @@ func (d *Directo) RoundTrip(req *http.Request) (*http.Response, error) {
 
 func sinRespuesta(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, syscall.EPIPE) || errors.Is(err, errCerrada)
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, errCerrada) || cortadaPorElSistema(err)
 }
 
 // tomar returns a live pooled connection to addr, or a new one.
@@ -122,28 +122,37 @@ func (d *Directo) tomar(ctx context.Context, addr string) (*conexionDirecta, boo
 	return &conexionDirecta{c: c, br: bufio.NewReader(c), bw: bufio.NewWriter(c), addr: addr}, false, nil
 }
 
-// viva peeks at an idle connection without waiting: a closed one reads end-of-file, a live one has
-// nothing to read. Anything else (bytes nobody asked for) makes it unusable too.
+// viva says whether an idle connection can carry another request without waiting for the revisor:
+// a closed one reads end-of-file, a live one has nothing to read, and anything else (bytes nobody
+// asked for) makes it unusable too. Where the system lets us peek at the socket (espiar, on unix)
+// that costs one system call; elsewhere (Windows) a read with a short deadline tells the same.
 func viva(cd *conexionDirecta) bool {
 	if cd.br.Buffered() > 0 {
 		return false
 	}
-	sc, ok := cd.c.(syscall.Conn)
-	if !ok {
-		return true
+	if vive, pudo := espiar(cd.c); pudo {
+		return vive
 	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
+	return vivaConEspera(cd, esperaSonda)
+}
+
+// esperaSonda is how long vivaConEspera waits for an end-of-file that is not coming: long enough
+// for one turn of the poller, short enough not to be felt on a reused connection.
+const esperaSonda = time.Millisecond
+
+// vivaConEspera is the portable check: read with a deadline of espera; a timeout means the
+// connection is open and quiet. The bufio.Reader keeps whatever the read brought, so an answer
+// nobody asked for is still seen as one (Buffered) and the connection is dropped.
+func vivaConEspera(cd *conexionDirecta, espera time.Duration) bool {
+	if err := cd.c.SetReadDeadline(time.Now().Add(espera)); err != nil {
 		return false
 	}
-	vive := false
-	raw.Read(func(fd uintptr) bool {
-		var b [1]byte
-		n, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-		vive = n < 0 && errors.Is(err, syscall.EAGAIN)
-		return true
-	})
-	return vive
+	_, err := cd.br.Peek(1)
+	if cd.c.SetReadDeadline(time.Time{}) != nil {
+		return false
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() && cd.br.Buffered() == 0
 }
 
 // ida writes the request and reads the answer's headers. A request with a body is written by

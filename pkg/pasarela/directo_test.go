@@ -378,3 +378,69 @@ func TestDirectoCierraLasOciosas(t *testing.T) {
 		t.Errorf("después de cerrarlas: %d", cod)
 	}
 }
+
+// conexionesDePrueba returns the client side of three connections to a plain TCP server: one open
+// and quiet, one the server closed, and one on which the server sent bytes nobody asked for.
+func conexionesDePrueba(t *testing.T) map[string]*conexionDirecta {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	servidor := make(chan net.Conn, 3)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			servidor <- c
+		}
+	}()
+	conexiones := map[string]*conexionDirecta{}
+	for _, nombre := range []string{"quieta", "cerrada", "con-bytes"} {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		otro := <-servidor
+		t.Cleanup(func() { otro.Close() })
+		switch nombre {
+		case "cerrada":
+			otro.Close()
+		case "con-bytes":
+			otro.Write([]byte("HTTP/1.1 200 OK\r\n"))
+		}
+		conexiones[nombre] = &conexionDirecta{c: c, br: bufio.NewReader(c), bw: bufio.NewWriter(c)}
+	}
+	// Let the FIN and the stray bytes reach the client's socket before anyone looks.
+	time.Sleep(50 * time.Millisecond)
+	return conexiones
+}
+
+// Both ways of checking an idle connection (the peek of unix and the short read of Windows) agree:
+// only an open, quiet connection is reused.
+func TestVivaConEsperaYViva(t *testing.T) {
+	t.Parallel()
+	want := map[string]bool{"quieta": true, "cerrada": false, "con-bytes": false}
+	for nombre, cd := range conexionesDePrueba(t) {
+		if got := viva(cd); got != want[nombre] {
+			t.Errorf("viva(%s) = %v", nombre, got)
+		}
+	}
+	for nombre, cd := range conexionesDePrueba(t) {
+		if got := vivaConEspera(cd, esperaSonda); got != want[nombre] {
+			t.Errorf("vivaConEspera(%s) = %v", nombre, got)
+		}
+	}
+	// The portable check leaves a live connection usable: the next request goes through it.
+	cd := conexionesDePrueba(t)["quieta"]
+	if !vivaConEspera(cd, esperaSonda) || !vivaConEspera(cd, esperaSonda) {
+		t.Fatal("una conexión quieta dejó de estar viva al mirarla dos veces")
+	}
+	if _, err := cd.c.Write([]byte("x")); err != nil {
+		t.Errorf("tras mirarla, no se puede escribir: %v", err)
+	}
+}

@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -165,7 +164,7 @@ var duenios = map[string]string{
 func Escuchar(programa string, o Opciones) (net.Listener, error) {
 	ln, err := net.Listen("tcp", o.Addr())
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
+		if errors.Is(err, enUso) {
 			return nil, &PuertoOcupado{Programa: programa, Addr: o.Addr()}
 		}
 		return nil, fmt.Errorf("%s no puede escuchar en %s: %w", programa, o.Addr(), err)

@@ -1,8 +1,12 @@
+//go:build unix
+
 // Command bench is `make bench`: it starts the built servers, loads each with the suite's own
 // generator (pkg/carga) next to a trivial Go server that marks this machine's practical limit, and
 // prints req/s, p50, p99 and each ratio, start-up times and resident memory, then which of the
 // suite's targets hold. It drives the binaries from outside, as a student's terminal would, so it
 // measures what ships.
+//
+// It reads /proc and getrusage: it measures the Linux machines the suite's targets are set on.
 package main
 
 import (

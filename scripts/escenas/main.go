@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command escenas replays the lessons' scenes (the request series and
 // program runs of Lessons 4, 6 and 7) against the suite's programs and says
 // whether each one still prints what the lesson prints.
@@ -58,6 +60,8 @@
 // With no arguments it replays every scene under scripts/leccion-*/. A name
 // may be a prefix: "4.4" replays every scene of §4.4; --escena picks the same
 // way among the scenes the arguments name.
+//
+// It drives bash, process groups and flock, as on the course's machines; on Windows it runs in WSL.
 package main
 
 import (
