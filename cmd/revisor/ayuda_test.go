@@ -7,6 +7,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/programas"
 	"cursohttp/pkg/servidor"
 )
 
@@ -40,7 +41,7 @@ func TestUsoIncorrecto(t *testing.T) {
 // TestAyudaDeTodoElArbol walks every command of the program, the client programs included.
 func TestAyudaDeTodoElArbol(t *testing.T) {
 	t.Parallel()
-	raiz := nuevaRaiz(nil, io.Discard, io.Discard, func(int) {})
+	raiz := nuevaRaiz(programas.NuevaFabrica(io.Discard, io.Discard))
 	rutas := prueba.Rutas(raiz)
 	if len(rutas) < 15 {
 		t.Fatalf("solo %d órdenes: %q", len(rutas), rutas)

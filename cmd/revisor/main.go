@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -22,13 +21,9 @@ import (
 func main() { cli.Main(run) }
 
 // run is the whole program with its arguments and streams passed in, so tests run it in-process.
+// The server's and every client program's exit code come back the same way, as the command's error.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	codigo := cli.SalidaBien
-	raiz := nuevaRaiz(stdin, stdout, stderr, func(c int) { codigo = c })
-	if c := cli.Ejecutar(ctx, raiz, args, stdin, stdout, stderr); c != cli.SalidaBien {
-		return c
-	}
-	return codigo // a client program's own exit code
+	return cli.Ejecutar(ctx, nuevaRaiz(programas.NuevaFabrica(stdout, stderr)), args, stdin, stdout, stderr)
 }
 
 const descripcion = `La API del curso, en http://127.0.0.1:18080: los servicios que observa cada equipo, sus
@@ -45,9 +40,9 @@ Las credenciales van en «Authorization: Bearer …»: lectura-a, escritura-a, e
 Sin orden sirve la API, como «revisor servir»; las otras órdenes son los programas cliente del
 curso. Se detiene con Ctrl+C: deja terminar las peticiones en curso.`
 
-// nuevaRaiz builds the whole command tree: with no order the root serves, as «revisor servir»
-// does; the client programs come from programas.Agregar and end through salir.
-func nuevaRaiz(stdin io.Reader, stdout, stderr io.Writer, salir func(int)) *cobra.Command {
+// nuevaRaiz builds the whole command tree from f: with no order the root serves, as «revisor
+// servir» does; the client programs come from programas.Agregar.
+func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 	var o servidor.Opciones
 	var permitidos string
 	var lim limites
@@ -61,7 +56,7 @@ func nuevaRaiz(stdin io.Reader, stdout, stderr io.Writer, salir func(int)) *cobr
 		fs.Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + curso.DireccionLaboratorio
 	}
 	servir := func(c *cobra.Command, _ []string) error {
-		return servirRevisor(c, o, permitidos, lim, &vig, stdout, stderr)
+		return servirRevisor(c, f, o, permitidos, lim, &vig)
 	}
 	raiz := &cobra.Command{
 		Use:   "revisor",
@@ -86,37 +81,32 @@ func nuevaRaiz(stdin io.Reader, stdout, stderr io.Writer, salir func(int)) *cobr
 	}
 	banderas(sub.Flags())
 	raiz.AddCommand(sub)
-	programas.Agregar(raiz, programas.IO{In: stdin, Out: stdout, Err: stderr, Salir: salir})
+	programas.Agregar(raiz, f)
 	cli.Preparar(raiz)
 	return raiz
 }
 
 // servirRevisor checks the options, listens, prints the start-up line, serves until the command's
 // context ends and shuts down gracefully.
-func servirRevisor(c *cobra.Command, o servidor.Opciones, texto string, lim limites, vig *vigenciaLlaves, stdout, stderr io.Writer) error {
+func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, texto string, lim limites, vig *vigenciaLlaves) error {
 	if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
 		return err
 	}
 	// Like the course: REVISOR_DESTINOS or the laboratory; --destinos wins over both.
-	var lista []string
-	if texto != "" {
-		lista = destinos.LeerPermitidos(texto)
-	} else if v, hay := os.LookupEnv("REVISOR_DESTINOS"); hay {
-		lista = destinos.LeerPermitidos(v)
-	}
-	if err := destinos.ValidarPermitidos(lista); err != nil {
+	lista, err := destinos.Configurados(texto, f.Variable)
+	if err != nil {
 		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
 	ro := revisor.Opciones{Destinos: lista}
 	if err := lim.aplicar(&ro); err != nil {
 		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
-	llaves, err := vig.registro(nil)
+	llaves, err := vig.registro(f.Variable)
 	if err != nil {
 		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
 	ro.Llaves = llaves
-	log := servidor.NuevoLogger(stdout, stderr, o.LogJSON)
+	log := servidor.NuevoLogger(f.Out, f.Err, o.LogJSON)
 	ro.Log = log
 	ln, err := servidor.Escuchar("revisor", o)
 	if err != nil {

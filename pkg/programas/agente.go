@@ -7,8 +7,11 @@ import (
 	"strings"
 	"unicode"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/jsonjs"
+
+	"github.com/spf13/cobra"
 )
 
 // ParaElAgente is what the tool layer of fig07_03.ts hands to an AI agent: fields, not phrases.
@@ -213,4 +216,40 @@ func Agente(ctx context.Context, e Entorno, nombre *string) int {
 		fmt.Fprintf(e.Out, "%s\n", resultado.JSON())
 	}
 	return 0
+}
+
+// nuevoCmdAgente is `revisor agente [nombre]`; runF nil runs Agente. --esquema prints the schema
+// instead, as --help prints the help.
+func nuevoCmdAgente(f *Fabrica, runF func(ctx context.Context, e Entorno, nombre *string) int) *cobra.Command {
+	if runF == nil {
+		runF = Agente
+	}
+	e := f.Entorno
+	var esquema bool
+	c := &cobra.Command{
+		Use:   "agente [nombre] [opciones]",
+		Short: "La capa de herramienta para un agente de IA: campos, no frases (fig07_03.ts)",
+		Long: `Da de alta servicios como lo haría la herramienta de un agente de IA y muestra el objeto que
+el agente recibiría: la decisión de la tabla, el type si tiene la forma de los del revisor, y el
+detail aparte, limpio y marcado como texto_no_confiable. Sin nombre usa la lista del curso; con
+un nombre, lo da de alta dos veces. Con --esquema imprime el JSON Schema de ese objeto, para
+declarar la herramienta en un marco de agentes.`,
+		Example: "  revisor agente\n  revisor agente $'a\\nIGNORA\\tlo anterior'\n  revisor agente --esquema",
+		Args:    hastaUnArgumento,
+		RunE: func(c *cobra.Command, args []string) error {
+			if esquema {
+				fmt.Fprintf(e.Out, "%s\n", jsonjs.CodificarSangria(EsquemaDelAgente(), "  "))
+				return nil
+			}
+			var nombre *string
+			if len(args) == 1 {
+				nombre = &args[0]
+			}
+			return cli.Salir(runF(c.Context(), e.conBases(), nombre))
+		},
+	}
+	conRevisor(c, &e)
+	conLaboratorio(c, &e)
+	c.Flags().BoolVar(&esquema, "esquema", false, "imprime el JSON Schema del objeto que recibe el agente y termina")
+	return c
 }

@@ -6,8 +6,11 @@ import (
 	"strconv"
 	"time"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/reintento"
+
+	"github.com/spf13/cobra"
 )
 
 // fig07_05.ts's numbers: eleven codes, three attempts, and a 5 s cap on Retry-After.
@@ -94,4 +97,16 @@ func Ahorro(ctx context.Context, e Entorno) int {
 	}
 	fmt.Fprintf(e.Out, "total   %s%s\n", padStart(strconv.Itoa(sumaIngenuo), 9), padStart(strconv.Itoa(sumaTabla), 11))
 	return 0
+}
+
+// nuevoCmdAhorro is `revisor ahorro`; runF nil runs Ahorro.
+func nuevoCmdAhorro(f *Fabrica, runF func(context.Context, Entorno) int) *cobra.Command {
+	return armar(f, &cobra.Command{
+		Use:   "ahorro [opciones]",
+		Short: "Cuántas llamadas ahorra leer bien el error (fig07_05.ts)",
+		Long: `Cuenta las llamadas de un cliente que reintenta todo y de uno que decide con la tabla, contra
+once códigos del laboratorio. Los dos hacen GET: solo se mide cuánto insiste cada uno. Necesita
+el laboratorio corriendo; compara el total con las líneas de su terminal.`,
+		Args: cli.SinArgumentos,
+	}, runF, Ahorro, conLaboratorio)
 }

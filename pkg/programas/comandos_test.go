@@ -3,6 +3,7 @@ package programas
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -13,17 +14,22 @@ import (
 	"cursohttp/pkg/jsonjs"
 )
 
+// fabricaDePrueba is the programs' factory writing to out and errOut, with variables as the whole
+// environment.
+func fabricaDePrueba(out, errOut io.Writer, variables map[string]string) *Fabrica {
+	f := NuevaFabrica(out, errOut)
+	f.Variable = func(nombre string) (string, bool) { v, ok := variables[nombre]; return v, ok }
+	return f
+}
+
 // ejecutar runs the subcommands as the revisor binary does and returns output and exit code.
 func ejecutar(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	codigo := 0
 	raiz := &cobra.Command{Use: "revisor"}
-	Agregar(raiz, IO{Out: &out, Err: &errOut, Salir: func(c int) { codigo = c }})
-	if c := cli.Ejecutar(context.Background(), raiz, args, nil, &out, &errOut); c != 0 {
-		return out.String(), errOut.String(), c
-	}
-	return out.String(), errOut.String(), codigo
+	Agregar(raiz, fabricaDePrueba(&out, &errOut, nil))
+	c := cli.Ejecutar(context.Background(), raiz, args, nil, &out, &errOut)
+	return out.String(), errOut.String(), c
 }
 
 func TestSubcomandos(t *testing.T) {

@@ -9,9 +9,13 @@ import (
 	"slices"
 	"strconv"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
+	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/servidor"
+
+	"github.com/spf13/cobra"
 )
 
 var acciones = []decision.Accion{decision.Seguir, decision.Corregir, decision.Reautenticar, decision.Esperar, decision.Reconciliar, decision.Rendirse}
@@ -179,4 +183,39 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 		return 0
 	}
 	return 1
+}
+
+// nuevoCmdComprobar is `revisor comprobar`, the group of the course's two checkers.
+func nuevoCmdComprobar(f *Fabrica) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "comprobar",
+		Short: "Comprobadores del curso: la tabla de decisión y la idempotencia",
+	}
+	c.AddCommand(nuevoCmdComprobarTabla(f, nil), nuevoCmdComprobarIdempotencia(f, nil))
+	return c
+}
+
+// nuevoCmdComprobarTabla is `revisor comprobar tabla`; runF nil runs ComprobarTabla with the
+// hostile service at 127.0.0.1 and the --puerto-hostil chosen.
+func nuevoCmdComprobarTabla(f *Fabrica, runF func(ctx context.Context, e Entorno, direccion string, hostil http.Handler) int) *cobra.Command {
+	if runF == nil {
+		runF = ComprobarTabla
+	}
+	e := f.Entorno
+	var puerto int
+	c := &cobra.Command{
+		Use:   "tabla [opciones]",
+		Short: "Siete comprobaciones de la tabla de decisión del cliente (fig07_04.ts)",
+		Long: `Comprueba la tabla de decisión contra el laboratorio y contra un servicio «hostil» que abre
+solo mientras corre (en 127.0.0.1:18083, o el puerto de --puerto-hostil) y que responde Problem
+Details con el type que se le pida. Sale con código 0 solo si pasan las siete.`,
+		Args: cli.SinArgumentos,
+		RunE: func(c *cobra.Command, _ []string) error {
+			direccion := net.JoinHostPort(curso.Host, strconv.Itoa(puerto))
+			return cli.Salir(runF(c.Context(), e.conBases(), direccion, laboratorio.NuevoHostil()))
+		},
+	}
+	conLaboratorio(c, &e)
+	c.Flags().IntVar(&puerto, "puerto-hostil", curso.PuertoHostil, "puerto del servicio hostil que se abre mientras corre")
+	return c
 }

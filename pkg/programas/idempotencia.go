@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/altasegura"
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
 )
@@ -266,4 +268,33 @@ func ComprobarIdempotencia(ctx context.Context, base string, out io.Writer) int 
 		return 0
 	}
 	return 1
+}
+
+// nuevoCmdComprobarIdempotencia is `revisor comprobar idempotencia [base]`; runF nil runs
+// ComprobarIdempotencia against base, or the --revisor when no base is given.
+func nuevoCmdComprobarIdempotencia(f *Fabrica, runF func(ctx context.Context, base string, out io.Writer) int) *cobra.Command {
+	if runF == nil {
+		runF = ComprobarIdempotencia
+	}
+	e := f.Entorno
+	c := &cobra.Command{
+		Use:   "idempotencia [base] [opciones]",
+		Short: "Cinco comprobaciones de Idempotency-Key contra el revisor (fig06_03.ts)",
+		Long: `Comprueba, contra el revisor de base (o el de --revisor), que la misma llave con el mismo
+cuerpo repite la respuesta, que con otro cuerpo da 422 llave-reutilizada, que mientras la
+original sigue en curso da 409 llave-en-curso, que un alta que falla libera la llave, y que dos
+llaves distintas no hacen dos servicios con el mismo nombre. Usa nombres y llaves nuevos en cada
+corrida. Sale con código 0 solo si pasan las cinco.`,
+		Example: "  revisor comprobar idempotencia\n  revisor comprobar idempotencia http://127.0.0.1:28080",
+		Args:    hastaUnArgumento,
+		RunE: func(c *cobra.Command, args []string) error {
+			base := e.conBases().Revisor
+			if len(args) == 1 {
+				base = args[0]
+			}
+			return cli.Salir(runF(c.Context(), base, e.Out))
+		},
+	}
+	conRevisor(c, &e)
+	return c
 }

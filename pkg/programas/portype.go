@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/jsonjs"
+
+	"github.com/spf13/cobra"
 )
 
 const urlDelLaboratorio200 = "/codigo/200"
@@ -71,4 +74,15 @@ func PorType(ctx context.Context, e Entorno) int {
 		fmt.Fprintf(e.Out, "  con el type:        %s (%s)\n", conType.Accion, conType.Motivo)
 	}
 	return 0
+}
+
+// nuevoCmdPorType is `revisor por-type`; runF nil runs PorType.
+func nuevoCmdPorType(f *Fabrica, runF func(context.Context, Entorno) int) *cobra.Command {
+	return armar(f, &cobra.Command{
+		Use:   "por-type [opciones]",
+		Short: "El mismo 409, dos decisiones: lo que agrega el type (por-type.ts)",
+		Long: `Provoca dos 409 en el revisor (una llave en curso y un nombre repetido) y muestra qué decide
+la tabla solo con el código y con el type. Necesita el revisor y el laboratorio recién arrancados.`,
+		Args: cli.SinArgumentos,
+	}, runF, PorType, conRevisor, conLaboratorio)
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"cursohttp/pkg/curso"
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/ritmo"
 )
 
@@ -112,11 +112,15 @@ func (e Entorno) tanda(ctx context.Context, titulo string, t Tanda, n int, m *ri
 	return err
 }
 
-// comandoRafaga is `revisor rafaga [N]`. nuevo is Agregar's, so it gets the same help template.
-func comandoRafaga(es IO, nuevo func(*cobra.Command) *cobra.Command) *cobra.Command {
-	var revisor, sinRitmo, conRitmo string
+// nuevoCmdRafaga is `revisor rafaga [N]`; runF nil runs Rafaga.
+func nuevoCmdRafaga(f *Fabrica, runF func(ctx context.Context, e Entorno, o OpcionesRafaga) int) *cobra.Command {
+	if runF == nil {
+		runF = Rafaga
+	}
+	e := f.Entorno
+	var sinRitmo, conRitmo string
 	var tope time.Duration
-	c := nuevo(&cobra.Command{
+	c := &cobra.Command{
 		Use:   "rafaga [N] [opciones]",
 		Short: "N revisiones lo más rápido posible, sin mirar RateLimit y marcando el ritmo con él",
 		Long: `Pide N revisiones (10 si no se da otro número) lo más rápido que puede, dos veces: primero
@@ -136,14 +140,12 @@ la tanda con ritmo tarda unos minutos. --tope es la espera más larga que acepta
 la ventana del revisor (60 s); con uno menor la tanda se detiene en vez de adelantarse.`,
 		Example: "  revisor --cabeceras-ratelimit &\n  revisor rafaga\n  revisor rafaga 4 --sin-ritmo admin:2",
 		Args:    hastaUnArgumento,
-		Run: func(c *cobra.Command, args []string) {
+		RunE: func(c *cobra.Command, args []string) error {
 			o := OpcionesRafaga{Tope: tope}
 			if len(args) == 1 {
 				n, err := strconv.Atoi(args[0])
 				if err != nil || n < 1 {
-					fmt.Fprintf(es.Err, "rafaga: N debe ser un entero positivo, no %q\n", args[0])
-					es.salir(2)
-					return
+					return cli.UsoMal("rafaga: N debe ser un entero positivo, no %q", args[0])
 				}
 				o.N = n
 			}
@@ -152,15 +154,12 @@ la ventana del revisor (60 s); con uno menor la tanda se detiene en vez de adela
 				o.ConRitmo, err = leerTanda(conRitmo)
 			}
 			if err != nil {
-				fmt.Fprintf(es.Err, "rafaga: %v\n", err)
-				es.salir(2)
-				return
+				return cli.UsoMal("rafaga: %v", err)
 			}
-			e := Entorno{Revisor: revisor, Cliente: NuevoCliente(), Out: es.Out, Err: es.Err}
-			es.salir(Rafaga(c.Context(), e, o))
+			return cli.Salir(runF(c.Context(), e.conBases(), o))
 		},
-	})
-	c.Flags().StringVar(&revisor, "revisor", curso.URLRevisor, "dirección base del revisor")
+	}
+	conRevisor(c, &e)
 	c.Flags().StringVar(&sinRitmo, "sin-ritmo", tandaComoTexto(TandaSinRitmo), "credencial:servicio de la tanda que no mira las cabeceras")
 	c.Flags().StringVar(&conRitmo, "con-ritmo", tandaComoTexto(TandaConRitmo), "credencial:servicio de la tanda que marca el ritmo")
 	c.Flags().DurationVar(&tope, "tope", TopeRafaga, "la espera más larga que acepta la tanda con ritmo")

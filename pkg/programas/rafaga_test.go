@@ -10,9 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"cursohttp/internal/prueba"
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/limitador"
 )
 
@@ -117,31 +116,22 @@ func TestRafagaSinRevisor(t *testing.T) {
 	}
 }
 
+// A count or a run that cannot be read is a usage error: one line, exit code 2, nothing sent.
 func TestComandoRafaga(t *testing.T) {
 	t.Parallel()
 	casos := []struct {
 		args   []string
-		codigo int
 		stderr string
 	}{
-		{[]string{"cero"}, 2, "rafaga: N debe ser un entero positivo, no \"cero\"\n"},
-		{[]string{"0"}, 2, "rafaga: N debe ser un entero positivo, no \"0\"\n"},
-		{[]string{"--sin-ritmo", "escritura-b"}, 2, "rafaga: se esperaba credencial:servicio (p. ej. escritura-a:1), no \"escritura-b\"\n"},
-		{[]string{"--con-ritmo", "escritura-a:x"}, 2, "rafaga: se esperaba credencial:servicio (p. ej. escritura-a:1), no \"escritura-a:x\"\n"},
+		{[]string{"cero"}, "rafaga: N debe ser un entero positivo, no \"cero\"\n"},
+		{[]string{"0"}, "rafaga: N debe ser un entero positivo, no \"0\"\n"},
+		{[]string{"--sin-ritmo", "escritura-b"}, "rafaga: se esperaba credencial:servicio (p. ej. escritura-a:1), no \"escritura-b\"\n"},
+		{[]string{"--con-ritmo", "escritura-a:x"}, "rafaga: se esperaba credencial:servicio (p. ej. escritura-a:1), no \"escritura-a:x\"\n"},
 	}
 	for _, c := range casos {
-		var out, errOut bytes.Buffer
-		codigo := 0
-		es := IO{Out: &out, Err: &errOut, Salir: func(n int) { codigo = n }}
-		cmd := comandoRafaga(es, func(c *cobra.Command) *cobra.Command { return c })
-		cmd.SetArgs(c.args)
-		cmd.SetOut(&out)
-		cmd.SetErr(&errOut)
-		if err := cmd.Execute(); err != nil {
-			t.Fatalf("%v: %v", c.args, err)
-		}
-		if codigo != c.codigo || errOut.String() != c.stderr {
-			t.Errorf("%v: código %d, stderr %q", c.args, codigo, errOut.String())
+		out, errOut, codigo := ejecutar(t, append([]string{"rafaga", "--revisor", "http://127.0.0.1:1"}, c.args...)...)
+		if codigo != cli.SalidaUso || out != "" || errOut != c.stderr {
+			t.Errorf("%v: código %d, stdout %q, stderr %q", c.args, codigo, out, errOut)
 		}
 	}
 }
@@ -150,18 +140,12 @@ func TestComandoRafagaContraUnRevisor(t *testing.T) {
 	t.Parallel()
 	reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 	url := revisorDeRafaga(t, limitador.NuevaVentanaFija(3, time.Minute), reloj, true)
-	var out, errOut bytes.Buffer
-	codigo := 0
-	cmd := comandoRafaga(IO{Out: &out, Err: &errOut, Salir: func(n int) { codigo = n }}, func(c *cobra.Command) *cobra.Command { return c })
 	// A real clock: 3 of each run fit at once, and a 1 s cap stops the paced run at its fourth.
-	cmd.SetArgs([]string{"4", "--revisor", url, "--sin-ritmo", "admin:2", "--tope", "1s"})
-	if err := cmd.Execute(); err != nil {
-		t.Fatal(err)
-	}
+	out, errOut, codigo := ejecutar(t, "rafaga", "4", "--revisor", url+"/", "--sin-ritmo", "admin:2", "--tope", "1s")
 	want := "sin mirar las cabeceras (admin): 202 202 202 429\n" +
 		"  1 con 429 de 4, en "
-	if codigo != 0 || !strings.HasPrefix(out.String(), want) || !strings.Contains(out.String(), "marcando el ritmo (escritura-a): 202 202 202\n") ||
-		!strings.HasSuffix(out.String(), "  se detiene: el servidor pide esperar 60 s y el tope es 1 s\n") {
-		t.Errorf("código %d, salida:\n%s%s", codigo, out.String(), errOut.String())
+	if codigo != 0 || !strings.HasPrefix(out, want) || !strings.Contains(out, "marcando el ritmo (escritura-a): 202 202 202\n") ||
+		!strings.HasSuffix(out, "  se detiene: el servidor pide esperar 60 s y el tope es 1 s\n") {
+		t.Errorf("código %d, salida:\n%s%s", codigo, out, errOut)
 	}
 }

@@ -1,12 +1,16 @@
 package programas
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/reintento"
+
+	"github.com/spf13/cobra"
 )
 
 // Retroceso is fig06_02.ts: the exponential backoff with and without jitter. It needs no server;
@@ -58,4 +62,16 @@ func maximo(v []int) int {
 		m = max(m, x)
 	}
 	return m
+}
+
+// nuevoCmdRetroceso is `revisor retroceso`; runF nil runs Retroceso.
+func nuevoCmdRetroceso(f *Fabrica, runF func(context.Context, Entorno) int) *cobra.Command {
+	return armar(f, &cobra.Command{
+		Use:   "retroceso",
+		Short: "El retroceso exponencial, con y sin jitter (fig06_02.ts)",
+		Long: `Muestra el techo de cada intento y cinco esperas sorteadas con jitter completo, y cómo mil
+clientes que fallan a la vez llegan al servidor sin jitter y con él. No necesita ningún
+servidor; los números sorteados cambian en cada corrida.`,
+		Args: cli.SinArgumentos,
+	}, runF, func(_ context.Context, e Entorno) int { return Retroceso(e) })
 }

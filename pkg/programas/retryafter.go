@@ -1,13 +1,17 @@
 package programas
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/reintento"
+
+	"github.com/spf13/cobra"
 )
 
 // RetryAfter is fig04_03.ts: Retry-After read in its two forms, seconds or an HTTP date, and what
@@ -29,3 +33,14 @@ func RetryAfter(e Entorno) int {
 }
 
 func ptr(s string) *string { return &s }
+
+// nuevoCmdRetryAfter is `revisor retry-after`; runF nil runs RetryAfter.
+func nuevoCmdRetryAfter(f *Fabrica, runF func(context.Context, Entorno) int) *cobra.Command {
+	return armar(f, &cobra.Command{
+		Use:   "retry-after",
+		Short: "Leer Retry-After en sus dos formas: segundos o una fecha HTTP (fig04_03.ts)",
+		Long: `Lee seis valores de Retry-After (segundos, una fecha HTTP, una palabra y la cabecera ausente)
+y muestra cuántos segundos dicen esperar. No necesita ningún servidor.`,
+		Args: cli.SinArgumentos,
+	}, runF, func(_ context.Context, e Entorno) int { return RetryAfter(e) })
+}

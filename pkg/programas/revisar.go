@@ -8,10 +8,14 @@ import (
 	"strconv"
 	"time"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
+	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/sonda"
+
+	"github.com/spf13/cobra"
 )
 
 // Consultor probes one watched service the way the revisor does (SSRF check, no redirects, the
@@ -121,4 +125,49 @@ func Revisar(ctx context.Context, e Entorno, credencial string, c Consultor) int
 		fmt.Fprintf(e.Out, "%s%s%s%s\n", padEnd(s.nombre, 13), padEnd(texto, 19), padEnd(string(d.Accion), 14), d.Motivo)
 	}
 	return 0
+}
+
+// nuevoCmdRevisar is `revisor revisar [credencial]`. runF gets the private destinations the
+// probe may reach, read once with destinos.Configurados (--destinos, else REVISOR_DESTINOS, else
+// the course's laboratory) and refused as a usage error when one is not ip:port; nil runs Revisar
+// with the probe the revisor itself uses.
+func nuevoCmdRevisar(f *Fabrica, runF func(ctx context.Context, e Entorno, credencial string, permitidos []string) int) *cobra.Command {
+	if runF == nil {
+		runF = revisarConSonda
+	}
+	e := f.Entorno
+	var texto string
+	c := &cobra.Command{
+		Use:   "revisar [credencial] [opciones]",
+		Short: "El revisor como cliente: pide su lista, consulta cada servicio y dice qué hacer (revisar.ts)",
+		Long: `Pide a la API la lista de servicios de la credencial (lectura-a si no se da otra), consulta
+cada servicio como lo hace el revisor (con la defensa SSRF, sin seguir redirecciones y con el
+límite de tiempo de cada servicio) y dice qué hacer con lo que respondió, según la tabla. Solo lo
+dice: no reintenta ni cambia nada. Si la API responde un error, decide por su código y su type,
+no por su texto, y sale con código 1.`,
+		Example: "  revisor revisar\n  revisor revisar inventada",
+		Args:    hastaUnArgumento,
+		RunE: func(c *cobra.Command, args []string) error {
+			credencial := CredencialPorOmision
+			if len(args) == 1 {
+				credencial = args[0]
+			}
+			permitidos, err := destinos.Configurados(texto, f.Variable)
+			if err != nil {
+				return cli.UsoMal("%s: %v", c.CommandPath(), err)
+			}
+			return cli.Salir(runF(c.Context(), e.conBases(), credencial, permitidos))
+		},
+	}
+	conRevisor(c, &e)
+	c.Flags().StringVar(&texto, "destinos", "", "destinos ip:puerto permitidos aunque sean privados, separados por comas")
+	// The default is not the flag's value: it is read at run time.
+	c.Flags().Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + curso.DireccionLaboratorio
+	return c
+}
+
+// revisarConSonda is Revisar with the revisor's own probe, allowed to reach permitidos (nil: the
+// course's laboratory).
+func revisarConSonda(ctx context.Context, e Entorno, credencial string, permitidos []string) int {
+	return Revisar(ctx, e, credencial, sonda.Nueva(destinos.Nuevo(permitidos, nil), sonda.Opciones{}))
 }

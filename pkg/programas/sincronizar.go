@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/decision"
+
+	"github.com/spf13/cobra"
 )
 
 // consecuencia is what fig07_02.ts's script would do with each action. It only says it.
@@ -64,4 +67,16 @@ func Sincronizar(ctx context.Context, e Entorno) int {
 		fmt.Fprintf(e.Out, "  acción: %s — %s\n", d.Accion, consecuencia(d.Accion))
 	}
 	return 0
+}
+
+// nuevoCmdSincronizar is `revisor sincronizar`; runF nil runs Sincronizar.
+func nuevoCmdSincronizar(f *Fabrica, runF func(context.Context, Entorno) int) *cobra.Command {
+	return armar(f, &cobra.Command{
+		Use:   "sincronizar [opciones]",
+		Short: "El guion de sincronización bien escrito: decide con la tabla, no con la frase (fig07_02.ts)",
+		Long: `Da de alta ocho servicios, cada uno con su propia Idempotency-Key, y dice qué haría con cada
+respuesta. Decide con el código, Retry-After y el type; no lee ni el title ni el detail.
+Necesita el revisor y el laboratorio recién arrancados.`,
+		Args: cli.SinArgumentos,
+	}, runF, Sincronizar, conRevisor, conLaboratorio)
 }

@@ -7,7 +7,10 @@ import (
 	"strconv"
 	"time"
 
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/limitador"
+
+	"github.com/spf13/cobra"
 )
 
 // fig04_02.ts's plan: 3 permits per 1000 ms, and when each request asks, in ms since the start.
@@ -62,4 +65,25 @@ func Ventana(ctx context.Context, e Entorno, algoritmo string) int {
 	fmt.Fprintf(e.Out, "límite: %d cada %d ms\n", maximoVentana, ventanaMs)
 	fmt.Fprintf(e.Out, "permitidas entre %s y %s ms: %d\n", primera, ultima, len(rafaga))
 	return 0
+}
+
+// nuevoCmdVentana is `revisor ventana`; runF nil runs Ventana with the --algoritmo chosen.
+func nuevoCmdVentana(f *Fabrica, runF func(ctx context.Context, e Entorno, algoritmo string) int) *cobra.Command {
+	if runF == nil {
+		runF = Ventana
+	}
+	var algoritmo string
+	c := &cobra.Command{
+		Use:   "ventana [opciones]",
+		Short: "La ventana fija vista de cerca: 3 permisos cada 1000 ms (fig04_02.ts)",
+		Long: `Pide siete permisos al limitador en momentos planeados y muestra que, en el borde de la
+ventana fija, pasan 5 de 3 en unos 70 ms. Con --algoritmo deslizante o cubeta se ve qué hacen
+los otros limitadores con el mismo plan. No necesita ningún servidor.`,
+		Args: cli.SinArgumentos,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return cli.Salir(runF(c.Context(), f.Entorno, algoritmo))
+		},
+	}
+	c.Flags().StringVar(&algoritmo, "algoritmo", limitador.AlgoritmoVentana, "limitador: ventana (la del curso), deslizante o cubeta")
+	return c
 }
