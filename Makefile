@@ -5,12 +5,11 @@ BIN     := bin
 # runs offline once fetched (the landing checks run in a network namespace), else from the proxy.
 DEADCODE := GOPROXY="file://$$($(GO) env GOMODCACHE)/cache/download,$$($(GO) env GOPROXY)" \
 	$(GO) run golang.org/x/tools/cmd/deadcode@v0.52.0
-SERVIDORES := laboratorio revisor pasarela
 # Every platform a student may have: CI builds them all on every run, `make dist` packs them.
 PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 .DEFAULT_GOAL := help
-.PHONY: help build cruzar test check unit escenas escena escenas-lista lab-up lab-down lab lab-tmux bench fuzz fuzz-largo clean
+.PHONY: help build cruzar test check unit escenas escena escenas-lista lab-up lab-down lab-restart lab-estado lab lab-tmux puertos bench fuzz fuzz-largo clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -42,7 +41,7 @@ cruzar: ## build the four programs for every platform (PLATAFORMAS), as CI does 
 unit: ## every Go test, with the race detector
 	$(GO) test -race -count=1 ./...
 
-test: check cruzar unit fuzz ## what CI runs: gofmt, vet, go.mod tidy, the cross-builds, the tests with -race (soak and faults included), every fuzz target briefly, and the lessons' scenes
+test: puertos check cruzar unit fuzz ## what CI runs: gofmt, vet, go.mod tidy, the cross-builds, the tests with -race (soak and faults included), every fuzz target briefly, and the lessons' scenes
 	@if [ -d scripts/escenas ]; then $(MAKE) --no-print-directory escenas; fi
 
 escenas: build ## replay every lesson scene and compare with the lesson
@@ -56,17 +55,26 @@ escenas-lista: ## list every scene with its title
 	$(GO) run ./scripts/escenas --lista scripts/leccion-*
 
 
-lab-up: build ## start the lab in the background (logs in lab/)
-	@scripts/lab.sh arriba $(SERVIDORES)
+lab-up: build ## start the lab in the background (logs in lab/); exits 1 if a server could not start
+	@$(BIN)/laboratorio lab arrancar
 
-lab-down: ## stop what lab-up started
-	@scripts/lab.sh abajo
+lab-down: build ## stop what lab-up started, and nothing else
+	@$(BIN)/laboratorio lab detener
+
+lab-restart: build ## stop the lab and start it again (the lessons want fresh servers before each series)
+	@$(BIN)/laboratorio lab reiniciar
+
+lab-estado: build ## which servers are up, their pids, addresses and logs
+	@$(BIN)/laboratorio lab estado
 
 lab: build ## the lab in the foreground, one prefix per program; Ctrl+C stops all
-	@scripts/lab.sh primer-plano $(SERVIDORES)
+	@$(BIN)/laboratorio lab primer-plano
 
-lab-tmux: build ## three tmux panes, like the lessons' three terminals
-	@scripts/lab.sh tmux $(SERVIDORES)
+lab-tmux: build ## the lab in tmux: a pane per server (Ctrl+C stops it, ↑ Enter restarts it) and one for curl
+	@$(BIN)/laboratorio lab tmux
+
+puertos: build ## check that the course's ports (18080-18083) are free, as the scenes need
+	@$(BIN)/laboratorio lab puertos
 
 clean: ## remove bin/ and lab/
 	rm -rf $(BIN) lab

@@ -60,7 +60,7 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
 		},
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoLaboratorio)
-	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f))
+	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f), nuevoLab(f))
 	cli.Preparar(raiz)
 	return raiz
 }

@@ -20,6 +20,7 @@ import (
 
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/estado"
+	"cursohttp/pkg/lab"
 )
 
 // Limits set on purpose so a slow or hostile client cannot hold a server (see Nuevo).
@@ -36,6 +37,7 @@ type Opciones struct {
 	Direccion string
 	Puerto    int
 	LogJSON   bool
+	EstadoLab string // the lab controller's state file (lab.Anunciar); "" outside the controller
 }
 
 // Banderas declares --direccion, --puerto and --log-json with the program's default port.
@@ -43,6 +45,9 @@ func (o *Opciones) Banderas(fs *pflag.FlagSet, puerto int) {
 	fs.StringVar(&o.Direccion, "direccion", curso.Host, "dirección en la que escucha")
 	fs.IntVar(&o.Puerto, "puerto", puerto, "puerto en el que escucha (0: uno libre)")
 	fs.BoolVar(&o.LogJSON, "log-json", false, "bitácora en JSON, una línea por evento")
+	// Set by «laboratorio lab», not by hand: hidden from the help.
+	fs.StringVar(&o.EstadoLab, "estado-lab", "", "archivo de estado para «laboratorio lab»")
+	fs.MarkHidden("estado-lab")
 }
 
 // Addr returns host:port.
@@ -168,6 +173,14 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 			return nil, &PuertoOcupado{Programa: programa, Addr: o.Addr()}
 		}
 		return nil, fmt.Errorf("%s no puede escuchar en %s: %w", programa, o.Addr(), err)
+	}
+	if o.EstadoLab != "" {
+		anunciado, err := lab.Anunciar(ln, o.EstadoLab, programa)
+		if err != nil {
+			ln.Close()
+			return nil, err
+		}
+		ln = anunciado
 	}
 	return estado.Envolver(ln), nil
 }

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"cursohttp/pkg/cli"
+	"cursohttp/pkg/lab"
+)
+
+// nuevoLab is «laboratorio lab»: the lab controller, the same on every system (make lab-up and the
+// other lab targets call it).
+func nuevoLab(f flujos) *cobra.Command {
+	var dir, bin string
+	control := func() (*lab.Control, error) {
+		b := bin
+		if b == "" {
+			// The three programs live side by side: bin/ in the repository, the folder of a release.
+			var err error
+			if b, err = carpetaPropia(); err != nil {
+				return nil, err
+			}
+		}
+		return &lab.Control{Dir: dir, Bin: b, Out: f.out}, nil
+	}
+	// hacer runs one of the controller's orders; ErrFallo was already explained, so it is exit 1
+	// without another line.
+	hacer := func(orden func(*cobra.Command, *lab.Control) error) func(*cobra.Command, []string) error {
+		return func(cmd *cobra.Command, _ []string) error {
+			c, err := control()
+			if err != nil {
+				return err
+			}
+			if err := orden(cmd, c); err != nil {
+				if errors.Is(err, lab.ErrFallo) {
+					return cli.Salir(cli.SalidaFallo)
+				}
+				return err
+			}
+			return nil
+		}
+	}
+	grupo := &cobra.Command{
+		Use:   "lab",
+		Short: "arranca, detiene y muestra los tres servidores del curso (lo que usan make lab-up y compañía)",
+		Long: `Arranca, detiene y muestra los tres servidores del curso: laboratorio (18081), revisor
+(18080) y pasarela (18082). Funciona igual en Linux, macOS y Windows.
+
+En segundo plano, cada servidor deja su bitácora en lab/<programa>.log y un archivo de estado
+que solo él mantiene mientras escucha: así el laboratorio reconoce a los suyos sin adivinar y
+detiene exactamente lo que arrancó. Las lecciones piden servidores recién arrancados antes de
+cada serie: «laboratorio lab reiniciar» (make lab-restart).`,
+		Example: `  laboratorio lab arrancar       (make lab-up)
+  laboratorio lab estado         (make lab-estado)
+  laboratorio lab reiniciar      (make lab-restart)
+  laboratorio lab detener        (make lab-down)
+  laboratorio lab primer-plano   (make lab: Ctrl+C los detiene)`,
+	}
+	grupo.PersistentFlags().StringVar(&dir, "dir", "lab", "carpeta de las bitácoras y los archivos de estado")
+	grupo.PersistentFlags().StringVar(&bin, "bin", "", "carpeta de los programas (si no se dice: la de este programa)")
+	grupo.AddCommand(
+		&cobra.Command{
+			Use:   "arrancar",
+			Short: "arranca en segundo plano los que no corren y espera a que escuchen",
+			Long: `Arranca en segundo plano los servidores que no corren y espera a que cada uno escuche.
+Sale con 1 si alguno no arrancó (por ejemplo, su puerto está ocupado: dice quién lo tiene).`,
+			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Arrancar(cmd.Context()) }),
+		},
+		&cobra.Command{
+			Use:   "detener",
+			Short: "detiene los servidores que arrancó y espera a que terminen",
+			Long: `Detiene los servidores del laboratorio que corren (los que arrancó «laboratorio lab»), les deja
+terminar las peticiones en curso y espera a que terminen. No toca ningún otro programa.`,
+			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Detener(cmd.Context()) }),
+		},
+		&cobra.Command{
+			Use:   "reiniciar",
+			Short: "los detiene y los vuelve a arrancar, como piden las lecciones antes de cada serie",
+			RunE:  hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Reiniciar(cmd.Context()) }),
+		},
+		&cobra.Command{
+			Use:   "estado",
+			Short: "dice cuáles corren, con su pid, su dirección y su bitácora",
+			RunE:  hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Estado(cmd.Context()) }),
+		},
+		&cobra.Command{
+			Use:   "primer-plano",
+			Short: "los tres en primer plano, cada línea con el nombre de su programa; Ctrl+C los detiene",
+			Long: `Los tres servidores en primer plano, en esta terminal: cada línea lleva delante el nombre
+de su programa. El primer Ctrl+C (o SIGTERM) les deja terminar las peticiones en curso; el
+segundo los detiene en el acto.`,
+			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error {
+				senales := make(chan os.Signal, 4)
+				signal.Notify(senales, os.Interrupt, syscall.SIGTERM)
+				defer signal.Stop(senales)
+				return c.PrimerPlano(senales)
+			}),
+		},
+		&cobra.Command{
+			Use:   "tmux",
+			Short: "abre el laboratorio en tmux: un panel por servidor y otro para curl y los programas",
+			Long: `Abre el laboratorio en tmux, como las tres terminales de las lecciones: un panel por servidor
+y un cuarto panel para curl y los programas cliente (con la carpeta de los programas en el PATH).
+Cada servidor corre en una shell: Ctrl+C lo detiene y el panel queda, con su bitácora; ↑ y
+Enter lo vuelve a arrancar. Dentro de tmux abre una ventana nueva en tu sesión; fuera, una
+sesión «laboratorio» (si ya existe y es suya, entra en ella). Nunca cierra nada.`,
+			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return abrirTmux(cmd, c, f) }),
+		},
+		&cobra.Command{
+			Use:   "puertos",
+			Short: "comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas",
+			RunE:  hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Puertos(cmd.Context()) }),
+		},
+	)
+	return grupo
+}
+
+// carpetaPropia is the folder this program was started from. os.Executable reads /proc on Linux;
+// where there is none (a container, a sandbox) the command line says it just as well.
+func carpetaPropia() (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		return filepath.Dir(exe), nil
+	}
+	exe := os.Args[0]
+	if !strings.ContainsRune(exe, filepath.Separator) && !strings.ContainsRune(exe, '/') {
+		var err error
+		if exe, err = exec.LookPath(exe); err != nil {
+			return "", fmt.Errorf("no sé en qué carpeta están los programas; dilo con --bin")
+		}
+	}
+	return filepath.Dir(exe), nil
+}
+
+// abrirTmux is «laboratorio lab tmux»: the layout, then into it.
+func abrirTmux(cmd *cobra.Command, c *lab.Control, f flujos) error {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		return fmt.Errorf("tmux no está instalado (apt-get install tmux, brew install tmux); «laboratorio lab primer-plano» (make lab) arranca los tres en esta terminal")
+	}
+	informes, err := c.Informes(cmd.Context())
+	if err != nil {
+		return err
+	}
+	for _, inf := range informes {
+		if inf.Vivo {
+			return fmt.Errorf("%s ya corre en segundo plano (pid %d); «laboratorio lab detener» (make lab-down) lo detiene antes de abrirlo en tmux", inf.Programa, inf.Estado.PID)
+		}
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	dentro := os.Getenv("TMUX") != ""
+	creada, err := c.AbrirTmux(lab.Tmux{Entorno: os.Environ()}, dentro, dir)
+	if err != nil {
+		return err
+	}
+	switch {
+	case dentro:
+		fmt.Fprintln(f.out, "el laboratorio está en la ventana «lab» de tu sesión de tmux")
+		return nil
+	case !esTerminal(os.Stdin) || !esTerminal(os.Stdout):
+		if creada {
+			fmt.Fprintf(f.out, "sesión de tmux «%s» abierta: tmux attach -t %s\n", lab.SesionTmux, lab.SesionTmux)
+		} else {
+			fmt.Fprintf(f.out, "la sesión de tmux «%s» ya estaba abierta: tmux attach -t %s\n", lab.SesionTmux, lab.SesionTmux)
+		}
+		return nil
+	}
+	entrar := exec.Command("tmux", "attach-session", "-t", "="+lab.SesionTmux)
+	entrar.Stdin, entrar.Stdout, entrar.Stderr = os.Stdin, os.Stdout, os.Stderr
+	return entrar.Run()
+}
+
+func esTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,540 @@
+package lab
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"cursohttp/pkg/curso"
+)
+
+// Servidor is one of the lab's servers: the program (the binary's name in Control.Bin), the port
+// it listens on, and the arguments it is started with.
+type Servidor struct {
+	Programa string
+	Puerto   int
+	Args     []string
+}
+
+// DelCurso are the three servers of the course, in the order they are started: the bench, the
+// revisor, then the gateway in front of it.
+func DelCurso() []Servidor {
+	return []Servidor{
+		{Programa: "laboratorio", Puerto: curso.PuertoLaboratorio},
+		{Programa: "revisor", Puerto: curso.PuertoRevisor},
+		{Programa: "pasarela", Puerto: curso.PuertoPasarela},
+	}
+}
+
+// Control starts, stops and looks at the lab's servers. The zero value of a field is the course's
+// choice (see its comments).
+type Control struct {
+	Dir        string     // state files and logs; "lab"
+	Bin        string     // where the programs are; the folder of this program
+	Host       string     // where they listen; 127.0.0.1
+	Servidores []Servidor // DelCurso()
+	Out        io.Writer  // what the controller says
+	Espera     time.Duration
+	Apagado    time.Duration // how long a stopped server may finish its requests before it is killed
+}
+
+// ErrFallo is the error of a run that did not do all it had to; the controller already said why.
+var ErrFallo = errors.New("laboratorio lab: no todo salió bien")
+
+const (
+	esperaArranque = 10 * time.Second
+	esperaApagado  = 15 * time.Second // the servers give requests in flight 10 s
+	sondeo         = 20 * time.Millisecond
+)
+
+func (c *Control) dir() string {
+	if c.Dir == "" {
+		return "lab"
+	}
+	return c.Dir
+}
+
+func (c *Control) host() string {
+	if c.Host == "" {
+		return curso.Host
+	}
+	return c.Host
+}
+
+func (c *Control) servidores() []Servidor {
+	if c.Servidores == nil {
+		return DelCurso()
+	}
+	return c.Servidores
+}
+
+func (c *Control) binario(programa string) string {
+	if runtime.GOOS == "windows" {
+		programa += ".exe"
+	}
+	return filepath.Join(c.Bin, programa)
+}
+
+func (c *Control) rutaEstado(s Servidor) string {
+	return filepath.Join(c.dir(), s.Programa+".estado")
+}
+
+func (c *Control) rutaBitacora(s Servidor) string {
+	return filepath.Join(c.dir(), s.Programa+".log")
+}
+
+func (c *Control) url(s Servidor) string {
+	return "http://" + net.JoinHostPort(c.host(), strconv.Itoa(s.Puerto))
+}
+
+func (c *Control) decir(formato string, a ...any) {
+	if c.Out != nil {
+		fmt.Fprintf(c.Out, formato+"\n", a...)
+	}
+}
+
+// vivo reads a server's state file and waits a moment if the server is still writing it.
+func (c *Control) vivo(s Servidor) (Estado, bool, error) {
+	for i := 0; ; i++ {
+		e, vivo, err := Leer(c.rutaEstado(s))
+		if !errors.Is(err, errArrancando) || i == 50 {
+			return e, vivo, err
+		}
+		time.Sleep(sondeo)
+	}
+}
+
+// Arrancar starts, in the background, every server that is not running yet, each with its log in
+// Dir, and waits until each listens. A server that could not start (its port taken, most often)
+// is said with the reason, and the result is ErrFallo; the others stay up.
+func (c *Control) Arrancar(ctx context.Context) error {
+	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
+		return err
+	}
+	fallo := false
+	for _, s := range c.servidores() {
+		if err := c.arrancar(ctx, s); err != nil {
+			c.decir("%s no arrancó: %v", s.Programa, err)
+			fallo = true
+		}
+	}
+	c.decir("bitácoras en %s (tail -f %s); «laboratorio lab detener» (make lab-down) los detiene",
+		c.dir()+string(filepath.Separator), filepath.Join(c.dir(), "*.log"))
+	if fallo {
+		return ErrFallo
+	}
+	return nil
+}
+
+func (c *Control) arrancar(ctx context.Context, s Servidor) error {
+	if e, vivo, err := c.vivo(s); err != nil {
+		return err
+	} else if vivo {
+		c.decir("%s ya corre (pid %d, %s)", s.Programa, e.PID, "http://"+e.Direccion)
+		return nil
+	}
+	if err := c.libre(ctx, s); err != nil {
+		return err
+	}
+	bin := c.binario(s.Programa)
+	if _, err := os.Stat(bin); err != nil {
+		return fmt.Errorf("falta %s (make build lo construye)", bin)
+	}
+	bitacora, err := os.Create(c.rutaBitacora(s))
+	if err != nil {
+		return err
+	}
+	defer bitacora.Close()
+	cmd := exec.Command(bin, append(append([]string{}, s.Args...), "--estado-lab", c.rutaEstado(s))...)
+	cmd.Stdout, cmd.Stderr = bitacora, bitacora
+	separar(cmd)
+	termino, err := lanzar(cmd)
+	if err != nil {
+		return err
+	}
+	e, err := c.esperarArranque(ctx, s, cmd, termino, func() string { return leerTodo(c.rutaBitacora(s)) })
+	if err != nil {
+		return err
+	}
+	linea := primeraLinea(c.rutaBitacora(s))
+	c.decir("%s   (pid %d, bitácora %s)", linea, e.PID, c.rutaBitacora(s))
+	return nil
+}
+
+// libre checks that nobody listens on the server's port, and names who does.
+func (c *Control) libre(ctx context.Context, s Servidor) error {
+	if !Ocupado(c.host(), s.Puerto) {
+		return nil
+	}
+	if o, ok := QuienEscucha(ctx, s.Puerto); ok {
+		return fmt.Errorf("el puerto %d ya está en uso (lo tiene %s); detenlo y vuelve a probar", s.Puerto, o)
+	}
+	return fmt.Errorf("el puerto %d ya está en uso por otro programa; detenlo y vuelve a probar", s.Puerto)
+}
+
+// lanzar starts cmd; the channel closes when it has ended. Its Wait also reaps it, so a server
+// that ends never lingers as a zombie that existe would still see.
+func lanzar(cmd *exec.Cmd) (<-chan struct{}, error) {
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	termino := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(termino)
+	}()
+	return termino, nil
+}
+
+// esperarArranque waits until the server says, through its state file, that it listens. If it
+// ends first, the reason is the last thing it wrote (salida).
+func (c *Control) esperarArranque(ctx context.Context, s Servidor, cmd *exec.Cmd, termino <-chan struct{}, salida func() string) (Estado, error) {
+	espera := c.Espera
+	if espera == 0 {
+		espera = esperaArranque
+	}
+	limite := time.NewTimer(espera)
+	defer limite.Stop()
+	tic := time.NewTicker(sondeo)
+	defer tic.Stop()
+	for {
+		select {
+		case <-termino:
+			return Estado{}, fmt.Errorf("%s", motivo(salida()))
+		case <-limite.C:
+			cmd.Process.Kill()
+			<-termino
+			return Estado{}, fmt.Errorf("no escuchó en %s en %s", c.url(s), espera)
+		case <-ctx.Done():
+			cmd.Process.Kill()
+			<-termino
+			return Estado{}, ctx.Err()
+		case <-tic.C:
+			if e, vivo, err := Leer(c.rutaEstado(s)); err == nil && vivo && e.PID == cmd.Process.Pid {
+				return e, nil
+			}
+		}
+	}
+}
+
+// motivo is what a server that ended at start-up wrote, on one line.
+func motivo(texto string) string {
+	texto = strings.TrimSpace(texto)
+	if texto == "" {
+		return "terminó sin decir nada"
+	}
+	return strings.ReplaceAll(texto, "\n", "; ")
+}
+
+func leerTodo(ruta string) string {
+	b, _ := os.ReadFile(ruta)
+	return string(b)
+}
+
+// primeraLinea waits a moment for the server's start-up line: it writes its state file first.
+func primeraLinea(ruta string) string {
+	for i := 0; i < 50; i++ {
+		if l, _, completa := strings.Cut(leerTodo(ruta), "\n"); completa {
+			return l
+		}
+		time.Sleep(sondeo)
+	}
+	return strings.TrimSpace(leerTodo(ruta))
+}
+
+// Detener stops every server of the lab that is running, the last started first, and waits until
+// each has ended. Only servers whose state file is held are touched: those are ours.
+func (c *Control) Detener(ctx context.Context) error {
+	servidores := c.servidores()
+	algo, fallo := false, false
+	for i := len(servidores) - 1; i >= 0; i-- {
+		s := servidores[i]
+		e, vivo, err := c.vivo(s)
+		if err != nil {
+			c.decir("%s: %v", s.Programa, err)
+			fallo = true
+			continue
+		}
+		if !vivo {
+			continue
+		}
+		algo = true
+		if err := c.detener(ctx, e); err != nil {
+			c.decir("%s (pid %d) no se detuvo: %v", s.Programa, e.PID, err)
+			fallo = true
+			continue
+		}
+		c.decir("%s (pid %d) se detuvo", s.Programa, e.PID)
+	}
+	if !algo && !fallo {
+		c.decir("no había ningún servidor del laboratorio corriendo")
+	}
+	if fallo {
+		return ErrFallo
+	}
+	return nil
+}
+
+// detener asks the server to stop, waits for it, and kills it if it takes longer than Apagado.
+func (c *Control) detener(ctx context.Context, e Estado) error {
+	if err := pedirQueTermine(e.PID); err != nil && existe(e.PID) {
+		return err
+	}
+	apagado := c.Apagado
+	if apagado == 0 {
+		apagado = esperaApagado
+	}
+	if esperarFin(ctx, e.PID, apagado) {
+		return nil
+	}
+	if err := matar(e.PID); err != nil && existe(e.PID) {
+		return err
+	}
+	if esperarFin(ctx, e.PID, 5*time.Second) {
+		return nil
+	}
+	return fmt.Errorf("sigue corriendo")
+}
+
+func esperarFin(ctx context.Context, pid int, espera time.Duration) bool {
+	limite := time.Now().Add(espera)
+	for existe(pid) {
+		if time.Now().After(limite) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(sondeo)
+	}
+	return true
+}
+
+// Reiniciar stops the lab and starts it again: the lessons want fresh servers before each series.
+func (c *Control) Reiniciar(ctx context.Context) error {
+	if err := c.Detener(ctx); err != nil {
+		return err
+	}
+	return c.Arrancar(ctx)
+}
+
+// Informe is what Estado tells about one server.
+type Informe struct {
+	Servidor
+	Vivo     bool
+	Estado   Estado   // when Vivo
+	Ocupado  bool     // not ours, but something listens on its port
+	Ocupante Ocupante // who, if the system said
+	Bitacora string
+}
+
+// Informes looks at every server: running (ours, with pid and log), stopped, or stopped with its
+// port held by another program.
+func (c *Control) Informes(ctx context.Context) ([]Informe, error) {
+	var r []Informe
+	for _, s := range c.servidores() {
+		inf := Informe{Servidor: s}
+		e, vivo, err := c.vivo(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Programa, err)
+		}
+		if vivo {
+			inf.Vivo, inf.Estado, inf.Bitacora = true, e, c.rutaBitacora(s)
+			if _, err := os.Stat(inf.Bitacora); err != nil {
+				inf.Bitacora = "" // a foreground server (make lab) writes to its terminal
+			}
+		} else if Ocupado(c.host(), s.Puerto) {
+			inf.Ocupado = true
+			inf.Ocupante, _ = QuienEscucha(ctx, s.Puerto)
+		}
+		r = append(r, inf)
+	}
+	return r, nil
+}
+
+// Estado prints one line per server.
+func (c *Control) Estado(ctx context.Context) error {
+	informes, err := c.Informes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, inf := range informes {
+		switch {
+		case inf.Vivo:
+			linea := fmt.Sprintf("%-12s en marcha  pid %-7d http://%s", inf.Programa, inf.Estado.PID, inf.Estado.Direccion)
+			if inf.Bitacora != "" {
+				linea += "  bitácora " + inf.Bitacora
+			}
+			c.decir("%s", linea)
+		case inf.Ocupado && inf.Ocupante.String() != "":
+			c.decir("%-12s detenido   el puerto %d lo tiene otro programa (%s)", inf.Programa, inf.Puerto, inf.Ocupante)
+		case inf.Ocupado:
+			c.decir("%-12s detenido   el puerto %d lo tiene otro programa", inf.Programa, inf.Puerto)
+		default:
+			c.decir("%-12s detenido", inf.Programa)
+		}
+	}
+	return nil
+}
+
+// PuertosDelCurso are the ports the scenes (make test, make escenas) need free.
+var puertosDelCurso = []int{curso.PuertoRevisor, curso.PuertoLaboratorio, curso.PuertoPasarela, curso.PuertoHostil}
+
+// Puertos checks that the course's ports (18080-18083) are free, as the scenes need them. If not,
+// it says in one line who holds them and what to do, and returns ErrFallo.
+func (c *Control) Puertos(ctx context.Context) error {
+	nuestros := map[int]Estado{}
+	for _, s := range c.servidores() {
+		if e, vivo, err := c.vivo(s); err == nil && vivo {
+			nuestros[s.Puerto] = e
+		}
+	}
+	var ocupados []string
+	delLab, ajenos := 0, 0
+	for _, p := range puertosDelCurso {
+		if !Ocupado(c.host(), p) {
+			continue
+		}
+		if e, ok := nuestros[p]; ok {
+			ocupados = append(ocupados, fmt.Sprintf("%d (%s del laboratorio, pid %d)", p, e.Programa, e.PID))
+			delLab++
+			continue
+		}
+		ajenos++
+		if o, ok := QuienEscucha(ctx, p); ok {
+			ocupados = append(ocupados, fmt.Sprintf("%d (%s)", p, o))
+		} else {
+			ocupados = append(ocupados, fmt.Sprintf("%d (otro programa)", p))
+		}
+	}
+	if len(ocupados) == 0 {
+		return nil
+	}
+	que := "detenlos y vuelve a probar"
+	switch {
+	case ajenos == 0:
+		que = "«make lab-down» los detiene"
+	case delLab > 0:
+		que = "«make lab-down» detiene los del laboratorio; detén los demás y vuelve a probar"
+	}
+	c.decir("las escenas (make test, make escenas) necesitan libres los puertos %d-%d y están ocupados: %s; %s",
+		curso.PuertoRevisor, curso.PuertoHostil, strings.Join(ocupados, ", "), que)
+	return ErrFallo
+}
+
+// PrimerPlano runs the lab in the foreground: every line a server writes goes to Out behind its
+// program's name. Each signal received on senales is passed on once to every server, so the first
+// Ctrl+C (or SIGTERM) lets them finish their requests and the second stops them at once; a third
+// kills what is left. It returns when all have ended; if one cannot start, the ones already started
+// are stopped and the result is ErrFallo.
+func (c *Control) PrimerPlano(senales <-chan os.Signal) error {
+	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
+		return err
+	}
+	var mu sync.Mutex // one line at a time on Out
+	linea := func(texto string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if c.Out != nil {
+			io.WriteString(c.Out, texto+"\n")
+		}
+	}
+	type hijo struct {
+		cmd     *exec.Cmd
+		termino <-chan struct{}
+		leido   chan struct{} // its output was read to the end
+	}
+	var hijos []*hijo
+	parar := func() {
+		for _, h := range hijos {
+			h.cmd.Process.Kill()
+			<-h.termino
+			<-h.leido
+		}
+	}
+	ancho := 0
+	for _, s := range c.servidores() {
+		ancho = max(ancho, len(s.Programa))
+	}
+	for _, s := range c.servidores() {
+		if e, vivo, _ := c.vivo(s); vivo {
+			linea(fmt.Sprintf("%s ya corre en segundo plano (pid %d): «laboratorio lab detener» (make lab-down) lo detiene", s.Programa, e.PID))
+			parar()
+			return ErrFallo
+		}
+		if err := c.libre(context.Background(), s); err != nil {
+			linea(fmt.Sprintf("%s no arrancó: %v", s.Programa, err))
+			parar()
+			return ErrFallo
+		}
+		lector, escritor, err := os.Pipe()
+		if err != nil {
+			parar()
+			return err
+		}
+		cmd := exec.Command(c.binario(s.Programa), append(append([]string{}, s.Args...), "--estado-lab", c.rutaEstado(s))...)
+		cmd.Stdout, cmd.Stderr = escritor, escritor
+		agrupar(cmd)
+		termino, err := lanzar(cmd)
+		escritor.Close() // the child has its copy: the reader ends when the child does
+		if err != nil {
+			lector.Close()
+			parar()
+			return err
+		}
+		h := &hijo{cmd: cmd, termino: termino, leido: make(chan struct{})}
+		prefijo := fmt.Sprintf("%-*s | ", ancho, s.Programa)
+		var visto strings.Builder // what it wrote, the reason if it ends at start-up
+		go func() {
+			defer close(h.leido)
+			defer lector.Close()
+			sc := bufio.NewScanner(lector)
+			for sc.Scan() {
+				visto.WriteString(sc.Text() + "\n")
+				linea(prefijo + sc.Text())
+			}
+		}()
+		_, err = c.esperarArranque(context.Background(), s, cmd, termino, func() string {
+			<-h.leido
+			return visto.String() // written only by the reader, which has ended
+		})
+		if err != nil {
+			<-h.leido
+			linea(fmt.Sprintf("%s no arrancó: %v", s.Programa, err))
+			parar()
+			return ErrFallo
+		}
+		hijos = append(hijos, h)
+	}
+	todos := make(chan struct{})
+	go func() {
+		for _, h := range hijos {
+			<-h.termino
+			<-h.leido
+		}
+		close(todos)
+	}()
+	for recibidas := 1; ; recibidas++ {
+		select {
+		case <-todos:
+			return nil
+		case s := <-senales:
+			for _, h := range hijos {
+				reenviar(h.cmd.Process, s)
+			}
+			if recibidas >= 3 {
+				for _, h := range hijos {
+					h.cmd.Process.Kill()
+				}
+			}
+		}
+	}
+}

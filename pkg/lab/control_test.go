@@ -1,0 +1,374 @@
+package lab
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// binarios holds the three servers built for this run ("" with -short).
+var binarios string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		os.Exit(m.Run())
+	}
+	dir, err := os.MkdirTemp("", "lab-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator),
+		"cursohttp/cmd/laboratorio", "cursohttp/cmd/revisor", "cursohttp/cmd/pasarela")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "lab: no se pudieron construir los programas:", err)
+		os.Exit(1)
+	}
+	binarios = dir
+	codigo := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(codigo)
+}
+
+// puertoLibre returns a port nobody listens on right now.
+func puertoLibre(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// salidaSegura is the controller's Out, read while it writes (PrimerPlano).
+type salidaSegura struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *salidaSegura) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *salidaSegura) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// nuevoControl is a controller for the three real servers on free ports, with its own lab folder.
+func nuevoControl(t *testing.T) (*Control, *salidaSegura) {
+	t.Helper()
+	if binarios == "" {
+		t.Skip("arranca los programas construidos (sin -short)")
+	}
+	lab, rev, pas := puertoLibre(t), puertoLibre(t), puertoLibre(t)
+	out := &salidaSegura{}
+	c := &Control{
+		Dir: t.TempDir(),
+		Bin: binarios,
+		Out: out,
+		Servidores: []Servidor{
+			{Programa: "laboratorio", Puerto: lab, Args: []string{"--puerto", strconv.Itoa(lab)}},
+			{Programa: "revisor", Puerto: rev, Args: []string{"--puerto", strconv.Itoa(rev)}},
+			{Programa: "pasarela", Puerto: pas, Args: []string{"--puerto", strconv.Itoa(pas), "--destino", "http://127.0.0.1:" + strconv.Itoa(rev)}},
+		},
+	}
+	t.Cleanup(func() { c.Detener(context.Background()) })
+	return c, out
+}
+
+func escucha(s Servidor) bool { return Ocupado("127.0.0.1", s.Puerto) }
+
+func TestArrancarEstadoDetener(t *testing.T) {
+	t.Parallel()
+	c, out := nuevoControl(t)
+	ctx := context.Background()
+	if err := c.Arrancar(ctx); err != nil {
+		t.Fatalf("Arrancar: %v\n%s", err, out)
+	}
+	informes, err := c.Informes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := map[string]int{}
+	for _, inf := range informes {
+		if !inf.Vivo || inf.Estado.PID <= 0 || !escucha(inf.Servidor) {
+			t.Fatalf("%s no está en marcha: %+v\n%s", inf.Programa, inf, out)
+		}
+		if want := "127.0.0.1:" + strconv.Itoa(inf.Puerto); inf.Estado.Direccion != want {
+			t.Errorf("%s dice escuchar en %s, no en %s", inf.Programa, inf.Estado.Direccion, want)
+		}
+		if inf.Bitacora != filepath.Join(c.Dir, inf.Programa+".log") {
+			t.Errorf("%s: bitácora %q", inf.Programa, inf.Bitacora)
+		}
+		pids[inf.Programa] = inf.Estado.PID
+	}
+	// The gateway in front of the revisor works: the servers are the real ones.
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/servicios", c.Servidores[2].Puerto))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 {
+		t.Errorf("GET /servicios por la pasarela: %d, se esperaba el 401 del revisor", resp.StatusCode)
+	}
+	for _, s := range []string{"laboratorio en http://127.0.0.1:", "revisor en http://127.0.0.1:", "pasarela en http://127.0.0.1:"} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("Arrancar no mostró la línea de inicio %q:\n%s", s, out)
+		}
+	}
+
+	// A second start touches nothing and says so.
+	if err := c.Arrancar(ctx); err != nil {
+		t.Fatalf("segundo Arrancar: %v", err)
+	}
+	if n := strings.Count(out.String(), "ya corre (pid "); n != 3 {
+		t.Errorf("%d «ya corre», se esperaban 3:\n%s", n, out)
+	}
+	var estado bytes.Buffer
+	c.Out = &estado
+	if err := c.Estado(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for prog, pid := range pids {
+		if !strings.Contains(estado.String(), fmt.Sprintf("%-12s en marcha  pid %-7d", prog, pid)) {
+			t.Errorf("Estado no dice que %s corre con pid %d:\n%s", prog, pid, estado.String())
+		}
+	}
+
+	var detener bytes.Buffer
+	c.Out = &detener
+	if err := c.Detener(ctx); err != nil {
+		t.Fatalf("Detener: %v\n%s", err, detener.String())
+	}
+	for _, s := range c.Servidores {
+		if escucha(s) {
+			t.Errorf("%s sigue escuchando después de Detener", s.Programa)
+		}
+		if existe(pids[s.Programa]) {
+			t.Errorf("%s (pid %d) sigue vivo después de Detener", s.Programa, pids[s.Programa])
+		}
+		if _, err := os.Stat(c.rutaEstado(s)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("queda el archivo de estado de %s: %v", s.Programa, err)
+		}
+		if !strings.Contains(detener.String(), fmt.Sprintf("%s (pid %d) se detuvo", s.Programa, pids[s.Programa])) {
+			t.Errorf("Detener no dijo que %s se detuvo:\n%s", s.Programa, detener.String())
+		}
+	}
+	detener.Reset()
+	if err := c.Detener(ctx); err != nil || !strings.Contains(detener.String(), "no había ningún servidor") {
+		t.Errorf("Detener sin nada corriendo: %v %q", err, detener.String())
+	}
+}
+
+// A taken port is a failure that names the port, and the run ends in ErrFallo; the servers that did
+// start keep running and are stopped by Detener.
+func TestArrancarConElPuertoOcupado(t *testing.T) {
+	t.Parallel()
+	c, out := nuevoControl(t)
+	ocupa, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(c.Servidores[1].Puerto))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ocupa.Close()
+	ctx := context.Background()
+	if err := c.Arrancar(ctx); !errors.Is(err, ErrFallo) {
+		t.Fatalf("Arrancar con el puerto del revisor ocupado: %v, se esperaba ErrFallo\n%s", err, out)
+	}
+	want := fmt.Sprintf("revisor no arrancó: el puerto %d ya está en uso", c.Servidores[1].Puerto)
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("falta %q en:\n%s", want, out)
+	}
+	informes, err := c.Informes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !informes[0].Vivo || informes[1].Vivo || !informes[1].Ocupado || !informes[2].Vivo {
+		t.Errorf("informes: %+v", informes)
+	}
+	if o := informes[1].Ocupante; o.PID != 0 && o.PID != os.Getpid() {
+		t.Errorf("el puerto lo tiene esta prueba (pid %d), no %v", os.Getpid(), o)
+	}
+	var estado bytes.Buffer
+	c.Out = &estado
+	c.Estado(ctx)
+	if !strings.Contains(estado.String(), fmt.Sprintf("revisor      detenido   el puerto %d lo tiene otro programa", c.Servidores[1].Puerto)) {
+		t.Errorf("Estado:\n%s", estado.String())
+	}
+	if err := c.Detener(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if escucha(c.Servidores[0]) || escucha(c.Servidores[2]) {
+		t.Error("Detener dejó servidores escuchando")
+	}
+	if !escucha(c.Servidores[1]) {
+		t.Error("Detener cerró el puerto que tenía otro programa")
+	}
+}
+
+// A state file nobody holds is stale, whatever pid it names: here this test's own, which Detener
+// must not touch.
+func TestEstadoRancio(t *testing.T) {
+	t.Parallel()
+	c, out := nuevoControl(t)
+	s := c.Servidores[0]
+	rancio := fmt.Sprintf(`{"programa":"laboratorio","pid":%d,"direccion":"127.0.0.1:%d"}`, os.Getpid(), s.Puerto)
+	if err := os.WriteFile(c.rutaEstado(s), []byte(rancio), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	informes, err := c.Informes(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if informes[0].Vivo {
+		t.Fatalf("un archivo de estado sin dueño se tomó por un servidor vivo: %+v", informes[0])
+	}
+	if _, err := os.Stat(c.rutaEstado(s)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("el archivo rancio sigue ahí: %v", err)
+	}
+	os.WriteFile(c.rutaEstado(s), []byte(rancio), 0o644)
+	if err := c.Detener(context.Background()); err != nil || !strings.Contains(out.String(), "no había ningún servidor") {
+		t.Errorf("Detener con un estado rancio: %v\n%s", err, out)
+	}
+}
+
+// esperarHasta polls cond for up to 10 s.
+func esperarHasta(t *testing.T, que string, cond func() bool) {
+	t.Helper()
+	for limite := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(limite) {
+			t.Fatalf("no pasó en 10 s: %s", que)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// make lab: the servers' lines come out behind their names, and one signal stops them all, after
+// the request in flight has its answer.
+func TestPrimerPlanoYUnaSenal(t *testing.T) {
+	t.Parallel()
+	c, out := nuevoControl(t)
+	senales := make(chan os.Signal, 1)
+	fin := make(chan error, 1)
+	go func() { fin <- c.PrimerPlano(senales) }()
+	esperarHasta(t, "los tres escuchan", func() bool {
+		return escucha(c.Servidores[0]) && escucha(c.Servidores[1]) && escucha(c.Servidores[2])
+	})
+	if err := c.Estado(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), " en marcha  pid "); n != 3 {
+		t.Errorf("Estado ve %d en marcha, se esperaban 3:\n%s", n, out)
+	}
+	lento := make(chan int, 1)
+	go func() {
+		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/lento/700", c.Servidores[0].Puerto))
+		if err != nil {
+			lento <- 0
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		lento <- resp.StatusCode
+	}()
+	esperarHasta(t, "la petición lenta llega", func() bool { return strings.Contains(out.String(), "GET /lento/700") })
+	senales <- os.Interrupt
+	select {
+	case err := <-fin:
+		if err != nil {
+			t.Fatalf("PrimerPlano: %v\n%s", err, out)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("PrimerPlano no terminó 15 s después de la señal:\n%s", out)
+	}
+	if cod := <-lento; cod != 200 {
+		t.Errorf("la petición en curso recibió %d, no su 200: la señal no dejó terminarla", cod)
+	}
+	for _, s := range c.Servidores {
+		if escucha(s) {
+			t.Errorf("%s sigue escuchando", s.Programa)
+		}
+	}
+	for _, l := range []string{"laboratorio | laboratorio en http://", "revisor     | revisor en http://", "pasarela    | pasarela en http://", "laboratorio | GET /lento/700"} {
+		if !strings.Contains(out.String(), l) {
+			t.Errorf("falta la línea %q:\n%s", l, out)
+		}
+	}
+}
+
+// If one server cannot start, make lab stops the ones it already started and fails.
+func TestPrimerPlanoConElPuertoOcupado(t *testing.T) {
+	t.Parallel()
+	c, out := nuevoControl(t)
+	ocupa, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(c.Servidores[2].Puerto))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ocupa.Close()
+	if err := c.PrimerPlano(make(chan os.Signal)); !errors.Is(err, ErrFallo) {
+		t.Fatalf("PrimerPlano: %v, se esperaba ErrFallo\n%s", err, out)
+	}
+	if !strings.Contains(out.String(), fmt.Sprintf("pasarela no arrancó: el puerto %d ya está en uso", c.Servidores[2].Puerto)) {
+		t.Errorf("salida:\n%s", out)
+	}
+	if escucha(c.Servidores[0]) || escucha(c.Servidores[1]) {
+		t.Error("quedaron escuchando los que sí arrancaron")
+	}
+}
+
+// A server that ends at start-up is reported with what it wrote, on one line.
+func TestArrancarUnServidorQueTermina(t *testing.T) {
+	t.Parallel()
+	c, out := nuevoControl(t)
+	c.Servidores = c.Servidores[:1]
+	c.Servidores[0].Args = []string{"--puerto", "99999"}
+	if err := c.Arrancar(context.Background()); !errors.Is(err, ErrFallo) {
+		t.Fatalf("Arrancar: %v", err)
+	}
+	if !strings.Contains(out.String(), "laboratorio no arrancó: laboratorio: --puerto va de 0 a 65535") {
+		t.Errorf("salida:\n%s", out)
+	}
+}
+
+func TestAnunciarYLeer(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ruta := filepath.Join(t.TempDir(), "sub", "revisor.estado")
+	anunciado, err := Anunciar(ln, ruta, "revisor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, vivo, err := Leer(ruta)
+	if err != nil || !vivo || e.PID != os.Getpid() || e.Programa != "revisor" || e.Direccion != ln.Addr().String() {
+		t.Fatalf("Leer: %+v %v %v", e, vivo, err)
+	}
+	anunciado.Close()
+	if _, err := os.Stat(ruta); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("al cerrar, el archivo de estado sigue: %v", err)
+	}
+	if _, vivo, err := Leer(ruta); vivo || err != nil {
+		t.Errorf("Leer tras cerrar: %v %v", vivo, err)
+	}
+}
