@@ -103,6 +103,7 @@ func Preparar(raiz *cobra.Command) {
 		raiz.PersistentFlags().BoolP("help", "h", false, textoAyuda)
 	}
 	raiz.SetHelpCommand(sinOrdenAyuda())
+	ponerVersion(raiz)
 	recorrer(raiz, func(c *cobra.Command) {
 		c.SetUsageFunc(func(c *cobra.Command) error { return escribirUso(c.OutOrStderr(), c) })
 		c.SetHelpFunc(ayuda)

@@ -144,6 +144,7 @@ Opciones:
       --nombre TEXTO     un nombre
       --propio TEXTO     un valor propio
       --puerto NÚMERO    puerto en el que escucha (si no se dice: 18081)
+      --version          muestra la versión y sale
 
 «prueba <orden> --help» explica cada orden.
 `},
@@ -224,5 +225,14 @@ func TestTodoElArbolEnEspanol(t *testing.T) {
 	raiz.SetOut(&out)
 	if err := raiz.Execute(); err != nil || prueba.EnIngles(out.String()) == "" {
 		t.Errorf("EnIngles no ve la ayuda de cobra (%v):\n%s", err, out.String())
+	}
+}
+
+// --version answers on stdout with the program's name, the same version every program prints.
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	codigo, out, errOut := ejecutar("--version")
+	if codigo != 0 || errOut != "" || out != "prueba "+Version()+"\n" || Version() == "" {
+		t.Errorf("--version: %d %q %q", codigo, out, errOut)
 	}
 }
