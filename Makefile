@@ -9,7 +9,7 @@ DEADCODE := GOPROXY="file://$$($(GO) env GOMODCACHE)/cache/download,$$($(GO) env
 PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 .DEFAULT_GOAL := help
-.PHONY: help build cruzar test check unit escenas escena escenas-lista lab-up lab-down lab-restart lab-estado lab lab-tmux puertos bench fuzz fuzz-largo clean
+.PHONY: help build cruzar test check unit escenas escena escenas-lista lab-up lab-down lab-restart lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo clean
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -76,8 +76,14 @@ lab-tmux: build ## the lab in tmux: a pane per server (Ctrl+C stops it, ↑ Ente
 puertos: build ## check that the course's ports (18080-18083) are free, as the scenes need
 	@$(BIN)/laboratorio lab puertos
 
-clean: ## remove bin/ and lab/
-	rm -rf $(BIN) lab
+# The version the programs carry: the nearest tag, the commit, and whether the tree had changes.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo desarrollo)
+
+dist: ## release archives in dist/: one per platform (zip for Windows) and SHA256SUMS; reproducible
+	$(GO) run ./scripts/dist --version $(VERSION) --salida dist $(PLATAFORMAS)
+
+clean: ## remove bin/, lab/ and dist/
+	rm -rf $(BIN) lab dist
 
 bench: build ## load benchmark of the built servers against a trivial Go server (targets in the table)
 	$(GO) run ./scripts/bench --bin $(BIN) $(if $(DURACION),--duracion $(DURACION))
