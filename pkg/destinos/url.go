@@ -5,6 +5,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"cursohttp/pkg/nodejs"
 )
 
 // URL es lo que el revisor necesita de una dirección leída como la lee
@@ -260,19 +262,12 @@ func leerHostOpaco(entrada string) (string, error) {
 		h, _, err := leerHost(entrada)
 		return h, err
 	}
-	var b strings.Builder
 	for i := 0; i < len(entrada); i++ {
-		c := entrada[i]
-		if prohibidoEnHost(c) {
+		if prohibidoEnHost(entrada[i]) {
 			return "", ErrNoEsURL
 		}
-		if c < 0x20 || c >= 0x7F {
-			b.WriteString(porcentaje(c))
-		} else {
-			b.WriteByte(c)
-		}
 	}
-	return b.String(), nil
+	return nodejs.Escapar(entrada, nodejs.EnHostOpaco), nil
 }
 
 func decodificarPorcentajes(s string) string {
@@ -529,78 +524,14 @@ func FormatoIP(a netip.Addr) string {
 // \ vale como /, se resuelven . y .., y se codifica lo que no puede ir tal cual.
 // El fragmento (#…) no viaja en la petición y se descarta.
 func leerRuta(cola string) string {
-	if i := strings.IndexByte(cola, '#'); i >= 0 {
-		cola = cola[:i]
-	}
-	consulta, conConsulta := "", false
-	if i := strings.IndexByte(cola, '?'); i >= 0 {
-		cola, consulta, conConsulta = cola[:i], cola[i+1:], true
-	}
+	ruta, consulta, conConsulta := nodejs.Partir(cola)
 	// La ruta empieza después de la / o \ que cierra la autoridad.
-	if cola != "" {
-		cola = cola[1:]
+	if ruta != "" {
+		ruta = ruta[1:]
 	}
-	var ruta []string
-	trozos := dividirRuta(cola)
-	for i, t := range trozos {
-		ultimo := i == len(trozos)-1
-		switch {
-		case esDosPuntos(t):
-			if len(ruta) > 0 {
-				ruta = ruta[:len(ruta)-1]
-			}
-			if ultimo {
-				ruta = append(ruta, "")
-			}
-		case esUnPunto(t):
-			if ultimo {
-				ruta = append(ruta, "")
-			}
-		default:
-			ruta = append(ruta, codificar(t, conjuntoRuta))
-		}
-	}
-	r := "/" + strings.Join(ruta, "/")
+	r := nodejs.Ruta(ruta)
 	if conConsulta {
-		r += "?" + codificar(consulta, conjuntoConsulta)
+		r += "?" + nodejs.Escapar(consulta, nodejs.EnConsulta)
 	}
 	return r
-}
-
-func dividirRuta(s string) []string {
-	return strings.Split(strings.ReplaceAll(s, `\`, "/"), "/")
-}
-
-func esUnPunto(s string) bool { return s == "." || strings.EqualFold(s, "%2e") }
-
-func esDosPuntos(s string) bool {
-	switch strings.ToLower(s) {
-	case "..", ".%2e", "%2e.", "%2e%2e":
-		return true
-	}
-	return false
-}
-
-// Lo que Node codifica con %XX en la ruta y en la consulta de un esquema especial.
-const (
-	conjuntoRuta     = " \"#<>?`{}"
-	conjuntoConsulta = " \"#<>'"
-)
-
-func codificar(s, conjunto string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7F || strings.IndexByte(conjunto, c) >= 0 {
-			b.WriteString(porcentaje(c))
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-func porcentaje(c byte) string {
-	const hex = "0123456789ABCDEF"
-	return string([]byte{'%', hex[c>>4], hex[c&0xF]})
 }

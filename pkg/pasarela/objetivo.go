@@ -3,6 +3,8 @@ package pasarela
 import (
 	"net/url"
 	"strings"
+
+	"cursohttp/pkg/nodejs"
 )
 
 // The course's gateway asks fetch for DESTINO + the request target, so the revisor receives the
@@ -18,47 +20,9 @@ func comoFetch(prefijo, objetivo string) (camino, consulta string, ok bool) {
 	if !strings.HasPrefix(objetivo, "/") {
 		return "", "", false
 	}
-	objetivo, _, _ = strings.Cut(objetivo, "#")
-	c, q, _ := strings.Cut(objetivo, "?")
-	partes := strings.Split(strings.ReplaceAll(prefijo+c, `\`, "/"), "/")[1:]
-	salida := make([]string, 0, len(partes))
-	for i, p := range partes {
-		ultimo := i == len(partes)-1
-		switch strings.ToLower(p) {
-		case "..", ".%2e", "%2e.", "%2e%2e":
-			if len(salida) > 0 {
-				salida = salida[:len(salida)-1]
-			}
-			if ultimo {
-				salida = append(salida, "")
-			}
-		case ".", "%2e":
-			if ultimo {
-				salida = append(salida, "")
-			}
-		default:
-			salida = append(salida, porciento(p, "\"#<>?`{}"))
-		}
-	}
-	return "/" + strings.Join(salida, "/"), porciento(q, "\"#<>'"), true
-}
-
-// porciento percent-encodes controls, space, bytes above 0x7E and those in conjunto; a "%" already
-// there stays as sent, well formed or not.
-func porciento(s, conjunto string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= 0x20 || c >= 0x7f || strings.IndexByte(conjunto, c) >= 0 {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+	c, q, _ := nodejs.Partir(objetivo)
+	// prefijo is a URL's escaped path: empty or starting with "/", the slash that opens the path.
+	return nodejs.Ruta((prefijo + c)[1:]), nodejs.Escapar(q, nodejs.EnConsulta), true
 }
 
 // urlHacia is the revisor's URL with that path and query, written on the request line byte for

@@ -13,6 +13,7 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/laboratorio"
+	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/servidor"
 
 	"github.com/spf13/cobra"
@@ -94,11 +95,11 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 			return ""
 		}},
 		{"un type conocido afina el código: el mismo 409 es esperar o reconciliar", func(ctx context.Context) string {
-			enCurso, err := accionDe(ctx, base+"/type/"+encodeURIComponent(curso.Problemas+"llave-en-curso"))
+			enCurso, err := accionDe(ctx, base+"/type/"+nodejs.Escapar(curso.Problemas+"llave-en-curso", nodejs.EnComponente))
 			if err != nil {
 				return describir(err)
 			}
-			repetido, err := accionDe(ctx, base+"/type/"+encodeURIComponent(curso.Problemas+"nombre-repetido"))
+			repetido, err := accionDe(ctx, base+"/type/"+nodejs.Escapar(curso.Problemas+"nombre-repetido", nodejs.EnComponente))
 			if err != nil {
 				return describir(err)
 			}
@@ -108,7 +109,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 			return fmt.Sprintf("llave-en-curso: %s; nombre-repetido: %s", enCurso, repetido)
 		}},
 		{"un type que la tabla no conoce se decide por el código", func(ctx context.Context) string {
-			a, err := accionDe(ctx, base+"/type/"+encodeURIComponent("https://otro.example/problemas/nuevo"))
+			a, err := accionDe(ctx, base+"/type/"+nodejs.Escapar("https://otro.example/problemas/nuevo", nodejs.EnComponente))
 			if err != nil {
 				return describir(err)
 			}

@@ -216,18 +216,3 @@ func textoJS(s string, ok bool) string {
 	}
 	return s
 }
-
-// encodeURIComponent escapes as JavaScript's function of that name: everything except
-// A-Z a-z 0-9 - _ . ! ~ * ' ( ), as UTF-8 bytes in upper-case hex.
-func encodeURIComponent(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		fmt.Fprintf(&b, "%%%02X", c)
-	}
-	return b.String()
-}

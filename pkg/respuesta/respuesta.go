@@ -9,6 +9,7 @@ import (
 
 	"cursohttp/pkg/estado"
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 )
 
 // Cabecera is one response header, its name written as the course writes it.
@@ -67,9 +68,7 @@ func Ruta(r *http.Request) string {
 
 // RutaDe is Ruta for a raw request target.
 func RutaDe(objetivo string) string {
-	if i := strings.IndexAny(objetivo, "?#"); i >= 0 {
-		objetivo = objetivo[:i]
-	}
+	objetivo, _, _ = nodejs.Partir(objetivo)
 	switch {
 	case len(objetivo) >= 2 && objetivo[0] == '/' && (objetivo[1] == '/' || objetivo[1] == '\\'):
 		// "//host/x" is a scheme-relative URL to a parser: what follows the slashes is a host.
@@ -79,31 +78,11 @@ func RutaDe(objetivo string) string {
 		_, resto, _ := strings.Cut(objetivo, "://")
 		objetivo = sinHost(resto)
 	}
-	objetivo = strings.ReplaceAll(objetivo, "\\", "/")
-	if !strings.HasPrefix(objetivo, "/") {
-		objetivo = "/" + objetivo
+	// A target without its opening slash ("*") reads as if it had one.
+	if objetivo != "" && (objetivo[0] == '/' || objetivo[0] == '\\') {
+		objetivo = objetivo[1:]
 	}
-	partes := strings.Split(objetivo[1:], "/")
-	salida := make([]string, 0, len(partes))
-	for i, p := range partes {
-		ultimo := i == len(partes)-1
-		switch strings.ToLower(p) {
-		case ".", "%2e":
-			if ultimo {
-				salida = append(salida, "")
-			}
-		case "..", ".%2e", "%2e.", "%2e%2e":
-			if len(salida) > 0 {
-				salida = salida[:len(salida)-1]
-			}
-			if ultimo {
-				salida = append(salida, "")
-			}
-		default:
-			salida = append(salida, codificar(p))
-		}
-	}
-	return "/" + strings.Join(salida, "/")
+	return nodejs.Ruta(objetivo)
 }
 
 // sinHost drops the authority at the start of s and keeps the path.
@@ -112,22 +91,4 @@ func sinHost(s string) string {
 		return s[j:]
 	}
 	return "/"
-}
-
-const hexMayus = "0123456789ABCDEF"
-
-// codificar percent-encodes the bytes of the WHATWG path percent-encode set.
-func codificar(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= 0x20 || c >= 0x7f || strings.IndexByte("\"#<>?`{}", c) >= 0 {
-			b.WriteByte('%')
-			b.WriteByte(hexMayus[c>>4])
-			b.WriteByte(hexMayus[c&0xf])
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
 )
@@ -192,31 +193,9 @@ func redirigir(w http.ResponseWriter, r *http.Request, camino string) bool {
 // busqueda is the query as a URL parser's search gives it: "" when absent or empty, otherwise "?"
 // and the query with the special-query percent-encode set applied.
 func busqueda(r *http.Request) string {
-	objetivo := r.RequestURI
 	// The fragment ends the URL: a "?" after the first "#" belongs to the fragment.
-	if j := strings.IndexByte(objetivo, '#'); j >= 0 {
-		objetivo = objetivo[:j]
+	if _, q, _ := nodejs.Partir(r.RequestURI); q != "" {
+		return "?" + nodejs.Escapar(q, nodejs.EnConsulta)
 	}
-	i := strings.IndexByte(objetivo, '?')
-	if i < 0 {
-		return ""
-	}
-	q := objetivo[i+1:]
-	if q == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteByte('?')
-	const hex = "0123456789ABCDEF"
-	for k := 0; k < len(q); k++ {
-		c := q[k]
-		if c <= 0x20 || c >= 0x7f || c == '"' || c == '#' || c == '<' || c == '>' || c == '\'' {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&0xf])
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+	return ""
 }
