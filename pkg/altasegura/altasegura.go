@@ -8,19 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"net"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/google/uuid"
 
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/reintento"
 )
 
@@ -52,35 +49,12 @@ type Opciones struct {
 // the limit and the number as JavaScript would print it in "tiempo agotado: N ms".
 func LimiteDeEntorno(valor string, hay bool) (time.Duration, string) {
 	if hay {
-		if n, ok := numeroJS(valor); ok && n > 0 && n < 1e12 {
-			return time.Duration(n * float64(time.Millisecond)), jsonjs.Numero(n)
+		// Below 1e12: Infinity, which the course would take, is no limit at all; the program needs one.
+		if n, ok := nodejs.LeerNumero(valor); ok && n > 0 && n < 1e12 {
+			return time.Duration(n * float64(time.Millisecond)), nodejs.Numero(n)
 		}
 	}
 	return reintento.LimiteIntentoAlta, "2000"
-}
-
-// numeroJS is Number(texto) for the decimal forms a person types: surrounding whitespace ignored,
-// empty means 0, hexadecimal/octal/binary prefixes accepted; anything else is NaN (ok=false).
-// Infinity is refused too: it is no time limit at all, and the program needs one.
-func numeroJS(texto string) (float64, bool) {
-	s := jsonjs.Recortar(texto)
-	if s == "" {
-		return 0, true
-	}
-	for _, base := range []struct {
-		prefijo string
-		base    int
-	}{{"0x", 16}, {"0X", 16}, {"0o", 8}, {"0O", 8}, {"0b", 2}, {"0B", 2}} {
-		if resto, ok := strings.CutPrefix(s, base.prefijo); ok {
-			n, err := strconv.ParseUint(resto, base.base, 64)
-			return float64(n), err == nil && !strings.ContainsAny(resto, "+-_")
-		}
-	}
-	if strings.ContainsAny(s, "_xXpPnNiI") || strings.HasSuffix(s, "e") {
-		return 0, false // ParseFloat's extras (underscores, hex floats, NaN, Inf) are not JS
-	}
-	n, err := strconv.ParseFloat(s, 64)
-	return n, err == nil && !math.IsInf(n, 0)
 }
 
 // Intento is the outcome of one attempt: an answer, or why there was none.
@@ -133,7 +107,7 @@ func (o *Opciones) completar() {
 		o.Limite, o.LimiteTexto = reintento.LimiteIntentoAlta, ""
 	}
 	if o.LimiteTexto == "" {
-		o.LimiteTexto = jsonjs.Numero(float64(o.Limite) / float64(time.Millisecond))
+		o.LimiteTexto = nodejs.Numero(float64(o.Limite) / float64(time.Millisecond))
 	}
 	if o.Salida == nil {
 		o.Salida = os.Stdout
@@ -242,7 +216,7 @@ func (o *Opciones) intentar(ctx context.Context, llave string, cuerpo []byte) In
 	if err != nil {
 		return o.sinRespuesta(ctx, err)
 	}
-	i := Intento{Codigo: resp.StatusCode, Cuerpo: jsonjs.Recortar(jsonjs.Texto(datos))}
+	i := Intento{Codigo: resp.StatusCode, Cuerpo: nodejs.Recortar(nodejs.Texto(datos))}
 	if v := resp.Header.Values("Retry-After"); len(v) > 0 {
 		i.ReintentarEn, i.HayReintentar = reintento.SegundosDeEspera(strings.Join(v, ", "), o.Ahora())
 	}
@@ -255,49 +229,5 @@ func (o *Opciones) sinRespuesta(ctx context.Context, err error) Intento {
 	if errors.Is(context.Cause(ctx), errTiempoAgotado) {
 		return Intento{SinRespuesta: "tiempo agotado: " + o.LimiteTexto + " ms"}
 	}
-	return Intento{SinRespuesta: CodigoDeNode(err)}
-}
-
-// CodigoDeNode names a failed request the way the course's program does: the `cause.code` Node's
-// fetch reports (ECONNREFUSED, ECONNRESET, ENOTFOUND, UND_ERR_SOCKET…), or, when there is none,
-// the error as Node prints it.
-func CodigoDeNode(err error) string {
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		if dns.IsNotFound {
-			return "ENOTFOUND"
-		}
-		return "EAI_AGAIN"
-	}
-	for _, par := range []struct {
-		errno  syscall.Errno
-		codigo string
-	}{
-		{syscall.ECONNREFUSED, "ECONNREFUSED"},
-		{syscall.ECONNRESET, "ECONNRESET"},
-		{syscall.EPIPE, "EPIPE"},
-		{syscall.ETIMEDOUT, "ETIMEDOUT"},
-		{syscall.EHOSTUNREACH, "EHOSTUNREACH"},
-		{syscall.ENETUNREACH, "ENETUNREACH"},
-		{syscall.EADDRNOTAVAIL, "EADDRNOTAVAIL"},
-		{syscall.ECONNABORTED, "ECONNABORTED"},
-		{syscall.EACCES, "EACCES"},
-	} {
-		if errors.Is(err, par.errno) {
-			return par.codigo
-		}
-	}
-	// The peer closed without a (complete) answer: undici's "other side closed".
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "UND_ERR_SOCKET"
-	}
-	// Something that is not HTTP came back: undici's parser error.
-	if m := err.Error(); strings.Contains(m, "malformed HTTP") {
-		return "HPE_INVALID_CONSTANT"
-	}
-	// A chunked body whose framing is broken: llhttp's code for it.
-	if m := err.Error(); strings.Contains(m, "chunked encoding") || strings.Contains(m, "chunk length") {
-		return "HPE_INVALID_CHUNK_SIZE"
-	}
-	return "TypeError: fetch failed"
+	return Intento{SinRespuesta: nodejs.CodigoDeError(err)}
 }

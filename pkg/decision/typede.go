@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 )
 
 // TypeDe reads the type of a Problem Details body (RFC 9457) and nothing else: no title, no detail,
@@ -19,10 +19,10 @@ import (
 func TypeDe(contentType string, cuerpo []byte) (string, bool) {
 	// The media type is case-insensitive and may carry parameters (RFC 9110, §8.3.1).
 	medio, _, _ := strings.Cut(contentType, ";")
-	if strings.ToLower(jsonjs.Recortar(medio)) != "application/problem+json" {
+	if strings.ToLower(nodejs.Recortar(medio)) != "application/problem+json" {
 		return "", false
 	}
-	return typeDeJSON(jsonjs.Texto(cuerpo))
+	return typeDeJSON(nodejs.Texto(cuerpo))
 }
 
 // typeDeJSON walks the JSON token by token instead of decoding it whole: that way neither

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"cursohttp/pkg/nodejs"
 )
 
 // Campo is one member of an Objeto.
@@ -76,7 +78,11 @@ func escribir(b *bytes.Buffer, v any, sangria, actual string) {
 	case uint64:
 		b.WriteString(strconv.FormatUint(x, 10))
 	case float64:
-		b.WriteString(Numero(x))
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			b.WriteString("null") // JSON has no NaN or Infinity
+		} else {
+			b.WriteString(nodejs.Numero(x))
+		}
 	case *int64:
 		if x == nil {
 			b.WriteString("null")
@@ -202,7 +208,7 @@ func EscribirTexto(b *bytes.Buffer, s string) {
 			i++
 			continue
 		}
-		if esSustituto(s[i:]) {
+		if nodejs.EsSustituto(s[i:]) {
 			// A lone surrogate kept by DecodificarCuerpo: JSON.stringify writes it as an escape.
 			u := rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
 			b.WriteString(`\u`)
@@ -223,54 +229,13 @@ func EscribirTexto(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 }
 
-// Numero formats f as JavaScript's Number.prototype.toString does (and so JSON.stringify).
-func Numero(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "null"
-	}
-	if f == 0 {
-		return "0"
-	}
-	abs := math.Abs(f)
-	if abs >= 1e21 || abs < 1e-6 {
-		s := strconv.FormatFloat(f, 'e', -1, 64)
-		mant, exp, _ := strings.Cut(s, "e")
-		signo := exp[0]
-		exp = strings.TrimLeft(exp[1:], "0")
-		return mant + "e" + string(signo) + exp
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
-}
-
-// esSustituto reports whether s starts with a surrogate code point (U+D800–U+DFFF) encoded as if it
-// were a character: 0xED, then 0xA0–0xBF, then a continuation byte. Valid UTF-8 never has it.
-func esSustituto(s string) bool {
-	return len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf
-}
-
-// LargoJS is String.prototype.length: UTF-16 code units. A lone surrogate held as WTF-8 is one.
-func LargoJS(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		if esSustituto(s[i:]) {
-			n++
-			i += 3
-			continue
-		}
-		r, ancho := utf8.DecodeRuneInString(s[i:])
-		n += utf16.RuneLen(r)
-		i += ancho
-	}
-	return n
-}
-
 // DecodificarCuerpo reads a request body as the course's servers do, JSON.parse(buffer.toString()):
 // invalid UTF-8 becomes one U+FFFD per maximal invalid subpart (Node's decoder, not Go's one per
 // byte), and a \uD800–\uDFFF escape that is not half of a pair stays a lone surrogate, held as its
 // WTF-8 bytes, instead of becoming U+FFFD. Two names that differ only there stay different, and
 // Codificar writes the escape back as JSON.stringify would.
 func DecodificarCuerpo(data []byte) (any, error) {
-	return decodificar([]byte(Valido(string(data))), true)
+	return decodificar([]byte(nodejs.Valido(string(data))), true)
 }
 
 // ErrNoEsJSON says the text is not one JSON value, as JSON.parse would refuse it.

@@ -2,8 +2,9 @@ package jsonjs
 
 import (
 	"bytes"
-	"strings"
 	"testing"
+
+	"cursohttp/pkg/nodejs"
 )
 
 func TestCodificarComoJSONStringify(t *testing.T) {
@@ -134,30 +135,13 @@ func TestDecodificarCuerpoComoNode(t *testing.T) {
 	}
 }
 
-func TestLargoJS(t *testing.T) {
-	t.Parallel()
-	sustituto, _ := DecodificarCuerpo([]byte(`"\udfff"`))
-	casos := []struct {
-		texto string
-		largo int
-	}{
-		{"", 0}, {"abc", 3}, {"ñ", 1}, {"😀", 2}, {"e\u0301", 2}, {sustituto.(string), 1},
-		{strings.Repeat(sustituto.(string), 40), 40}, {"a" + sustituto.(string) + "😀", 4},
-	}
-	for _, c := range casos {
-		if got := LargoJS(c.texto); got != c.largo {
-			t.Errorf("LargoJS(%q) = %d, quiere %d", c.texto, got, c.largo)
-		}
-	}
-}
-
 func FuzzDecodificarCuerpo(f *testing.F) {
 	for _, s := range []string{`{"nombre":"\ud800"}`, `"\ud83d\ude00"`, "\"\xf0\x9f\x98\"", `["\udc00\\ud800"]`, `{"a":1}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		v, err := DecodificarCuerpo(b)
-		limpio := []byte(Valido(string(b)))
+		limpio := []byte(nodejs.Valido(string(b)))
 		w, errPlano := Decodificar(limpio)
 		// The same texts are JSON; only surrogate escapes may decode differently.
 		if (err == nil) != (errPlano == nil) {

@@ -10,6 +10,7 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 
 	"github.com/spf13/cobra"
 )
@@ -74,7 +75,7 @@ func prohibido(r rune) bool {
 // together), then it is cut at 120 code points, never inside a character. It does not stop clean
 // text from saying something misleading; that is the label's job. Invalid UTF-8 becomes U+FFFD.
 func Limpiar(texto string) string {
-	texto = jsonjs.Valido(texto)
+	texto = nodejs.Valido(texto)
 	var b strings.Builder
 	n, enRacha := 0, false
 	for _, r := range texto {
@@ -155,7 +156,7 @@ func (e Entorno) paraElAgenteDe(r respuesta) ParaElAgente {
 	}
 	conocido := TipoConocido(tipo)
 	p.Type = &conocido
-	valor, err := jsonjs.Decodificar([]byte(jsonjs.Texto(r.cuerpo)))
+	valor, err := jsonjs.Decodificar([]byte(nodejs.Texto(r.cuerpo)))
 	if err != nil {
 		return p // the type reader accepted it, so this does not happen; without fields, nothing to pass
 	}
@@ -204,7 +205,7 @@ func Agente(ctx context.Context, e Entorno, nombre *string) int {
 		{"", "ftp://cuentas"},
 	}
 	if nombre != nil {
-		n := jsonjs.Valido(*nombre) // as Node decodes argv
+		n := nodejs.Valido(*nombre) // as Node decodes argv
 		peticiones = []peticion{{n, lab}, {n, lab}}
 	}
 	for _, p := range peticiones {

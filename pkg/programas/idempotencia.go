@@ -12,10 +12,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
-	"cursohttp/pkg/altasegura"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 )
 
 // Lesson 6's checker (fig06_03): five probes of how POST /servicios honours Idempotency-Key. Every
@@ -254,7 +254,7 @@ func ComprobarIdempotencia(ctx context.Context, base string, out io.Writer) int 
 			return curso.Interrumpido // a check cut short neither passed nor failed
 		}
 		if err != nil {
-			falla = "sin respuesta (" + altasegura.CodigoDeNode(err) + ")"
+			falla = "sin respuesta (" + nodejs.CodigoDeError(err) + ")"
 		}
 		if falla == "" {
 			bien++

@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 )
 
 func TestLimpiar(t *testing.T) {
@@ -96,8 +96,8 @@ func TestTextoDeCuerpoComoFetch(t *testing.T) {
 		"limpio — sí":  "limpio — sí",
 	}
 	for entrada, esperado := range casos {
-		if got := jsonjs.Texto([]byte(entrada)); got != esperado {
-			t.Errorf("jsonjs.Texto(%q) = %q, se esperaba %q", entrada, got, esperado)
+		if got := nodejs.Texto([]byte(entrada)); got != esperado {
+			t.Errorf("nodejs.Texto(%q) = %q, se esperaba %q", entrada, got, esperado)
 		}
 	}
 }

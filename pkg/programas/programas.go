@@ -15,12 +15,11 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unicode/utf16"
 
 	"github.com/google/uuid"
 
-	"cursohttp/pkg/altasegura"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/reintento"
 )
 
@@ -179,23 +178,12 @@ func describir(err error) string {
 	case ue.Timeout():
 		return fmt.Sprintf("%s no respondió a tiempo", ue.URL)
 	}
-	return fmt.Sprintf("sin respuesta de %s (%s)", ue.URL, altasegura.CodigoDeNode(ue.Err))
-}
-
-// largoJS is a string's length as JavaScript counts it: UTF-16 code units. "—", "sí" and "ó" are
-// one unit each; only characters beyond the BMP count two.
-func largoJS(s string) int {
-	n := 0
-	for _, r := range s {
-		n += utf16.RuneLen(r) // -1 never happens: range yields U+FFFD for invalid bytes
-
-	}
-	return n
+	return fmt.Sprintf("sin respuesta de %s (%s)", ue.URL, nodejs.CodigoDeError(ue.Err))
 }
 
 // padEnd is String.prototype.padEnd(n) with spaces.
 func padEnd(s string, n int) string {
-	if l := largoJS(s); l < n {
+	if l := nodejs.Largo(s); l < n {
 		return s + strings.Repeat(" ", n-l)
 	}
 	return s
@@ -203,7 +191,7 @@ func padEnd(s string, n int) string {
 
 // padStart is String.prototype.padStart(n) with spaces.
 func padStart(s string, n int) string {
-	if l := largoJS(s); l < n {
+	if l := nodejs.Largo(s); l < n {
 		return strings.Repeat(" ", n-l) + s
 	}
 	return s

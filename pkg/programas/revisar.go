@@ -13,6 +13,7 @@ import (
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/sonda"
 
 	"github.com/spf13/cobra"
@@ -68,7 +69,7 @@ func (e Entorno) pedirLista(ctx context.Context, credencial string) ([]servicioD
 
 // leerLista reads {"servicios":[{nombre, url, limite_ms, …}]} as revisor writes it.
 func leerLista(cuerpo []byte) ([]servicioDeLista, error) {
-	v, err := jsonjs.Decodificar([]byte(jsonjs.Texto(cuerpo)))
+	v, err := jsonjs.Decodificar([]byte(nodejs.Texto(cuerpo)))
 	if err != nil {
 		return nil, errors.New("la lista no es JSON")
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/problema"
 )
 
@@ -16,7 +17,7 @@ import (
 // evaluated when the answer would not have been 2xx or 412 without them (RFC 9110 §13.2.1).
 func esJSON(c *contexto) bool {
 	tipo, _, _ := strings.Cut(c.r.Header.Get("Content-Type"), ";")
-	tipo = strings.ToLower(jsonjs.Recortar(tipo))
+	tipo = strings.ToLower(nodejs.Recortar(tipo))
 	if tipo == "application/json" {
 		return true
 	}

@@ -11,6 +11,7 @@ import (
 
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 )
 
 // FuzzLeerJSON feeds the body reader and the validator whatever a stranger may send to POST or PUT
@@ -78,7 +79,7 @@ func FuzzLeerJSON(f *testing.F) {
 
 func esTipoJSON(tipo string) bool {
 	base, _, _ := strings.Cut(tipo, ";")
-	return strings.ToLower(jsonjs.Recortar(base)) == "application/json"
+	return strings.ToLower(nodejs.Recortar(base)) == "application/json"
 }
 
 // validado checks Validar's promise on an object the reader accepted.
@@ -95,7 +96,7 @@ func validado(t *testing.T, o jsonjs.Objeto) {
 		}
 		return
 	}
-	if jsonjs.Recortar(datos.Nombre) == "" || jsonjs.LargoJS(datos.Nombre) > NombreMaximo {
+	if nodejs.Recortar(datos.Nombre) == "" || nodejs.Largo(datos.Nombre) > NombreMaximo {
 		t.Fatalf("nombre %q aceptado", datos.Nombre)
 	}
 	if datos.LimiteMs < LimiteMinimoMs || datos.LimiteMs > LimiteMaximoMs {

@@ -6,6 +6,7 @@ import (
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
 )
 
 // The course's limits for a service (lesson 3; servicios.ts validar).
@@ -28,7 +29,7 @@ type Falla struct {
 func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
 	var fallas []Falla
 	nombre, esTexto := valor(datos, "nombre").(string)
-	if !esTexto || jsonjs.Recortar(nombre) == "" || jsonjs.LargoJS(nombre) > NombreMaximo {
+	if !esTexto || nodejs.Recortar(nombre) == "" || nodejs.Largo(nombre) > NombreMaximo {
 		fallas = append(fallas, Falla{"nombre", "debe ser un texto de 1 a 40 caracteres"})
 	}
 	url, urlEsTexto := valor(datos, "url").(string)

@@ -1,9 +1,10 @@
-package jsonjs
+package nodejs
 
 import (
 	"bytes"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -79,3 +80,28 @@ func EsEspacio(r rune) bool {
 
 // Recortar is String.prototype.trim.
 func Recortar(s string) string { return strings.TrimFunc(s, EsEspacio) }
+
+// Largo is String.prototype.length: UTF-16 code units ("ñ" is one, "😀" two). A lone surrogate held
+// as WTF-8 (see EsSustituto) is one; any other invalid byte counts one, as the U+FFFD Node would
+// have decoded it to.
+func Largo(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if EsSustituto(s[i:]) {
+			n++
+			i += 3
+			continue
+		}
+		r, ancho := utf8.DecodeRuneInString(s[i:])
+		n += utf16.RuneLen(r)
+		i += ancho
+	}
+	return n
+}
+
+// EsSustituto reports whether s starts with a surrogate code point (U+D800–U+DFFF) encoded as if it
+// were a character (WTF-8): 0xED, then 0xA0–0xBF, then a continuation byte. Valid UTF-8 never has
+// one; jsonjs.DecodificarCuerpo keeps a lone "\uD800" escape this way, as a JavaScript string would.
+func EsSustituto(s string) bool {
+	return len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf
+}

@@ -1,6 +1,9 @@
-package jsonjs
+package nodejs
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestTextoComoResponseText(t *testing.T) {
 	t.Parallel()
@@ -31,6 +34,25 @@ func TestRecortarComoTrim(t *testing.T) {
 	for entrada, quiere := range casos {
 		if got := Recortar(entrada); got != quiere {
 			t.Errorf("Recortar(%q) = %q, quiere %q", entrada, got, quiere)
+		}
+	}
+}
+
+func TestLargo(t *testing.T) {
+	t.Parallel()
+	const sustituto = "\xed\xbf\xbf" // a lone \uDFFF as jsonjs.DecodificarCuerpo keeps it
+	casos := []struct {
+		texto string
+		largo int
+	}{
+		{"", 0}, {"abc", 3}, {"ñ", 1}, {"—", 1}, {"😀", 2}, {"e\u0301", 2}, {sustituto, 1},
+		{strings.Repeat(sustituto, 40), 40}, {"a" + sustituto + "😀", 4},
+		{"\xff", 1}, {"a\xe2\x82b", 4}, // invalid bytes count one each, as Go's range reads them
+		{"\xed\x9f\xbf", 1}, // U+D7FF, just below the surrogates, is a character
+	}
+	for _, c := range casos {
+		if got := Largo(c.texto); got != c.largo {
+			t.Errorf("Largo(%q) = %d, quiere %d", c.texto, got, c.largo)
 		}
 	}
 }
