@@ -1,6 +1,6 @@
-// Package destinos decide a dónde puede conectarse el revisor, para que una URL
-// escrita por un cliente no lo lleve a su propia red ni a los metadatos de la
-// nube (SSRF), ni siquiera cambiando el DNS entre la revisión y la conexión.
+// Package destinos decides where the revisor may connect, so that a URL written by a client cannot
+// take it into its own network or to the cloud's metadata (SSRF), not even by changing DNS between
+// the check and the connection.
 package destinos
 
 import (
@@ -16,41 +16,39 @@ import (
 	"cursohttp/pkg/curso"
 )
 
-// Resolver traduce nombres a direcciones; net.DefaultResolver lo cumple y las
-// pruebas ponen un DNS de mentira.
+// Resolver turns names into addresses; net.DefaultResolver is one, and the tests put in a fake DNS.
 type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// Veredicto es la respuesta de Revisar. Si no se permite, Motivo dice por qué
-// con el texto del curso; si se permite, Direcciones son las ya validadas.
+// Veredicto is Revisar's answer. When the destination is refused, Motivo says why in the course's
+// words; when it is allowed, Direcciones are the addresses already checked.
 type Veredicto struct {
 	Permitido   bool
 	Motivo      string
 	Direcciones []netip.AddrPort
 }
 
-// Prohibido es el error de DialContext cuando el destino no se permite; quien
-// llama lo reconoce con errors.As y lo clasifica como «destino-prohibido».
+// Prohibido is DialContext's error for a refused destination; the caller recognises it with
+// errors.As and files it as "destino-prohibido".
 type Prohibido struct {
 	Motivo string
 }
 
 func (e *Prohibido) Error() string { return "destino prohibido: " + e.Motivo }
 
-// Verificador aplica las reglas de destino. Es inmutable tras Nuevo y se puede
-// usar desde varias gorrutinas.
+// Verificador applies the destination rules. It does not change after Nuevo and may be used from
+// several goroutines.
 type Verificador struct {
 	permitidos map[netip.AddrPort]struct{}
 	resolver   Resolver
 	marcador   net.Dialer
 }
 
-// Nuevo arma un Verificador. permitidos son destinos «ip:puerto» (IPv6 como
-// «[dir]:puerto») que se aceptan aunque sean privados; nil significa la lista
-// por omisión (curso.DireccionLaboratorio, el laboratorio del curso) y una lista vacía, ninguno. Las entradas que
-// no son ip:puerto no coinciden con nada, como en el curso (ver ValidarPermitidos).
-// resolver nil usa net.DefaultResolver.
+// Nuevo builds a Verificador. permitidos are "ip:port" destinations (IPv6 as "[addr]:port")
+// accepted even though private; nil means the default list (curso.DireccionLaboratorio, the course's
+// laboratory) and an empty list, none. Entries that are not ip:port match nothing, as in the course
+// (see ValidarPermitidos). A nil resolver uses net.DefaultResolver.
 func Nuevo(permitidos []string, resolver Resolver) *Verificador {
 	if permitidos == nil {
 		permitidos = []string{curso.DireccionLaboratorio}
@@ -67,8 +65,8 @@ func Nuevo(permitidos []string, resolver Resolver) *Verificador {
 	return v
 }
 
-// LeerPermitidos parte el valor de --destinos o REVISOR_DESTINOS: separado por
-// comas y sin espacios alrededor de cada destino.
+// LeerPermitidos splits the value of --destinos or REVISOR_DESTINOS: comma-separated, with no
+// spaces around each destination.
 func LeerPermitidos(texto string) []string {
 	partes := strings.Split(texto, ",")
 	for i, p := range partes {
@@ -77,8 +75,8 @@ func LeerPermitidos(texto string) []string {
 	return partes
 }
 
-// ValidarPermitidos avisa de las entradas que no son ip:puerto (las vacías se
-// toleran), para que un error de configuración no pase en silencio.
+// ValidarPermitidos reports the entries that are not ip:port (empty ones are tolerated), so that a
+// configuration mistake does not pass in silence.
 func ValidarPermitidos(permitidos []string) error {
 	var malas []string
 	for _, p := range permitidos {
@@ -99,9 +97,8 @@ func sinZona(ap netip.AddrPort) netip.AddrPort {
 	return netip.AddrPortFrom(ap.Addr().WithZone(""), ap.Port())
 }
 
-// Revisar decide si el revisor puede conectarse a la URL texto: se resuelve el
-// nombre y CADA dirección tiene que ser pública o estar en la lista de
-// permitidos. Basta una mala para rechazar el destino.
+// Revisar decides whether the revisor may connect to the URL texto: the name is resolved and EVERY
+// address must be public or on the allowed list. One bad address is enough to refuse it.
 func (v *Verificador) Revisar(ctx context.Context, texto string) Veredicto {
 	u, err := LeerURL(texto)
 	if err != nil {
@@ -121,14 +118,14 @@ func (v *Verificador) Revisar(ctx context.Context, texto string) Veredicto {
 	return v.juzgar(u.Host, false, direcciones, uint16(puerto))
 }
 
-// juzgar aplica las reglas a las direcciones de un destino.
+// juzgar applies the rules to a destination's addresses.
 func (v *Verificador) juzgar(nombre string, literal bool, direcciones []netip.Addr, puerto uint16) Veredicto {
 	var prohibidas []string
 	validas := make([]netip.AddrPort, 0, len(direcciones))
 	vistas := make(map[netip.AddrPort]bool, len(direcciones))
 	for _, d := range direcciones {
 		if !literal {
-			// Algunos resolutores devuelven la IPv4 como ::ffff:a.b.c.d; es la misma.
+			// Some resolvers return an IPv4 address as ::ffff:a.b.c.d; it is the same one.
 			d = d.Unmap()
 		}
 		destino := netip.AddrPortFrom(d, puerto)
@@ -142,8 +139,8 @@ func (v *Verificador) juzgar(nombre string, literal bool, direcciones []netip.Ad
 		}
 	}
 	if len(prohibidas) > 0 {
-		// Una dirección escrita por el cliente se repite tal cual; lo que resolvió
-		// un nombre no se enumera: depende del sistema y dibuja la red interna.
+		// An address the client wrote is repeated as is; what a name resolved to is not listed:
+		// it depends on the system and would draw the internal network.
 		if literal {
 			return Veredicto{Motivo: strings.Join(prohibidas, ", ") + ": dirección privada o reservada"}
 		}
@@ -152,8 +149,7 @@ func (v *Verificador) juzgar(nombre string, literal bool, direcciones []netip.Ad
 	return Veredicto{Permitido: true, Direcciones: validas}
 }
 
-// escribirDestino escribe «ip:puerto» como el curso: IPv6 entre corchetes y en
-// la forma de url.hostname.
+// escribirDestino writes "ip:port" as the course does: IPv6 in brackets and in url.hostname's form.
 func escribirDestino(a netip.Addr, puerto uint16) string {
 	p := strconv.Itoa(int(puerto))
 	if a.Is4() {
@@ -162,11 +158,10 @@ func escribirDestino(a netip.Addr, puerto uint16) string {
 	return "[" + FormatoIP(a) + "]:" + p
 }
 
-// DialContext es para http.Transport: resuelve el nombre UNA vez, valida cada
-// dirección con las mismas reglas que Revisar y se conecta solo a una dirección
-// validada, sin volver a resolver. Así un DNS que cambia entre la revisión y la
-// conexión (DNS rebinding) no lleva al revisor a la red interna. Si el destino
-// no se permite devuelve *Prohibido.
+// DialContext is for http.Transport: it resolves the name ONCE, checks each address with the same
+// rules as Revisar and connects only to a checked address, without resolving again. So a DNS answer
+// that changes between the check and the connection (DNS rebinding) cannot take the revisor into
+// the internal network. A refused destination returns *Prohibido.
 func (v *Verificador) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	var familia string
 	switch network {
@@ -217,8 +212,8 @@ func (v *Verificador) DialContext(ctx context.Context, network, addr string) (ne
 	return nil, ultimo
 }
 
-// Transporte es un http.Transport que solo se conecta a destinos validados y
-// nunca pasa por un proxy (el proxy sería el destino que se valida).
+// Transporte is an http.Transport that connects only to checked destinations and never goes through
+// a proxy (the proxy would be the destination checked).
 func (v *Verificador) Transporte() *http.Transport {
 	return &http.Transport{
 		Proxy:             nil,
@@ -227,7 +222,7 @@ func (v *Verificador) Transporte() *http.Transport {
 	}
 }
 
-// EsProhibido dice si err (o algo que envuelve) es un *Prohibido, y lo devuelve.
+// EsProhibido reports whether err (or something it wraps) is a *Prohibido, and returns it.
 func EsProhibido(err error) (*Prohibido, bool) {
 	var p *Prohibido
 	ok := errors.As(err, &p)

@@ -17,7 +17,7 @@ import (
 	"cursohttp/pkg/curso"
 )
 
-// dnsFijo es un DNS de mentira: cada nombre responde siempre lo mismo.
+// dnsFijo is a fake DNS: each name always answers the same.
 type dnsFijo map[string][]netip.Addr
 
 func (d dnsFijo) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
@@ -28,8 +28,8 @@ func (d dnsFijo) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, e
 	return direcciones, nil
 }
 
-// dnsCambiante responde la primera dirección en la primera consulta y la
-// segunda en las demás: un DNS rebinding.
+// dnsCambiante answers the first address to the first query and the second to the rest: DNS
+// rebinding.
 type dnsCambiante struct {
 	mu               sync.Mutex
 	consultas        int
@@ -54,7 +54,7 @@ func ips(textos ...string) []netip.Addr {
 	return lista
 }
 
-// Veredictos de revisarDestino (fig07_01/destinos.ts) con REVISOR_DESTINOS sin definir.
+// revisarDestino's verdicts (fig07_01/destinos.ts) with REVISOR_DESTINOS unset.
 var veredictosDeNode = []struct {
 	url       string
 	permitido bool
@@ -132,7 +132,7 @@ func TestRevisarComoNode(t *testing.T) {
 	}
 }
 
-// Con REVISOR_DESTINOS=" [::1]:18081 , 10.0.0.1:80,[::ffff:7f00:1]:18081", como en Node.
+// With REVISOR_DESTINOS=" [::1]:18081 , 10.0.0.1:80,[::ffff:7f00:1]:18081", as in Node.
 func TestRevisarPermitidosConfigurados(t *testing.T) {
 	t.Parallel()
 	v := Nuevo(LeerPermitidos(" [::1]:18081 , 10.0.0.1:80,[::ffff:7f00:1]:18081"), dnsFijo{"localhost": ips("127.0.0.1")})
@@ -161,10 +161,10 @@ func TestRevisarNombres(t *testing.T) {
 	t.Parallel()
 	dns := dnsFijo{
 		"publico.example": ips("93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"),
-		"mixto.example":   ips("8.8.8.8", "10.0.0.1"), // una mala basta
+		"mixto.example":   ips("8.8.8.8", "10.0.0.1"), // one bad address is enough
 		"local.example":   ips("::1"),
 		"vacio.example":   {},
-		"mapeado.example": ips("::ffff:127.0.0.1"), // resolutores que devuelven la IPv4 mapeada
+		"mapeado.example": ips("::ffff:127.0.0.1"), // resolvers that return the mapped IPv4 address
 		"localhost":       ips("127.0.0.1", "::1"),
 	}
 	v := Nuevo(nil, dns)
@@ -182,7 +182,7 @@ func TestRevisarNombres(t *testing.T) {
 		{"http://vacio.example/", false, "el nombre vacio.example no se pudo resolver", nil},
 		{"http://mapeado.example:18081/", true, "", []string{"127.0.0.1:18081"}},
 		{"http://localhost:18080/", false, "localhost resuelve a una dirección privada o reservada", nil},
-		// localhost da también ::1, que no está permitida: se rechaza entero.
+		// localhost also gives ::1, which is not allowed: refused whole.
 		{"http://localhost:18081/", false, "localhost resuelve a una dirección privada o reservada", nil},
 		{"http://127.0.0.1:18081/codigo/200", true, "", []string{"127.0.0.1:18081"}},
 	}
@@ -206,10 +206,10 @@ func TestPrivada(t *testing.T) {
 		"192.0.0.0", "192.0.0.255", "192.0.2.0", "192.0.2.255", "192.88.99.0", "192.88.99.255",
 		"192.168.0.0", "192.168.255.255", "198.18.0.0", "198.19.255.255", "198.51.100.0", "198.51.100.255",
 		"203.0.113.0", "203.0.113.255", "224.0.0.0", "239.255.255.255", "240.0.0.0", "255.255.255.255",
-		// IPv6 fuera de 2000::/3 o en sus bloques reservados.
+		// IPv6 outside 2000::/3 or in its reserved blocks.
 		"::", "::1", "fc00::1", "fd12:3456::1", "fe80::1", "fe80::1%en0", "ff02::1", "100::1", "64:ff9b:1::a9fe:a9fe",
 		"4000::1", "2001::1", "2001:1ff:ffff::1", "2001:db8::1", "3fff::1", "3fff:fff::1", "5f00::1",
-		// IPv4 embebida mala.
+		// A bad embedded IPv4 address.
 		"::ffff:169.254.169.254", "::ffff:127.0.0.1", "::7f00:1", "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::",
 		"2002:7f00:1::1", "::ffff:10.0.0.1",
 	}
@@ -247,7 +247,7 @@ func TestLeerPermitidos(t *testing.T) {
 	if err := ValidarPermitidos([]string{"localhost:18081", "::1:80"}); err == nil || !strings.Contains(err.Error(), `"localhost:18081", "::1:80"`) {
 		t.Errorf("ValidarPermitidos con malas = %v", err)
 	}
-	// Una lista vacía no permite nada privado; nil es la de omisión.
+	// An empty list allows nothing private; nil is the default one.
 	if v := Nuevo([]string{}, dnsFijo{}); v.Revisar(context.Background(), "http://127.0.0.1:18081/").Permitido {
 		t.Error("lista vacía permitió 127.0.0.1:18081")
 	}
@@ -256,7 +256,7 @@ func TestLeerPermitidos(t *testing.T) {
 	}
 }
 
-// servidorContado levanta un servidor en 127.0.0.1:0 que cuenta las conexiones que acepta.
+// servidorContado starts a server on 127.0.0.1:0 that counts the connections it accepts.
 func servidorContado(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
 	var conexiones atomic.Int64
@@ -273,8 +273,8 @@ func servidorContado(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	return s, &conexiones
 }
 
-// El DNS responde una IP pública al dar de alta y 127.0.0.1 al conectarse:
-// la revisión pasa, pero la conexión se niega y no llega nada al servidor local.
+// The DNS answers a public IP at registration and 127.0.0.1 at connection: the check passes, but
+// the connection is refused and nothing reaches the local server.
 func TestDialContextFrenaElDNSRebinding(t *testing.T) {
 	t.Parallel()
 	servidor, conexiones := servidorContado(t)
@@ -304,8 +304,8 @@ func TestDialContextFrenaElDNSRebinding(t *testing.T) {
 	}
 }
 
-// Un destino de la lista de permitidos sí se conecta, por IP y por nombre, y a
-// la dirección validada (el resolutor se consulta una sola vez por conexión).
+// A destination on the allowed list does connect, by IP and by name, and to the checked address
+// (the resolver is asked once per connection).
 func TestDialContextPermitido(t *testing.T) {
 	t.Parallel()
 	servidor, conexiones := servidorContado(t)
@@ -330,7 +330,7 @@ func TestDialContextPermitido(t *testing.T) {
 	if dns.consultas != 1 {
 		t.Errorf("consultas al DNS = %d, quiero 1", dns.consultas)
 	}
-	// El mismo servidor sin estar en la lista: prohibido por IP, con el texto del curso.
+	// The same server off the list: refused by IP, in the course's words.
 	_, err := Nuevo([]string{}, dns).DialContext(context.Background(), "tcp", destino)
 	var prohibido *Prohibido
 	if !errors.As(err, &prohibido) || prohibido.Motivo != destino+": dirección privada o reservada" {
@@ -366,7 +366,7 @@ func FuzzRevisarIP(f *testing.F) {
 		}
 		a, _ := netip.AddrFromSlice(bytes)
 		privada := Privada(a)
-		// La forma mapeada decide igual que su IPv4.
+		// The mapped form decides as its IPv4 address does.
 		if a.Is4() && Privada(netip.AddrFrom16(a.As16())) != privada {
 			t.Fatalf("%s y su forma mapeada discrepan", a)
 		}

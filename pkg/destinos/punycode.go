@@ -6,10 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// punycodeValido aproxima la revisión que UTS 46 hace de una etiqueta «xn--»:
-// debe decodificarse (RFC 3492) a algo no vacío, sin una marca combinante al
-// principio, sin mayúsculas ni caracteres imposibles. Sin las tablas de Unicode no se puede
-// exigir más; una etiqueta rara que pase solo acaba en un nombre que no resuelve.
+// punycodeValido approximates UTS 46's check of an "xn--" label: it must decode (RFC 3492) to
+// something non-empty, with no combining mark first, no upper case and no impossible characters.
+// Without Unicode's tables no more can be asked; an odd label that passes only ends as a name that
+// does not resolve.
 func punycodeValido(s string) bool {
 	const (
 		base, tmin, tmax, skew, damp = 36, 1, 26, 38, 700
@@ -69,7 +69,7 @@ func punycodeValido(s string) bool {
 			w *= base - t
 		}
 		largo := len(salida) + 1
-		// Adaptar el sesgo (RFC 3492, sección 6.1).
+		// Adapt the bias (RFC 3492, section 6.1).
 		delta := i - anterior
 		if anterior == 0 {
 			delta /= damp

@@ -2,46 +2,46 @@ package destinos
 
 import "net/netip"
 
-// Fuente: registros de direcciones de uso especial de la IANA (IPv4 e IPv6) y
-// la OWASP SSRF Prevention Cheat Sheet; las mismas listas que el curso.
+// Source: IANA's special-purpose address registries (IPv4 and IPv6) and the OWASP SSRF Prevention
+// Cheat Sheet; the same lists as the course.
 
-// IPv4 va con lista negra: no hay un bloque «global» que se pueda permitir entero.
+// IPv4 goes by a deny list: there is no "global" block that could be allowed whole.
 var ipv4Prohibidas = prefijos(
-	"0.0.0.0/8",       // «esta red»
-	"10.0.0.0/8",      // privada (RFC 1918)
-	"100.64.0.0/10",   // espacio compartido (CGNAT); metadatos de Alibaba Cloud
+	"0.0.0.0/8",       // "this network"
+	"10.0.0.0/8",      // private (RFC 1918)
+	"100.64.0.0/10",   // shared address space (CGNAT); Alibaba Cloud metadata
 	"127.0.0.0/8",     // loopback
-	"169.254.0.0/16",  // enlace local: metadatos de la nube
-	"172.16.0.0/12",   // privada (RFC 1918)
-	"192.0.0.0/24",    // asignaciones de protocolo del IETF
-	"192.0.2.0/24",    // documentación (TEST-NET-1)
-	"192.88.99.0/24",  // relevo 6to4, retirado
-	"192.168.0.0/16",  // privada (RFC 1918)
-	"198.18.0.0/15",   // pruebas de rendimiento
-	"198.51.100.0/24", // documentación (TEST-NET-2)
-	"203.0.113.0/24",  // documentación (TEST-NET-3)
+	"169.254.0.0/16",  // link local: cloud metadata
+	"172.16.0.0/12",   // private (RFC 1918)
+	"192.0.0.0/24",    // IETF protocol assignments
+	"192.0.2.0/24",    // documentation (TEST-NET-1)
+	"192.88.99.0/24",  // 6to4 relay, deprecated
+	"192.168.0.0/16",  // private (RFC 1918)
+	"198.18.0.0/15",   // benchmarking
+	"198.51.100.0/24", // documentation (TEST-NET-2)
+	"203.0.113.0/24",  // documentation (TEST-NET-3)
 	"224.0.0.0/4",     // multicast
-	"240.0.0.0/4",     // reservada, con 255.255.255.255
+	"240.0.0.0/4",     // reserved, 255.255.255.255 included
 )
 
-// IPv6 va con lista blanca: solo el unicast global, menos lo que no es de internet.
+// IPv6 goes by an allow list: only global unicast, less what is not on the internet.
 var (
 	ipv6Global     = netip.MustParsePrefix("2000::/3")
 	ipv6Prohibidas = prefijos(
-		"2001::/23",     // protocolos del IETF: Teredo, pruebas, ORCHID…
-		"2001:db8::/32", // documentación
-		"3fff::/20",     // documentación
+		"2001::/23",     // IETF protocols: Teredo, benchmarking, ORCHID…
+		"2001:db8::/32", // documentation
+		"3fff::/20",     // documentation
 		"5f00::/16",     // segment routing (SRv6)
 	)
 )
 
-// Formatos IPv6 que llevan una IPv4 dentro: la IPv4 decide, antes que la lista
-// blanca, para que ::ffff:8.8.8.8 pase y ::ffff:169.254.169.254 no.
+// IPv6 forms that carry an IPv4 address: the IPv4 address decides, before the allow list, so that
+// ::ffff:8.8.8.8 passes and ::ffff:169.254.169.254 does not.
 var (
 	mapeada     = netip.MustParsePrefix("::ffff:0:0/96") // RFC 4291
-	compatible  = netip.MustParsePrefix("::/96")         // obsoleta; incluye :: y ::1
+	compatible  = netip.MustParsePrefix("::/96")         // deprecated; includes :: and ::1
 	nat64       = netip.MustParsePrefix("64:ff9b::/96")  // RFC 6052
-	seisAcuatro = netip.MustParsePrefix("2002::/16")     // RFC 3056: bits 16 a 47
+	seisAcuatro = netip.MustParsePrefix("2002::/16")     // RFC 3056: bits 16 to 47
 )
 
 func prefijos(textos ...string) []netip.Prefix {
@@ -61,9 +61,8 @@ func enAlguno(lista []netip.Prefix, a netip.Addr) bool {
 	return false
 }
 
-// Privada dice si una dirección es privada o reservada, es decir, si el revisor
-// no debe conectarse a ella salvo que esté en la lista de permitidos.
-// La zona (fe80::1%en0) no cuenta.
+// Privada reports whether an address is private or reserved, that is, whether the revisor must not
+// connect to it unless it is on the allowed list. The zone (fe80::1%en0) does not count.
 func Privada(a netip.Addr) bool {
 	if !a.IsValid() {
 		return true
@@ -78,7 +77,7 @@ func Privada(a netip.Addr) bool {
 	return !ipv6Global.Contains(a) || enAlguno(ipv6Prohibidas, a)
 }
 
-// ipv4Embebida saca la IPv4 de las formas mapeada, compatible, NAT64 y 6to4.
+// ipv4Embebida takes the IPv4 address out of the mapped, compatible, NAT64 and 6to4 forms.
 func ipv4Embebida(a netip.Addr) (netip.Addr, bool) {
 	b := a.As16()
 	switch {

@@ -9,30 +9,30 @@ import (
 	"cursohttp/pkg/nodejs"
 )
 
-// URL es lo que el revisor necesita de una dirección leída como la lee
-// new URL() de JavaScript (WHATWG URL Standard).
+// URL is what the revisor needs of an address read as JavaScript's new URL() reads it (the WHATWG
+// URL Standard).
 type URL struct {
-	// Esquema en minúsculas y con los dos puntos: "http:", "https:", "ftp:"…
+	// Esquema in lower case, with its colon: "http:", "https:", "ftp:"…
 	Esquema string
-	// Host como url.hostname, sin corchetes: nombre en minúsculas, IPv4 en
-	// decimal con puntos, IPv6 comprimida en minúsculas ("::ffff:a9fe:a9fe").
+	// Host as url.hostname, without brackets: a name in lower case, IPv4 in dotted decimal, IPv6
+	// compressed in lower case ("::ffff:a9fe:a9fe").
 	Host string
-	// IP es la dirección cuando Host es una IP literal; si no, la IP cero.
+	// IP is the address when Host is an IP literal; otherwise the zero IP.
 	IP netip.Addr
-	// Puerto como url.port: "" cuando no vino o es el de su esquema.
+	// Puerto as url.port: "" when absent or the scheme's own.
 	Puerto string
-	// Ruta es lo que va en la línea de petición: ruta normalizada y, si vino, "?consulta".
-	// Solo se calcula para los esquemas especiales.
+	// Ruta is what goes on the request line: the normalised path and, when present, "?query".
+	// Only computed for special schemes.
 	Ruta string
-	// ConCredenciales dice si la URL trae usuario o contraseña (usuario@host).
+	// ConCredenciales reports whether the URL carries a user or password (user@host).
 	ConCredenciales bool
 }
 
-// ErrNoEsURL es el error de LeerURL: new URL() lanzaría una excepción.
+// ErrNoEsURL is LeerURL's error: new URL() would throw.
 var ErrNoEsURL = errors.New("no es una URL")
 
-// puertoEspecial da el puerto por omisión de un esquema especial (file no
-// tiene) y si el esquema es especial.
+// puertoEspecial gives a special scheme's default port (file has none) and whether the scheme is
+// special.
 func puertoEspecial(esquema string) (string, bool) {
 	switch esquema {
 	case "http", "ws":
@@ -47,7 +47,7 @@ func puertoEspecial(esquema string) (string, bool) {
 	return "", false
 }
 
-// PuertoEfectivo es el puerto al que se conecta: el escrito o el de su esquema.
+// PuertoEfectivo is the port connected to: the one written or the scheme's.
 func (u URL) PuertoEfectivo() string {
 	if u.Puerto != "" {
 		return u.Puerto
@@ -56,16 +56,16 @@ func (u URL) PuertoEfectivo() string {
 	return p
 }
 
-// EsHTTP dice si el esquema es http: o https:, la validación del alta.
+// EsHTTP reports whether the scheme is http: or https:, the registration's check.
 func (u URL) EsHTTP() bool { return u.Esquema == "http:" || u.Esquema == "https:" }
 
-// LeerURL lee texto como new URL(texto) sin base. Sigue el estándar WHATWG en lo
-// que decide a dónde se conecta: esquema, autoridad, host (IPv4 en todas sus
-// formas, IPv6) y puerto. Límite: un host con letras fuera de ASCII se rechaza,
-// porque el mapeo IDNA (UTS 46) completo no está en la biblioteca estándar.
+// LeerURL reads texto as new URL(texto) without a base. It follows the WHATWG standard in what
+// decides where to connect: scheme, authority, host (IPv4 in all its forms, IPv6) and port. Limit:
+// a host with letters outside ASCII is refused, because full IDNA mapping (UTS 46) is not in the
+// standard library.
 func LeerURL(texto string) (URL, error) {
 	s := limpiar(texto)
-	// Esquema: una letra, luego letras, dígitos, + - y . hasta «:».
+	// Scheme: a letter, then letters, digits, + - and . up to ":".
 	if s == "" || !esLetra(s[0]) {
 		return URL{}, ErrNoEsURL
 	}
@@ -82,19 +82,19 @@ func LeerURL(texto string) (URL, error) {
 	defecto, especial := puertoEspecial(esquema)
 	switch {
 	case esquema == "file":
-		// file: no interesa al revisor; basta con saber que es una URL.
+		// file: is of no interest to the revisor; knowing it is a URL is enough.
 		return u, nil
 	case especial:
-		// Cualquier cantidad de / o \ (incluso ninguna) antes de la autoridad.
+		// Any number of / or \ (none included) before the authority.
 		resto = strings.TrimLeft(resto, `/\`)
 	case strings.HasPrefix(resto, "//"):
 		resto = resto[2:]
 	default:
-		// Ruta opaca (mailto:, javascript:…): siempre se lee.
+		// An opaque path (mailto:, javascript:…) always reads.
 		return u, nil
 	}
 
-	// La autoridad termina en / ? # (y \ en los especiales).
+	// The authority ends at / ? # (and \ in special schemes).
 	fin := strings.IndexAny(resto, "/?#")
 	if especial {
 		fin = strings.IndexAny(resto, `/?#\`)
@@ -103,7 +103,7 @@ func LeerURL(texto string) (URL, error) {
 		fin = len(resto)
 	}
 	autoridad, cola := resto[:fin], resto[fin:]
-	// El último @ separa las credenciales del host.
+	// The last @ separates the credentials from the host.
 	if arroba := strings.LastIndexByte(autoridad, '@'); arroba >= 0 {
 		u.ConCredenciales = arroba > 0
 		autoridad = autoridad[arroba+1:]
@@ -111,7 +111,7 @@ func LeerURL(texto string) (URL, error) {
 			return URL{}, ErrNoEsURL
 		}
 	}
-	// Los dos puntos fuera de corchetes separan el puerto.
+	// A colon outside brackets separates the port.
 	host, puerto, conPuerto := autoridad, "", false
 	dentro := false
 	for j := 0; j < len(autoridad); j++ {
@@ -164,8 +164,8 @@ func LeerURL(texto string) (URL, error) {
 	return u, nil
 }
 
-// limpiar quita los controles C0 y espacios de los extremos, y los tabuladores
-// y saltos de línea de cualquier parte, como el primer paso del estándar.
+// limpiar strips C0 controls and spaces from both ends, and tabs and newlines from anywhere, as the
+// standard's first step does.
 func limpiar(texto string) string {
 	s := strings.TrimFunc(texto, func(r rune) bool { return r <= 0x20 })
 	if !strings.ContainsAny(s, "\t\r\n") {
@@ -197,17 +197,17 @@ func valorHex(c byte) int {
 	}
 }
 
-// prohibidoEnHost son los forbidden host code points del estándar.
+// prohibidoEnHost is the standard's forbidden host code points.
 func prohibidoEnHost(c byte) bool {
 	return strings.IndexByte("\x00\t\n\r #/:<>?@[\\]^|", c) >= 0
 }
 
-// prohibidoEnDominio añade los controles C0, % y DEL.
+// prohibidoEnDominio adds the C0 controls, % and DEL (forbidden domain code points).
 func prohibidoEnDominio(c byte) bool {
 	return prohibidoEnHost(c) || c < 0x20 || c == '%' || c == 0x7F
 }
 
-// leerHost sigue el host parser para esquemas especiales.
+// leerHost follows the host parser for special schemes.
 func leerHost(entrada string) (string, netip.Addr, error) {
 	if entrada[0] == '[' {
 		if entrada[len(entrada)-1] != ']' || len(entrada) < 2 {
@@ -228,7 +228,7 @@ func leerHost(entrada string) (string, netip.Addr, error) {
 	for i := 0; i < len(dominio); i++ {
 		c := dominio[i]
 		if c >= 0x80 {
-			// Sin tablas UTS 46 no se puede pasar a ASCII como el navegador: se rechaza.
+			// Without UTS 46 tables it cannot be turned into ASCII as a browser does: refused.
 			return "", netip.Addr{}, ErrNoEsURL
 		}
 		if 'A' <= c && c <= 'Z' {
@@ -256,7 +256,7 @@ func leerHost(entrada string) (string, netip.Addr, error) {
 	return ascii, netip.Addr{}, nil
 }
 
-// leerHostOpaco sigue el opaque-host parser de los esquemas no especiales.
+// leerHostOpaco follows the opaque-host parser of non-special schemes.
 func leerHostOpaco(entrada string) (string, error) {
 	if entrada[0] == '[' {
 		h, _, err := leerHost(entrada)
@@ -286,7 +286,7 @@ func decodificarPorcentajes(s string) string {
 	return b.String()
 }
 
-// terminaEnNumero decide si el host se lee como IPv4 (ends in a number).
+// terminaEnNumero decides whether the host reads as IPv4 (the standard's "ends in a number").
 func terminaEnNumero(s string) bool {
 	partes := strings.Split(s, ".")
 	if partes[len(partes)-1] == "" {
@@ -303,8 +303,8 @@ func terminaEnNumero(s string) bool {
 	return ok
 }
 
-// numeroIPv4 lee una parte en decimal, hexadecimal (0x) u octal (0 delante).
-// Satura en 2^33 para no desbordar: cualquier valor así ya es inválido.
+// numeroIPv4 reads a part in decimal, hexadecimal (0x) or octal (a leading 0). It saturates at 2^33
+// so as not to overflow: any such value is already invalid.
 func numeroIPv4(s string) (uint64, bool) {
 	if s == "" {
 		return 0, false
@@ -329,7 +329,7 @@ func numeroIPv4(s string) (uint64, bool) {
 	return n, true
 }
 
-// leerIPv4 sigue el IPv4 parser: de una a cuatro partes, la última llena los bytes que faltan.
+// leerIPv4 follows the IPv4 parser: one to four parts, the last one filling the missing bytes.
 func leerIPv4(s string) (uint32, bool) {
 	partes := strings.Split(s, ".")
 	if partes[len(partes)-1] == "" && len(partes) > 1 {
@@ -360,7 +360,7 @@ func leerIPv4(s string) (uint32, bool) {
 	return uint32(ip), true
 }
 
-// leerIPv6 sigue el IPv6 parser del estándar (admite la IPv4 al final, no admite zona).
+// leerIPv6 follows the standard's IPv6 parser (an IPv4 address at the end is allowed, a zone is not).
 func leerIPv6(s string) ([8]uint16, bool) {
 	var dir [8]uint16
 	pieza, comprimir := 0, -1
@@ -469,8 +469,8 @@ func leerIPv6(s string) ([8]uint16, bool) {
 	return dir, true
 }
 
-// escribirIPv6 es el IPv6 serializer: hex en minúsculas, la primera racha más
-// larga de ceros (dos o más) como «::», y nunca la forma con IPv4 al final.
+// escribirIPv6 is the IPv6 serializer: lower-case hex, the first longest run of zeros (two or
+// more) as "::", and never the form with IPv4 at the end.
 func escribirIPv6(dir [8]uint16) string {
 	inicio, largo := -1, 1
 	for i := 0; i < 8; {
@@ -506,8 +506,8 @@ func escribirIPv6(dir [8]uint16) string {
 	return b.String()
 }
 
-// FormatoIP escribe una dirección como la escribe JavaScript en url.hostname
-// (sin corchetes ni zona): IPv4 con puntos, IPv6 comprimida en hex.
+// FormatoIP writes an address as JavaScript writes it in url.hostname (no brackets, no zone): IPv4
+// dotted, IPv6 compressed in hex.
 func FormatoIP(a netip.Addr) string {
 	if a.Is4() {
 		return a.String()
@@ -520,12 +520,11 @@ func FormatoIP(a netip.Addr) string {
 	return escribirIPv6(dir)
 }
 
-// leerRuta normaliza ruta y consulta de un esquema especial como el estándar:
-// \ vale como /, se resuelven . y .., y se codifica lo que no puede ir tal cual.
-// El fragmento (#…) no viaja en la petición y se descarta.
+// leerRuta normalises a special URL's path and query as the standard does (nodejs.Ruta and
+// nodejs.Escapar). The fragment (#…) does not travel in the request and is dropped.
 func leerRuta(cola string) string {
 	ruta, consulta, conConsulta := nodejs.Partir(cola)
-	// La ruta empieza después de la / o \ que cierra la autoridad.
+	// The path starts after the / or \ that closed the authority.
 	if ruta != "" {
 		ruta = ruta[1:]
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// Tabla comparada con new URL() de Node 20 (la referencia del curso, con tsx):
-// entrada, ¿es URL?, protocol, hostname sin corchetes, port, pathname+search.
+// A table checked against Node 20's new URL() (the course's reference, with tsx): input, is it a
+// URL?, protocol, hostname without brackets, port, pathname+search.
 var urlsDeNode = []struct {
 	entrada                     string
 	ok                          bool
@@ -184,8 +184,8 @@ func TestLeerURLComoNode(t *testing.T) {
 	}
 }
 
-// Diferencia deliberada: sin tablas UTS 46 no se pasa un host Unicode a ASCII;
-// se rechaza (Node lo convierte: bücher → xn--bcher-kva).
+// A deliberate difference: without UTS 46 tables a Unicode host is not turned into ASCII; it is
+// refused (Node converts it: bücher → xn--bcher-kva).
 func TestLeerURLRechazaHostUnicode(t *testing.T) {
 	t.Parallel()
 	for _, entrada := range []string{"http://bücher.example/", "http://İ.com/", "http://b%C3%BCcher.example/"} {
@@ -195,20 +195,20 @@ func TestLeerURLRechazaHostUnicode(t *testing.T) {
 	}
 }
 
-// Diferencia conocida: una etiqueta «xn--» que se decodifica bien pero a
-// caracteres que UTS 46 prohíbe (xn--a-ecp es «a⒈») se acepta; su nombre luego
-// no resuelve. Las que no se decodifican se rechazan como en Node.
+// A known difference: an "xn--" label that decodes well but to characters UTS 46 forbids
+// (xn--a-ecp is "a⒈") is accepted; its name then does not resolve. Those that do not decode are
+// refused, as in Node.
 func TestLeerURLPunycode(t *testing.T) {
 	t.Parallel()
 	casos := map[string]bool{
-		"http://xn--a-ecp.ru/":          true, // Node: falla
+		"http://xn--a-ecp.ru/":          true, // Node: fails
 		"http://xn--zca/":               true,
 		"http://xn--bcher-kva.example/": true,
 		"http://xn--/":                  false,
 		"http://xn--abc/":               false,
 		"http://xn---abc/":              false,
-		"http://xn--abc-/":              true,  // solo ASCII: Node 20 lo acepta
-		"http://xn--ffff/":              false, // empieza con una marca combinante
+		"http://xn--abc-/":              true,  // ASCII only: Node 20 accepts it
+		"http://xn--ffff/":              false, // starts with a combining mark
 		"http://xn--99999999999999999/": false,
 	}
 	for entrada, ok := range casos {
@@ -247,7 +247,7 @@ func FuzzLeerURL(f *testing.F) {
 				t.Fatalf("LeerURL(%q): puerto %q", texto, u.Puerto)
 			}
 		}
-		// Lo ya normalizado se vuelve a leer igual.
+		// What is already normalised reads back the same.
 		host := u.Host
 		if u.IP.Is6() {
 			host = "[" + host + "]"

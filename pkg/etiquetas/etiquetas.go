@@ -1,15 +1,14 @@
-// Package etiquetas lee las condiciones If-Match / If-None-Match y compara ETags
-// como pide el RFC 9110 (secciones 8.8.3, 13.1.1 y 13.1.2), porque compararlas
-// como texto falla con W/"1-1" o con una lista "9-9", "1-1".
+// Package etiquetas reads If-Match / If-None-Match conditions and compares ETags as RFC 9110 asks
+// (sections 8.8.3, 13.1.1 and 13.1.2): compared as plain text they fail on W/"1-1" or on a list
+// such as "9-9", "1-1".
 package etiquetas
 
 import "strings"
 
-// Interpretar lee una cabecera If-Match o If-None-Match.
-// Devuelve comodin=true si la cabecera es «*» sola; si no, la lista de etiquetas
-// tal como llegaron (W/"1-1", "1-1"…). Los elementos vacíos se saltan. Si algún
-// elemento no es una etiqueta, o «*» viene mezclado con etiquetas, la lista
-// entera es inválida y se devuelve vacía: no coincide con nada, que es lo prudente.
+// Interpretar reads an If-Match or If-None-Match header. comodin is true when the header is "*"
+// alone; otherwise lista holds the tags as they came (W/"1-1", "1-1"…), empty elements skipped. If
+// any element is not a tag, or "*" comes mixed with tags, the whole list is invalid and comes back
+// empty: it matches nothing, the cautious reading.
 func Interpretar(cabecera string) (lista []string, comodin bool) {
 	texto := strings.Trim(cabecera, " \t")
 	if texto == "*" {
@@ -39,7 +38,7 @@ func Interpretar(cabecera string) (lista []string, comodin bool) {
 		}
 		lista = append(lista, texto[inicio:cierre+1])
 		i = cierre + 1
-		// Tras una etiqueta solo caben espacios y luego una coma o el final.
+		// After a tag only white space fits, then a comma or the end.
 		for i < len(texto) && (texto[i] == ' ' || texto[i] == '\t') {
 			i++
 		}
@@ -50,7 +49,7 @@ func Interpretar(cabecera string) (lista []string, comodin bool) {
 	return lista, false
 }
 
-// opacaValida dice si el texto entre comillas usa solo etagc:
+// opacaValida reports whether the text between the quotes is only etagc:
 // %x21 / %x23-7E / obs-text (%x80-FF).
 func opacaValida(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -67,16 +66,16 @@ func esDebil(etiqueta string) bool { return strings.HasPrefix(etiqueta, "W/") }
 
 func opaca(etiqueta string) string { return strings.TrimPrefix(etiqueta, "W/") }
 
-// CoincideDebil compara como If-None-Match: basta con que coincida el texto
-// entre comillas, con W/ o sin él.
+// CoincideDebil is the weak comparison of If-None-Match: the quoted text alone must match, with or
+// without W/.
 func CoincideDebil(a, b string) bool { return opaca(a) == opaca(b) }
 
-// CoincideFuerte compara como If-Match: iguales y ninguna de las dos débil.
+// CoincideFuerte is the strong comparison of If-Match: equal, and neither of them weak.
 func CoincideFuerte(a, b string) bool { return !esDebil(a) && !esDebil(b) && a == b }
 
-// HayCoincidencia dice si alguna etiqueta de la cabecera coincide con la vigente
-// usando comparar (CoincideDebil para If-None-Match, CoincideFuerte para If-Match).
-// «*» coincide siempre: quien llama ya comprobó que el recurso existe.
+// HayCoincidencia reports whether any tag of the header matches the current one (vigente) by
+// comparar (CoincideDebil for If-None-Match, CoincideFuerte for If-Match). "*" always matches: the
+// caller has already checked that the resource exists.
 func HayCoincidencia(cabecera, vigente string, comparar func(a, b string) bool) bool {
 	lista, comodin := Interpretar(cabecera)
 	if comodin {

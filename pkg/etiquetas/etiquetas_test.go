@@ -28,7 +28,7 @@ func TestInterpretar(t *testing.T) {
 		{` * `, nil, true},
 		{"", nil, false},
 		{", ,", nil, false},
-		// Inválidas: la lista entera se descarta.
+		// Invalid: the whole list is dropped.
 		{`"1" x`, nil, false},
 		{`"1"x`, nil, false},
 		{`*, "1"`, nil, false},
@@ -86,16 +86,16 @@ func TestHayCoincidencia(t *testing.T) {
 	}{
 		{vigente, true, true},
 		{`W/` + vigente, true, false},              // If-None-Match → 304; If-Match → 412
-		{`"9-9", ` + vigente, true, true},          // lista
-		{`*`, true, true},                          // el recurso existe
-		{`"9-9", W/"8-8"`, false, false},           // ninguna
-		{`*, ` + vigente, false, false},            // «*» mezclado: inválida
-		{vigente + ` basura`, false, false},        // basura al final: inválida
-		{`"1-1-a9fec589`, false, false},            // sin cerrar
-		{`"x,y", ` + vigente, true, true},          // coma dentro de comillas
-		{"\t" + vigente + " ,\t\"2\"", true, true}, // espacios y tabuladores
-		{`"1-0-0"`, false, false},                  // etiqueta vieja
-		{``, false, false},                         // vacía
+		{`"9-9", ` + vigente, true, true},          // a list
+		{`*`, true, true},                          // the resource exists
+		{`"9-9", W/"8-8"`, false, false},           // none
+		{`*, ` + vigente, false, false},            // "*" mixed in: invalid
+		{vigente + ` basura`, false, false},        // trailing garbage: invalid
+		{`"1-1-a9fec589`, false, false},            // unclosed
+		{`"x,y", ` + vigente, true, true},          // a comma inside the quotes
+		{"\t" + vigente + " ,\t\"2\"", true, true}, // spaces and tabs
+		{`"1-0-0"`, false, false},                  // an old tag
+		{``, false, false},                         // empty
 	}
 	for _, c := range casos {
 		if got := HayCoincidencia(c.cabecera, vigente, CoincideDebil); got != c.debil {
