@@ -12,6 +12,7 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/variantes"
 )
 
 // usoMentira is the course's usage line, naming this command.
@@ -31,6 +32,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // nuevaRaiz builds the command tree; every command writes only to f.
 func nuevaRaiz(f flujos) *cobra.Command {
 	var o servidor.Opciones
+	var version *variantes.Banderas
 	raiz := &cobra.Command{
 		Use:   "laboratorio",
 		Short: "el banco de pruebas del curso: responde el código que le pidas",
@@ -45,7 +47,9 @@ func nuevaRaiz(f flujos) *cobra.Command {
   /basura       responde algo que no es HTTP y cierra
 
 /codigo solo atiende GET y HEAD; las otras tres rutas, cualquier método.
-Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
+Se detiene con Ctrl+C: deja terminar las peticiones en curso.
+
+` + variantes.Ayuda(variantes.Laboratorio),
 		Example: `  laboratorio
   curl -i http://127.0.0.1:18081/codigo/503
   laboratorio --puerto 0          (un puerto libre; la primera línea dice cuál)`,
@@ -54,12 +58,17 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
+			// Every lesson's bench is the same program: the choice is only checked.
+			if _, err := version.Eleccion(nil); err != nil {
+				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
+			}
 			log := servidor.NuevoLogger(f.out, f.err, o.LogJSON)
 			return servir(cmd.Context(), "laboratorio", o, servidor.Registrar(log, laboratorio.Nuevo(log)), log,
 				func(addr string) string { return "laboratorio en http://" + addr + "/codigo/NNN" })
 		},
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoLaboratorio)
+	version = variantes.Declarar(raiz.Flags(), variantes.Laboratorio)
 	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f), nuevoLab(f))
 	cli.Preparar(raiz)
 	return raiz

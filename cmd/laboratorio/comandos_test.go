@@ -30,6 +30,8 @@ func TestUsoIncorrecto(t *testing.T) {
 		"hostil --log-json=tal":   "laboratorio hostil: la opción --log-json espera true o false, no «tal»; «laboratorio hostil --help» muestra las opciones\n",
 		"mentira 201 --puerto=-1": "laboratorio mentira: --puerto va de 0 a 65535 (0: uno libre), no -1\n",
 		"otra":                    "laboratorio: sobra «otra»; «laboratorio --help» muestra cómo se usa\n",
+		"--leccion 5 --puerto 0":  "laboratorio: --leccion: «laboratorio» tiene versiones de las lecciones 4, 6 y 7, no de «5»\n",
+		"mentira 201 --leccion 4": "laboratorio mentira: no existe la opción --leccion; «laboratorio mentira --help» muestra las opciones\n",
 		"hostil de-mas":           "laboratorio hostil: sobra «de-mas»; «laboratorio hostil --help» muestra cómo se usa\n",
 	})
 }
@@ -174,5 +176,24 @@ func TestMentiraMudaNoDetieneElApagado(t *testing.T) {
 	}
 	if d := time.Since(inicio); d > 2*time.Second {
 		t.Errorf("el apagado tardó %v", d)
+	}
+}
+
+// Lesson 4's bench is the same program: --leccion 4 starts it as it is, without a warning.
+func TestLaboratorioDeLaLeccion4(t *testing.T) {
+	t.Parallel()
+	s := prueba.Arrancar(t, run, lineaInicio, "--leccion", "4", "--puerto", "0")
+	resp, err := http.Get("http://" + s.Addr + "/codigo/205")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cuerpo, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.Status != "205 Reset Content" || resp.Header.Get("Content-Length") != "0" || len(cuerpo) != 0 {
+		t.Errorf("%s %v %q", resp.Status, resp.Header, cuerpo)
+	}
+	s.Parar()
+	if s.Err.String() != "" {
+		t.Errorf("stderr %q", s.Err.String())
 	}
 }

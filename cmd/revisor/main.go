@@ -16,6 +16,7 @@ import (
 	"cursohttp/pkg/programas"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/variantes"
 )
 
 func main() { cli.Main(run) }
@@ -47,6 +48,7 @@ func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 	var permitidos string
 	var lim limites
 	var vig vigenciaLlaves
+	var versiones = map[*pflag.FlagSet]*variantes.Banderas{}
 	banderas := func(fs *pflag.FlagSet) {
 		o.Banderas(fs, curso.PuertoRevisor)
 		lim.banderas(fs)
@@ -54,17 +56,24 @@ func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 		fs.StringVar(&permitidos, "destinos", "", "destinos ip:puerto a los que puede conectarse aunque sean privados, separados por comas")
 		// Read at start-up, not a value of the flag.
 		fs.Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + curso.DireccionLaboratorio
+		versiones[fs] = variantes.Declarar(fs, variantes.Revisor)
 	}
 	servir := func(c *cobra.Command, _ []string) error {
-		return servirRevisor(c, f, o, permitidos, lim, &vig)
+		programa, err := versiones[c.Flags()].Eleccion(f.Variable)
+		if err != nil {
+			return cli.UsoMal("%s: %v", c.CommandPath(), err)
+		}
+		return servirRevisor(c, f, o, programa, permitidos, lim, &vig)
 	}
 	raiz := &cobra.Command{
 		Use:   "revisor",
 		Short: "La API del curso: los servicios observados, sus revisiones y su salud",
-		Long:  descripcion,
+		Long:  descripcion + "\n\n" + variantes.Ayuda(variantes.Revisor),
 		Example: `  revisor
   curl -i -H 'Authorization: Bearer lectura-a' http://127.0.0.1:18080/servicios
   revisor --puerto 0 --cabeceras-ratelimit   (un puerto libre; la primera línea dice cuál)
+  revisor --leccion 4                        (el revisor de la lección 4: errores en texto)
+  revisor --defecto pila                     (una versión rota de la lección 4; avisa al arrancar)
   revisor tabla23                            (un programa cliente; necesita el laboratorio)`,
 		Args: cli.SinArgumentos,
 		RunE: servir,
@@ -73,9 +82,10 @@ func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 	sub := &cobra.Command{
 		Use:   "servir",
 		Short: "Sirve la API (lo mismo que revisor sin orden)",
-		Long:  descripcion,
+		Long:  descripcion + "\n\n" + variantes.Ayuda(variantes.Revisor),
 		Example: `  revisor servir
-  revisor servir --limitador deslizante --vigencia-llaves 5s`,
+  revisor servir --limitador deslizante --vigencia-llaves 5s
+  revisor servir --leccion 4`,
 		Args: cli.SinArgumentos,
 		RunE: servir,
 	}
@@ -88,16 +98,20 @@ func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 
 // servirRevisor checks the options, listens, prints the start-up line, serves until the command's
 // context ends and shuts down gracefully.
-func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, texto string, lim limites, vig *vigenciaLlaves) error {
+func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, programa variantes.Eleccion, texto string, lim limites, vig *vigenciaLlaves) error {
 	if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
 		return err
+	}
+	// A broken version says so first, every time, before anything else can scroll it away.
+	if aviso := programa.Aviso(); aviso != "" {
+		fmt.Fprintln(f.Err, aviso)
 	}
 	// Like the course: REVISOR_DESTINOS or the laboratory; --destinos wins over both.
 	lista, err := destinos.Configurados(texto, f.Variable)
 	if err != nil {
 		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
-	ro := revisor.Opciones{Destinos: lista}
+	ro := revisor.Opciones{Destinos: lista, Programa: programa}
 	if err := lim.aplicar(&ro); err != nil {
 		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}

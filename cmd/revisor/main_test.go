@@ -33,3 +33,38 @@ func TestServirYApagar(t *testing.T) {
 		}
 	}
 }
+
+// A lesson's program and its broken versions start from the command line; a broken one says so on
+// its first line, every time, on stderr.
+func TestVersionesDelCurso(t *testing.T) {
+	t.Parallel()
+	inicio := regexp.MustCompile(`^revisor en http://(127\.0\.0\.1:\d+)$`)
+	for _, c := range []struct {
+		args  []string
+		tipo  string // Content-Type of GET /no-existe
+		aviso string // beginning of stderr's first line
+	}{
+		{[]string{"--puerto", "0"}, "application/problem+json", ""},
+		{[]string{"--puerto", "0", "--leccion", "6"}, "application/problem+json", ""},
+		{[]string{"--puerto", "0", "--leccion", "4"}, "text/plain; charset=utf-8", ""},
+		{[]string{"servir", "--puerto", "0", "--defecto", "pila"}, "text/plain; charset=utf-8", "AVISO: «revisor --defecto pila» es una versión rota a propósito"},
+		{[]string{"--puerto", "0", "--defecto", "sin-pasarela"}, "text/plain; charset=utf-8", "AVISO: «revisor --defecto sin-pasarela» es una versión rota a propósito"},
+		{[]string{"--puerto", "0", "--leccion", "4", "--ejercicio", "3"}, "text/plain; charset=utf-8", "AVISO: «revisor --leccion 4 --ejercicio 3» es una solución del ejercicio 3, rota a propósito"},
+	} {
+		s := prueba.Arrancar(t, run, inicio, c.args...)
+		resp, err := http.Get("http://" + s.Addr + "/no-existe")
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if got := resp.Header.Get("Content-Type"); got != c.tipo {
+			t.Errorf("%v: Content-Type %q, se esperaba %q", c.args, got, c.tipo)
+		}
+		s.Parar()
+		primera, _, _ := strings.Cut(s.Err.String(), "\n")
+		if (c.aviso == "") != (s.Err.String() == "") || !strings.HasPrefix(primera, c.aviso) {
+			t.Errorf("%v: stderr %q, se esperaba que empezara con %q", c.args, s.Err.String(), c.aviso)
+		}
+	}
+}

@@ -122,9 +122,34 @@ func Cuerpo(t Tipo, detail, instance string, extensiones jsonjs.Objeto) []byte {
 	return append(jsonjs.Codificar(o), '\n')
 }
 
+// Escritor is how a program writes its errors: Escribir (Problem Details, Lesson 5 on) or
+// EscribirTexto (Lesson 4's line of text).
+type Escritor func(w http.ResponseWriter, r *http.Request, clave Clave, detail string, opts ...Opcion)
+
 // Escribir answers r with the problem clave: its status, application/problem+json,
 // Content-Language: es, and the body Cuerpo builds. An unknown clave is a programming error.
 func Escribir(w http.ResponseWriter, r *http.Request, clave Clave, detail string, opts ...Opcion) {
+	t, o := leer(clave, opts)
+	instance := respuesta.Ruta(r)
+	if o.instance != nil {
+		instance = *o.instance
+	}
+	cabeceras := append(o.cabeceras, respuesta.Cabecera{Nombre: "Content-Language", Valor: "es"})
+	respuesta.Bytes(w, r, t.Status, TipoMedio, Cuerpo(t, detail, instance, o.extensiones), cabeceras...)
+}
+
+// TipoTexto is the media type of Lesson 4's errors.
+const TipoTexto = "text/plain; charset=utf-8"
+
+// EscribirTexto answers r as Lesson 4's revisor did before Problem Details (its fallar): the
+// status of clave, the option's headers, text/plain and the detail as one line. Extensions and
+// instance have no place in a line of text and are left out.
+func EscribirTexto(w http.ResponseWriter, r *http.Request, clave Clave, detail string, opts ...Opcion) {
+	t, o := leer(clave, opts)
+	respuesta.Bytes(w, r, t.Status, TipoTexto, []byte(detail+"\n"), o.cabeceras...)
+}
+
+func leer(clave Clave, opts []Opcion) (Tipo, opciones) {
 	t, ok := catalogo[clave]
 	if !ok {
 		panic("problema: clave desconocida " + string(clave))
@@ -133,10 +158,5 @@ func Escribir(w http.ResponseWriter, r *http.Request, clave Clave, detail string
 	for _, opt := range opts {
 		opt(&o)
 	}
-	instance := respuesta.Ruta(r)
-	if o.instance != nil {
-		instance = *o.instance
-	}
-	cabeceras := append(o.cabeceras, respuesta.Cabecera{Nombre: "Content-Language", Valor: "es"})
-	respuesta.Bytes(w, r, t.Status, TipoMedio, Cuerpo(t, detail, instance, o.extensiones), cabeceras...)
+	return t, o
 }

@@ -60,3 +60,21 @@ func TestExtensionReservadaEsUnError(t *testing.T) {
 	}()
 	ConExtension("status", 1)
 }
+
+// Lesson 4's fallar: the status and headers of the entry, the detail as one line of text, no
+// instance and no extension (K6, D3).
+func TestEscribirTextoComoLaLeccion4(t *testing.T) {
+	t.Parallel()
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest("GET", "/servicios", nil)
+	EscribirTexto(rec, r, EnMantenimiento, "el revisor está en mantenimiento", ConCabecera("Retry-After", "120"),
+		ConExtension("errors", []string{"x"}), ConInstance("urn:uuid:x"))
+	if rec.Code != 503 || rec.Body.String() != "el revisor está en mantenimiento\n" {
+		t.Errorf("%d %q", rec.Code, rec.Body.String())
+	}
+	h := rec.Header()
+	if h.Get("Content-Type") != "text/plain; charset=utf-8" || h.Get("Content-Length") != "34" ||
+		h.Get("Retry-After") != "120" || h.Get("Content-Language") != "" {
+		t.Errorf("cabeceras %v", h)
+	}
+}

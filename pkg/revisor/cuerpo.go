@@ -15,7 +15,7 @@ import (
 // esJSON answers 415 unless the body is declared application/json. It is separate from leerJSON
 // because PUT asks it before If-Match: a 415 is known without reading, and preconditions are not
 // evaluated when the answer would not have been 2xx or 412 without them (RFC 9110 §13.2.1).
-func esJSON(c *contexto) bool {
+func (rv *Revisor) esJSON(c *contexto) bool {
 	tipo, _, _ := strings.Cut(c.r.Header.Get("Content-Type"), ";")
 	tipo = strings.ToLower(nodejs.Recortar(tipo))
 	if tipo == "application/json" {
@@ -25,7 +25,7 @@ func esJSON(c *contexto) bool {
 	if tipo == "" {
 		mostrado = "(sin tipo)"
 	}
-	problema.Escribir(c.w, c.r, problema.TipoNoAdmitido, "el cuerpo debe ser application/json, no "+mostrado,
+	rv.fallar(c.w, c.r, problema.TipoNoAdmitido, "el cuerpo debe ser application/json, no "+mostrado,
 		problema.ConCabecera("Accept", "application/json"))
 	return false
 }
@@ -33,7 +33,7 @@ func esJSON(c *contexto) bool {
 // leerJSON: 415 if the body is not declared JSON, 413 if it is larger than TopeCuerpo, 400 if it
 // cannot be read as a JSON object (the course's policy: 400 = cannot be read).
 func (rv *Revisor) leerJSON(c *contexto) (jsonjs.Objeto, bool) {
-	if !esJSON(c) {
+	if !rv.esJSON(c) {
 		return nil, false
 	}
 	cuerpo, demasiado, err := leerCuerpo(c.r)
@@ -49,7 +49,7 @@ func (rv *Revisor) leerJSON(c *contexto) (jsonjs.Objeto, bool) {
 			}
 		}
 	}
-	problema.Escribir(c.w, c.r, problema.CuerpoIlegible, "el cuerpo no es un objeto JSON")
+	rv.fallar(c.w, c.r, problema.CuerpoIlegible, "el cuerpo no es un objeto JSON")
 	return nil, false
 }
 
@@ -76,7 +76,7 @@ func leerCuerpo(r *http.Request) (cuerpo []byte, demasiado bool, err error) {
 // reads it. net/http alone half-closes and waits 500 ms without reading, which a client still
 // sending can still turn into a reset, so the connection is taken over here.
 func (rv *Revisor) rechazarGrande(c *contexto) {
-	problema.Escribir(c.w, c.r, problema.CuerpoDemasiadoGrande, "el cuerpo pasa de "+strconv.Itoa(TopeCuerpo)+" bytes",
+	rv.fallar(c.w, c.r, problema.CuerpoDemasiadoGrande, "el cuerpo pasa de "+strconv.Itoa(TopeCuerpo)+" bytes",
 		problema.ConCabecera("Connection", "close"))
 	rc := http.NewResponseController(c.w)
 	if rc.Flush() != nil {

@@ -6,9 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/variantes"
 )
 
 // contexto is what a handler gets once the gate let the request through.
@@ -17,6 +19,7 @@ type contexto struct {
 	r          *http.Request
 	parametros []string
 	credencial Credencial
+	limite     *limite // the route's limit, when the handler is the one to count it
 }
 
 type manejador func(rv *Revisor, c *contexto)
@@ -39,7 +42,10 @@ type limite struct {
 	ventana  time.Duration
 	problema problema.Clave // the 429 it answers
 	que      string         // what was asked too often, as the 429's detail says it
-	indice   int            // its limiter in Revisor.limitadores, set by armar
+	// porServicio: counted per service by the handler once it found the service, not per
+	// credential by the gate (Lesson 4 exercise 3's broken variant; see pedirRevision).
+	porServicio bool
+	lim         limitador.Limitador // one per limite and revisor, built by Nuevo
 }
 
 type ruta struct {
@@ -53,28 +59,47 @@ func lee(nombre string, m manejador) metodo     { return metodo{nombre, m, false
 func escribe(nombre string, m manejador) metodo { return metodo{nombre, m, true, nil} }
 
 // limitado puts the method under l.
-func (m metodo) limitado(l limite) metodo { m.limite = &l; return m }
+func (m metodo) limitado(l *limite) metodo { m.limite = l; return m }
 
-// rutas is the API, matched against the request's WHATWG path.
-var rutas = armar([]ruta{
-	{patron: regexp.MustCompile(`^/servicios$`), metodos: []metodo{lee("GET", (*Revisor).listar), escribe("POST", (*Revisor).darDeAlta)}},
-	{patron: regexp.MustCompile(`^/servicios/(\d+)$`), metodos: []metodo{lee("GET", (*Revisor).consultar), escribe("PUT", (*Revisor).cambiar), escribe("DELETE", (*Revisor).retirar)}},
-	{patron: regexp.MustCompile(`^/servicios/(\d+)/revisiones$`), metodos: []metodo{escribe("POST", (*Revisor).pedirRevision).
-		limitado(limite{politica: "revisiones", cuota: RevisionesPorVentana, ventana: Ventana, problema: problema.DemasiadasRevisiones, que: "revisiones"})}},
-	{patron: regexp.MustCompile(`^/servicios/(\d+)/salud$`), metodos: []metodo{lee("GET", (*Revisor).salud).
-		limitado(limite{politica: "consultas", cuota: ConsultasPorVentana, ventana: Ventana, problema: problema.DemasiadasConsultas, que: "consultas en vivo"})}},
-	{patron: regexp.MustCompile(`^/servicios/(\d+)/informe$`), metodos: []metodo{lee("GET", (*Revisor).informe)}},
-	{patron: regexp.MustCompile(`^/revisiones/(\d+)$`), metodos: []metodo{lee("GET", (*Revisor).consultarRevision)}},
-	{patron: regexp.MustCompile(`^/mantenimiento$`), metodos: []metodo{escribe("PUT", (*Revisor).cambiarMantenimiento)}},
-	// The previous version, deprecated: read only, with its notices.
-	{patron: regexp.MustCompile(`^/v1/servicios$`), metodos: []metodo{lee("GET", (*Revisor).listarV1)}},
-	{patron: regexp.MustCompile(`^/v1/servicios/(\d+)$`), metodos: []metodo{lee("GET", (*Revisor).consultarV1)}},
-})
+// The routes' patterns, compiled once for every revisor.
+var (
+	reServicios     = regexp.MustCompile(`^/servicios$`)
+	reServicio      = regexp.MustCompile(`^/servicios/(\d+)$`)
+	reRevisiones    = regexp.MustCompile(`^/servicios/(\d+)/revisiones$`)
+	reSalud         = regexp.MustCompile(`^/servicios/(\d+)/salud$`)
+	reInforme       = regexp.MustCompile(`^/servicios/(\d+)/informe$`)
+	reRevision      = regexp.MustCompile(`^/revisiones/(\d+)$`)
+	reMantenimiento = regexp.MustCompile(`^/mantenimiento$`)
+	reV1Servicios   = regexp.MustCompile(`^/v1/servicios$`)
+	reV1Servicio    = regexp.MustCompile(`^/v1/servicios/(\d+)$`)
+)
 
-// limites are the limits of the table, in order; Nuevo builds one limiter for each.
-var limites []*limite
-
-func armar(rs []ruta) []ruta {
+// rutas is the API of a revisor, matched against the request's WHATWG path. Every lesson's
+// program has the same routes and order; a variant changes a handler or a limit here (p), and the
+// limits it returns are those Nuevo builds a limiter for.
+func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
+	revisiones := &limite{politica: "revisiones", cuota: RevisionesPorVentana, ventana: Ventana, problema: problema.DemasiadasRevisiones, que: "revisiones"}
+	consultas := &limite{politica: "consultas", cuota: ConsultasPorVentana, ventana: Ventana, problema: problema.DemasiadasConsultas, que: "consultas en vivo"}
+	if p.EsEjercicio(4, 3) {
+		revisiones.porServicio, revisiones.que = true, "revisiones de este servicio"
+	}
+	salud := (*Revisor).salud
+	if p.EsDefecto(variantes.SinPasarela) {
+		salud = (*Revisor).saludSinPasarela
+	}
+	rs := []ruta{
+		{patron: reServicios, metodos: []metodo{lee("GET", (*Revisor).listar), escribe("POST", (*Revisor).darDeAlta)}},
+		{patron: reServicio, metodos: []metodo{lee("GET", (*Revisor).consultar), escribe("PUT", (*Revisor).cambiar), escribe("DELETE", (*Revisor).retirar)}},
+		{patron: reRevisiones, metodos: []metodo{escribe("POST", (*Revisor).pedirRevision).limitado(revisiones)}},
+		{patron: reSalud, metodos: []metodo{lee("GET", salud).limitado(consultas)}},
+		{patron: reInforme, metodos: []metodo{lee("GET", (*Revisor).informe)}},
+		{patron: reRevision, metodos: []metodo{lee("GET", (*Revisor).consultarRevision)}},
+		{patron: reMantenimiento, metodos: []metodo{escribe("PUT", (*Revisor).cambiarMantenimiento)}},
+		// The previous version, deprecated: read only, with its notices.
+		{patron: reV1Servicios, metodos: []metodo{lee("GET", (*Revisor).listarV1)}},
+		{patron: reV1Servicio, metodos: []metodo{lee("GET", (*Revisor).consultarV1)}},
+	}
+	var limites []*limite
 	for i := range rs {
 		var nombres []string
 		for _, m := range rs[i].metodos {
@@ -83,14 +108,13 @@ func armar(rs []ruta) []ruta {
 				nombres = append(nombres, "HEAD")
 			}
 			if m.limite != nil {
-				m.limite.indice = len(limites)
 				limites = append(limites, m.limite)
 			}
 		}
 		rs[i].permite = strings.Join(nombres, ", ")
 		rs[i].prefijo, _ = rs[i].patron.LiteralPrefix()
 	}
-	return rs
+	return rs, limites
 }
 
 // atender is the gate, written once and read top to bottom in the course's order (lesson 4 R17,
@@ -105,31 +129,31 @@ func (rv *Revisor) atender(w http.ResponseWriter, r *http.Request) {
 	}
 	// Maintenance: every path but /mantenimiento, so neither a 404 nor a 401 leaks what exists.
 	if rv.mantenimiento.Load() && camino != "/mantenimiento" {
-		problema.Escribir(w, r, problema.EnMantenimiento, "el revisor está en mantenimiento",
+		rv.fallar(w, r, problema.EnMantenimiento, "el revisor está en mantenimiento",
 			problema.ConCabecera("Retry-After", VuelveEn))
 		return
 	}
 	// Version 0 is gone for everyone, whoever asks.
 	if camino == "/v0" || strings.HasPrefix(camino, "/v0/") {
-		problema.Escribir(w, r, problema.VersionRetirada, "la versión 0 de la API se retiró el 31 de enero de 2026; usa /servicios")
+		rv.fallar(w, r, problema.VersionRetirada, "la versión 0 de la API se retiró el 31 de enero de 2026; usa /servicios")
 		return
 	}
 
 	// 1. Does the route exist?
 	var rt *ruta
 	var parametros []string
-	for i := range rutas {
+	for i := range rv.rutas {
 		// Every pattern starts with a literal; checking it first spares the regexp on a miss.
-		if !strings.HasPrefix(camino, rutas[i].prefijo) {
+		if !strings.HasPrefix(camino, rv.rutas[i].prefijo) {
 			continue
 		}
-		if m := rutas[i].patron.FindStringSubmatch(camino); m != nil {
-			rt, parametros = &rutas[i], m[1:]
+		if m := rv.rutas[i].patron.FindStringSubmatch(camino); m != nil {
+			rt, parametros = &rv.rutas[i], m[1:]
 			break
 		}
 	}
 	if rt == nil {
-		problema.Escribir(w, r, problema.RutaInexistente, "no existe esa ruta")
+		rv.fallar(w, r, problema.RutaInexistente, "no existe esa ruta")
 		return
 	}
 
@@ -146,7 +170,7 @@ func (rv *Revisor) atender(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if m == nil {
-		problema.Escribir(w, r, problema.MetodoNoAdmitido, r.Method+" no se admite en "+camino,
+		rv.fallar(w, r, problema.MetodoNoAdmitido, r.Method+" no se admite en "+camino,
 			problema.ConCabecera("Allow", rt.permite))
 		return
 	}
@@ -154,25 +178,30 @@ func (rv *Revisor) atender(w http.ResponseWriter, r *http.Request) {
 	// 3. Who are you?
 	id, credencial := Identificar(r.Header)
 	if id != Valida {
-		problema.Escribir(w, r, problema.CredencialInvalida, Motivo(id),
+		rv.fallar(w, r, problema.CredencialInvalida, Motivo(id),
 			problema.ConCabecera("WWW-Authenticate", Reto(id)))
 		return
 	}
 
 	// 4. May you?
 	if m.escribe && !credencial.puedeEscribir() {
-		problema.Escribir(w, r, problema.PermisoInsuficiente, "tu credencial solo puede leer; para escribir pide una con rol de escritor")
+		rv.fallar(w, r, problema.PermisoInsuficiente, "tu credencial solo puede leer; para escribir pide una con rol de escritor")
 		return
 	}
 
 	// Within your limit? Only the routes that go out to the network have one; the course asks it
 	// first thing in their handlers, which is here.
-	if m.limite != nil && !rv.dentroDelLimite(w, r, m.limite, credencial) {
-		return
+	c := &contexto{w: w, r: r, parametros: parametros, credencial: credencial}
+	if l := m.limite; l != nil {
+		if l.porServicio {
+			c.limite = l
+		} else if !rv.dentroDelLimite(w, r, l, credencial.Nombre) {
+			return
+		}
 	}
 
 	// 5 to 7 (does the resource exist, what format, can it be read, can it be done) belong to each handler.
-	m.atiende(rv, &contexto{w: w, r: r, parametros: parametros, credencial: credencial})
+	m.atiende(rv, c)
 }
 
 // redirigir answers the two old prefixes with their permanent redirects, keeping the query.

@@ -11,14 +11,14 @@ import (
 	"cursohttp/pkg/respuesta"
 )
 
-// dentroDelLimite counts the request against its route's limit for this credential and answers the
-// 429 when the quota is spent. With Opciones.CabecerasRateLimit every request the limiter counted
+// dentroDelLimite counts the request against its route's limit under clave (the credential's name,
+// or the service's id for a per-service limit) and answers the 429 when the quota is spent. With Opciones.CabecerasRateLimit every request the limiter counted
 // carries RateLimit-Policy and RateLimit, whatever the answer turns out to be (202, 404, 429…), so
 // the client knows where it stands; on a 429, t and Retry-After are the same rounded-up number, so
 // Retry-After never points earlier than t, as the draft asks.
-func (rv *Revisor) dentroDelLimite(w http.ResponseWriter, r *http.Request, l *limite, c Credencial) bool {
-	lim := rv.limitadores[l.indice]
-	v := lim.Permitir(c.Nombre, rv.reloj())
+func (rv *Revisor) dentroDelLimite(w http.ResponseWriter, r *http.Request, l *limite, clave string) bool {
+	lim := l.lim
+	v := lim.Permitir(clave, rv.reloj())
 	if rv.anunciar {
 		respuesta.Poner(w.Header(),
 			respuesta.Cabecera{Nombre: "RateLimit-Policy", Valor: limitador.ValorRateLimitPolicy(l.politica, lim.Politica())},
@@ -27,7 +27,7 @@ func (rv *Revisor) dentroDelLimite(w http.ResponseWriter, r *http.Request, l *li
 	if v.Permitido {
 		return true
 	}
-	problema.Escribir(w, r, l.problema, "ya pediste "+strconv.Itoa(l.cuota)+" "+l.que+" en "+ultimo(l.ventana),
+	rv.fallar(w, r, l.problema, "ya pediste "+strconv.Itoa(l.cuota)+" "+l.que+" en "+ultimo(l.ventana),
 		problema.ConCabecera("Retry-After", strconv.FormatInt(v.RetryAfter, 10)))
 	return false
 }

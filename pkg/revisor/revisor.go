@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -21,6 +22,7 @@ import (
 	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/sonda"
+	"cursohttp/pkg/variantes"
 )
 
 // The course's numbers (lesson 4 §0.4, lesson 6 §6.8.1), beside the code that uses them.
@@ -74,6 +76,11 @@ type Opciones struct {
 	Llaves Llaves
 	// Reloj: nil is time.Now.
 	Reloj func() time.Time
+	// Programa is which of the course's revisors this is: a lesson's program (Lesson 4's, or the
+	// final one that Lessons 6 and 7 share, the zero value) and at most one of its broken versions
+	// or exercise solutions, from pkg/variantes. What differs is chosen here, once: the error
+	// writer, Lesson 6's additions, and the handlers and limits of the route table (rutas).
+	Programa variantes.Eleccion
 	// EsperaEnCola, Guardar and EsperaCierre: zero is the course's value; tests shorten them.
 	EsperaEnCola, Guardar, EsperaCierre time.Duration
 }
@@ -84,13 +91,21 @@ type Revisor struct {
 	almacen      *almacen.Almacen
 	verificador  *destinos.Verificador
 	sonda        *sonda.Sonda
-	limitadores  []limitador.Limitador // one per limite, by limite.indice
+	rutas        []ruta
 	anunciar     bool
 	llaves       Llaves
 	reloj        func() time.Time
 	enCola       time.Duration
 	guardar      time.Duration
 	esperaCierre time.Duration
+
+	// What the lesson's program decides (see Opciones.Programa).
+	programa variantes.Eleccion
+	// fallar writes every error: Problem Details, or Lesson 4's line of text.
+	fallar problema.Escritor
+	// leccion6: Idempotency-Key on POST /servicios, the save pause and checks with retries, which
+	// Lesson 6 added; Lesson 4's program has none of them.
+	leccion6 bool
 
 	mantenimiento atomic.Bool
 
@@ -114,9 +129,9 @@ func Nuevo(o Opciones) *Revisor {
 	if o.Limitador == nil {
 		o.Limitador = func(c int, v time.Duration) limitador.Limitador { return limitador.NuevaVentanaFija(c, v) }
 	}
-	limitadores := make([]limitador.Limitador, len(limites))
-	for i, l := range limites {
-		limitadores[i] = o.Limitador(l.cuota, l.ventana)
+	tabla, limites := rutas(o.Programa)
+	for _, l := range limites {
+		l.lim = o.Limitador(l.cuota, l.ventana)
 	}
 	if o.Llaves == nil {
 		o.Llaves = idempotencia.Nuevo(idempotencia.Opciones{})
@@ -133,19 +148,26 @@ func Nuevo(o Opciones) *Revisor {
 	if o.EsperaCierre == 0 {
 		o.EsperaCierre = EsperaCierre
 	}
+	fallar, leccion6 := problema.Escritor(problema.Escribir), true
+	if o.Programa.EnLeccion4() {
+		fallar, leccion6 = problema.EscribirTexto, false
+	}
 	vida, cerrar := context.WithCancel(context.Background())
 	return &Revisor{
 		log:          o.Log,
 		almacen:      o.Almacen,
 		verificador:  o.Verificador,
 		sonda:        o.Sonda,
-		limitadores:  limitadores,
+		rutas:        tabla,
 		anunciar:     o.CabecerasRateLimit,
 		llaves:       o.Llaves,
 		reloj:        o.Reloj,
 		enCola:       o.EsperaEnCola,
 		guardar:      o.Guardar,
 		esperaCierre: o.EsperaCierre,
+		programa:     o.Programa,
+		fallar:       fallar,
+		leccion6:     leccion6,
 		vida:         vida,
 		cerrar:       cerrar,
 	}
@@ -179,6 +201,10 @@ func (rv *Revisor) conRed(w http.ResponseWriter, r *http.Request, atender func(h
 		if v == http.ErrAbortHandler {
 			panic(v)
 		}
+		if rv.programa.EsDefecto(variantes.Pila) {
+			rv.caerConLaPila(ew, r, v)
+			return
+		}
 		referencia := uuid.New().String()
 		rv.log.Error().Str("referencia", referencia).Str("metodo", r.Method).Str("url", r.RequestURI).
 			Msg(fmt.Sprintf("error %s en %s %s: %s", referencia, r.Method, r.RequestURI, pilaPropia(v)))
@@ -187,10 +213,32 @@ func (rv *Revisor) conRed(w http.ResponseWriter, r *http.Request, atender func(h
 			// client sees an incomplete body rather than one that looks whole.
 			panic(http.ErrAbortHandler)
 		}
-		problema.Escribir(ew, r, problema.ErrorInterno, "ocurrió un error inesperado; si se repite, reporta la referencia",
-			problema.ConInstance("urn:uuid:"+referencia))
+		rv.errorInterno(ew, r, referencia)
 	}()
 	atender(ew, r)
+}
+
+// errorInterno answers the 500 that carries only the reference: in Lesson 4's words, or as the
+// problem error-interno whose instance is the reference.
+func (rv *Revisor) errorInterno(w http.ResponseWriter, r *http.Request, referencia string) {
+	if rv.programa.EnLeccion4() {
+		rv.fallar(w, r, problema.ErrorInterno, "error interno; referencia "+referencia)
+		return
+	}
+	rv.fallar(w, r, problema.ErrorInterno, "ocurrió un error inesperado; si se repite, reporta la referencia",
+		problema.ConInstance("urn:uuid:"+referencia))
+}
+
+// caerConLaPila is Lesson 4's broken net (--defecto pila, Series I), wrong on purpose: the whole
+// trace, Go's runtime frames and the machine's paths included, goes to the client, and the operator
+// gets one line with no reference and no trace. The information ends up on the wrong side.
+func (rv *Revisor) caerConLaPila(w *escritor, r *http.Request, v any) {
+	pila := strings.TrimRight(fmt.Sprint(v)+"\n"+string(debug.Stack()), "\n")
+	rv.log.Error().Str("metodo", r.Method).Str("url", r.RequestURI).Msg("error en " + r.Method + " " + r.RequestURI)
+	if w.escrito {
+		panic(http.ErrAbortHandler)
+	}
+	rv.fallar(w, r, problema.ErrorInterno, pila)
 }
 
 // escritor remembers whether the response has started, which decides what a panic can still do.
@@ -218,9 +266,19 @@ func (e *escritor) Unwrap() http.ResponseWriter { return e.ResponseWriter }
 // nothing the operator can fix.
 const modulo = "cursohttp/"
 
+// fallaDelCliente is an error the HTTP client raised, as fetch rejects in the course: its trace lies
+// wholly inside the client (Node's own frames, which the course's filter drops), so the operator's
+// line carries its text and no frame (Lesson 4 Series J).
+type fallaDelCliente string
+
+func (f fallaDelCliente) Error() string { return string(f) }
+
 // pilaPropia is the panic's message and, below it, the project's frames from where it happened
 // outwards, one per line in the lesson's "    at" layout.
 func pilaPropia(v any) string {
+	if f, ok := v.(fallaDelCliente); ok {
+		return f.Error()
+	}
 	var b strings.Builder
 	fmt.Fprint(&b, v)
 	pcs := make([]uintptr, 64)

@@ -71,20 +71,30 @@ func (rv *Revisor) encontrar(c *contexto, id string) (almacen.Servicio, bool) {
 	}
 	equipo, retirado := rv.almacen.EquipoDeRetirado(n)
 	if !vivo && retirado && c.credencial.delEquipo(equipo) {
-		problema.Escribir(c.w, c.r, problema.ServicioRetirado, "el servicio "+id+" se retiró y no va a volver")
+		rv.fallar(c.w, c.r, problema.ServicioRetirado, "el servicio "+id+" se retiró y no va a volver")
 	} else {
-		problema.Escribir(c.w, c.r, problema.ServicioInexistente, "no existe el servicio "+id)
+		rv.fallar(c.w, c.r, problema.ServicioInexistente, "no existe el servicio "+id)
 	}
 	return almacen.Servicio{}, false
 }
 
-func rechazarDatos(c *contexto, fallas []Falla) {
+// rechazarDatos answers 422 with every field that cannot be fulfilled: in Lesson 4, one
+// "campo: detalle" line each; from Lesson 5, the errors extension.
+func (rv *Revisor) rechazarDatos(c *contexto, fallas []Falla) {
+	if rv.programa.EnLeccion4() {
+		lineas := make([]string, len(fallas))
+		for i, f := range fallas {
+			lineas[i] = f.Campo + ": " + f.Detalle
+		}
+		rv.fallar(c.w, c.r, problema.DatosInvalidos, strings.Join(lineas, "\n"))
+		return
+	}
 	errores := make([]jsonjs.Objeto, len(fallas))
 	for i, f := range fallas {
 		errores[i] = jsonjs.Objeto{{Nombre: "detail", Valor: f.Detalle}, {Nombre: "pointer", Valor: "#/" + f.Campo}}
 	}
 	// Several problems of one type in one answer: the errors extension, as in RFC 9457.
-	problema.Escribir(c.w, c.r, problema.DatosInvalidos, strconv.Itoa(len(fallas))+" dato(s) no se pueden cumplir",
+	rv.fallar(c.w, c.r, problema.DatosInvalidos, strconv.Itoa(len(fallas))+" dato(s) no se pueden cumplir",
 		problema.ConExtension("errors", errores))
 }
 
@@ -95,12 +105,18 @@ func (rv *Revisor) destinoPermitido(c *contexto, url string) bool {
 	if v.Permitido {
 		return true
 	}
-	problema.Escribir(c.w, c.r, problema.DestinoProhibido, "destino prohibido: "+v.Motivo)
+	rv.fallar(c.w, c.r, problema.DestinoProhibido, "destino prohibido: "+v.Motivo)
 	return false
 }
 
-func nombreRepetido(c *contexto, nombre string, existente int) {
-	problema.Escribir(c.w, c.r, problema.NombreRepetido, "ya existe un servicio llamado "+nombre,
+// nombreRepetido answers 409: Lesson 4 names the existing service in the detail; from Lesson 6 it
+// goes in the extension existente.
+func (rv *Revisor) nombreRepetido(c *contexto, nombre string, existente int) {
+	if rv.programa.EnLeccion4() {
+		rv.fallar(c.w, c.r, problema.NombreRepetido, "ya existe un servicio llamado "+nombre+": /servicios/"+strconv.Itoa(existente))
+		return
+	}
+	rv.fallar(c.w, c.r, problema.NombreRepetido, "ya existe un servicio llamado "+nombre,
 		problema.ConExtension("existente", "/servicios/"+strconv.Itoa(existente)))
 }
 
@@ -125,7 +141,11 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	// With Idempotency-Key the same request repeated gets the same response and creates nothing
 	// more. The key is looked at only once the body could be read (415, 413 and 400 never reserve
 	// it) and before anything that could be done twice.
-	llave := strings.Join(c.r.Header.Values("Idempotency-Key"), ", ")
+	// Lesson 4's program predates the key: it does not look at the header.
+	llave := ""
+	if rv.leccion6 {
+		llave = strings.Join(c.r.Header.Values("Idempotency-Key"), ", ")
+	}
 	nombre := c.credencial.Nombre
 	if llave != "" {
 		turno := rv.llaves.Tomar(nombre, llave, idempotencia.Huella(datos))
@@ -136,12 +156,12 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 			respuesta.Bytes(c.w, c.r, g.Codigo, "application/json", g.Cuerpo, g.Cabeceras...)
 			return
 		case idempotencia.OtraPeticion:
-			problema.Escribir(c.w, c.r, problema.LlaveReutilizada, "la llave "+llave+" ya se usó con un cuerpo distinto")
+			rv.fallar(c.w, c.r, problema.LlaveReutilizada, "la llave "+llave+" ya se usó con un cuerpo distinto")
 			return
 		case idempotencia.EnCurso, idempotencia.Lleno:
 			// Lleno (every slot holds a request still running) is beyond the course; it is answered
 			// as the in-progress case, which a client already knows to retry after a while.
-			problema.Escribir(c.w, c.r, problema.LlaveEnCurso, "la petición original con la llave "+llave+" todavía no termina")
+			rv.fallar(c.w, c.r, problema.LlaveEnCurso, "la petición original con la llave "+llave+" todavía no termina")
 			return
 		}
 	}
@@ -154,21 +174,23 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	validos, fallas := Validar(datos)
 	if fallas != nil {
 		soltar()
-		rechazarDatos(c, fallas)
+		rv.rechazarDatos(c, fallas)
 		return
 	}
 	if !rv.destinoPermitido(c, validos.URL) {
 		soltar()
 		return
 	}
-	rv.esperar(rv.guardar)
+	if rv.leccion6 {
+		rv.esperar(rv.guardar)
+	}
 	// The name check and the creation are one step of the store: two registrations of one name
 	// cannot both win.
 	s, err := rv.almacen.Crear(c.credencial.Equipo, validos)
 	var repetido *almacen.NombreRepetido
 	if errors.As(err, &repetido) {
 		soltar()
-		nombreRepetido(c, validos.Nombre, repetido.Existente)
+		rv.nombreRepetido(c, validos.Nombre, repetido.Existente)
 		return
 	}
 	g := idempotencia.Grabada{
@@ -220,12 +242,12 @@ func (rv *Revisor) cambiar(c *contexto) {
 		return
 	}
 	// First the format (415), then the condition (428 and 412), then the reading (400).
-	if !esJSON(c) {
+	if !rv.esJSON(c) {
 		return
 	}
 	valores, hay := c.r.Header["If-Match"]
 	if !hay {
-		problema.Escribir(c.w, c.r, problema.FaltaCondicion, "para cambiar un servicio manda If-Match con su ETag")
+		rv.fallar(c.w, c.r, problema.FaltaCondicion, "para cambiar un servicio manda If-Match con su ETag")
 		return
 	}
 	condicion := strings.Join(valores, ", ")
@@ -237,7 +259,7 @@ func (rv *Revisor) cambiar(c *contexto) {
 		if etiquetas.HayCoincidencia(condicion, vigente, etiquetas.CoincideDebil) {
 			detalle = "If-Match se compara en fuerte: una etiqueta débil (W/) no sirve para cambiar; manda la ETag tal como llegó"
 		}
-		problema.Escribir(c.w, c.r, problema.EtiquetaVencida, detalle)
+		rv.fallar(c.w, c.r, problema.EtiquetaVencida, detalle)
 		return
 	}
 	// The version that matched. Reading the body and resolving the URL take time, and another
@@ -253,7 +275,7 @@ func (rv *Revisor) cambiar(c *contexto) {
 	}
 	validos, fallas := Validar(datos)
 	if fallas != nil {
-		rechazarDatos(c, fallas)
+		rv.rechazarDatos(c, fallas)
 		return
 	}
 	if !rv.destinoPermitido(c, validos.URL) {
@@ -263,14 +285,14 @@ func (rv *Revisor) cambiar(c *contexto) {
 	var repetido *almacen.NombreRepetido
 	switch {
 	case errors.As(err, &repetido):
-		nombreRepetido(c, validos.Nombre, repetido.Existente)
+		rv.nombreRepetido(c, validos.Nombre, repetido.Existente)
 		return
 	case errors.Is(err, almacen.ErrRetirado):
 		// Retired while this request waited: 410, as if it had arrived after the retirement.
-		problema.Escribir(c.w, c.r, problema.ServicioRetirado, "el servicio "+strconv.Itoa(s.ID)+" se retiró y no va a volver")
+		rv.fallar(c.w, c.r, problema.ServicioRetirado, "el servicio "+strconv.Itoa(s.ID)+" se retiró y no va a volver")
 		return
 	case errors.Is(err, almacen.ErrConflicto):
-		problema.Escribir(c.w, c.r, problema.EtiquetaVencida, "el servicio cambió mientras se atendía tu petición; vuelve a leerlo antes de cambiarlo")
+		rv.fallar(c.w, c.r, problema.EtiquetaVencida, "el servicio cambió mientras se atendía tu petición; vuelve a leerlo antes de cambiarlo")
 		return
 	}
 	respuesta.JSON(c.w, c.r, http.StatusOK, representar(cambiado), respuesta.Cabecera{Nombre: "ETag", Valor: rv.almacen.Etiqueta(cambiado)})
@@ -292,13 +314,19 @@ func (rv *Revisor) pedirRevision(c *contexto) {
 	if !ok {
 		return
 	}
+	// Lesson 4 exercise 3's broken variant counts here, per service and after the lookup: the 404s
+	// of an enumerator never reach the limit, and admin pays for what escritura-a asked.
+	if c.limite != nil && !rv.dentroDelLimite(c.w, c.r, c.limite, strconv.Itoa(s.ID)) {
+		return
+	}
 	revision := rv.almacen.CrearRevision(s.ID)
 	rv.programar(revision.ID, s)
 	respuesta.JSON(c.w, c.r, http.StatusAccepted, representarRevision(revision),
 		respuesta.Cabecera{Nombre: "Location", Valor: "/revisiones/" + strconv.Itoa(revision.ID)})
 }
 
-// programar runs check id EsperaEnCola later, with retries, for as long as the revisor lives. The
+// programar runs check id EsperaEnCola later, for as long as the revisor lives, with Lesson 6's
+// retries (Lesson 4's program probes once). The
 // check probes the service as it is when it runs, as in the course: a PUT in the meantime changes
 // the URL and the limit it uses. A service retired meanwhile is probed as it was last seen here.
 func (rv *Revisor) programar(id int, s almacen.Servicio) {
@@ -314,6 +342,13 @@ func (rv *Revisor) programar(id int, s almacen.Servicio) {
 		}
 		if actual, vivo := rv.almacen.Buscar(s.ID); vivo {
 			s = actual
+		}
+		if !rv.leccion6 {
+			res := rv.sonda.Revisar(rv.vida, s.URL, s.LimiteMs)
+			if rv.vida.Err() == nil {
+				rv.almacen.TerminarRevision(id, res)
+			}
+			return
 		}
 		if res, ok := rv.sonda.RevisarConReintentos(rv.vida, s.URL, s.LimiteMs); ok {
 			rv.almacen.TerminarRevision(id, res)
@@ -333,7 +368,7 @@ func (rv *Revisor) consultarRevision(c *contexto) {
 		}
 	}
 	if !hay || !conEquipo || !c.credencial.delEquipo(equipo) {
-		problema.Escribir(c.w, c.r, problema.RevisionInexistente, "no existe la revisión "+c.parametros[0])
+		rv.fallar(c.w, c.r, problema.RevisionInexistente, "no existe la revisión "+c.parametros[0])
 		return
 	}
 	var cabeceras []respuesta.Cabecera
@@ -360,13 +395,36 @@ func (rv *Revisor) salud(c *contexto) {
 			{Nombre: "servicio", Valor: s.ID}, {Nombre: "codigo", Valor: consulta.Codigo}, {Nombre: "ms", Valor: consulta.Ms},
 		})
 	case sonda.TiempoAgotado:
-		problema.Escribir(c.w, c.r, problema.ServicioLento, "el servicio "+id+" no respondió en "+strconv.Itoa(s.LimiteMs)+" ms")
+		rv.fallar(c.w, c.r, problema.ServicioLento, "el servicio "+id+" no respondió en "+strconv.Itoa(s.LimiteMs)+" ms")
 	case sonda.SinConexion:
-		problema.Escribir(c.w, c.r, problema.RespuestaInvalida, "no se pudo conectar con el servicio "+id)
+		rv.fallar(c.w, c.r, problema.RespuestaInvalida, "no se pudo conectar con el servicio "+id)
 	case sonda.DestinoProhibido:
-		problema.Escribir(c.w, c.r, problema.DestinoProhibido, "destino prohibido: "+consulta.Motivo)
+		rv.fallar(c.w, c.r, problema.DestinoProhibido, "destino prohibido: "+consulta.Motivo)
 	default:
-		problema.Escribir(c.w, c.r, problema.RespuestaInvalida, "el servicio "+id+" no dio una respuesta HTTP válida: cortó la conexión o respondió algo que no es HTTP")
+		rv.fallar(c.w, c.r, problema.RespuestaInvalida, "el servicio "+id+" no dio una respuesta HTTP válida: cortó la conexión o respondió algo que no es HTTP")
+	}
+}
+
+// saludSinPasarela is GET /servicios/{id}/salud as Lesson 4's broken version writes it
+// (--defecto sin-pasarela, Series J), wrong on purpose: it asks the service and reports any
+// response, but does not classify the ways of not answering. A timeout or garbage is left to the
+// safety net, so a fault behind the revisor comes out as a polite 500 of its own instead of 504 or
+// 502, and the terminal shows the HTTP client's error, as fetch's, with no frame of the project.
+func (rv *Revisor) saludSinPasarela(c *contexto) {
+	s, ok := rv.encontrar(c, c.parametros[0])
+	if !ok || !rv.destinoPermitido(c, s.URL) {
+		return
+	}
+	consulta := rv.sonda.Consultar(c.r.Context(), s.URL, s.LimiteMs)
+	switch consulta.Tipo {
+	case sonda.Respuesta:
+		respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{
+			{Nombre: "servicio", Valor: s.ID}, {Nombre: "codigo", Valor: consulta.Codigo}, {Nombre: "ms", Valor: consulta.Ms},
+		})
+	case sonda.TiempoAgotado:
+		panic(fallaDelCliente("TimeoutError: The operation was aborted due to timeout"))
+	default:
+		panic(fallaDelCliente("TypeError: fetch failed"))
 	}
 }
 
@@ -393,7 +451,7 @@ func (rv *Revisor) informe(c *contexto) {
 // PUT /mantenimiento with {"activo": true} or {"activo": false}. Only the admin credential.
 func (rv *Revisor) cambiarMantenimiento(c *contexto) {
 	if c.credencial.Rol != Admin {
-		problema.Escribir(c.w, c.r, problema.PermisoInsuficiente, "solo quien opera el revisor puede cambiar el mantenimiento")
+		rv.fallar(c.w, c.r, problema.PermisoInsuficiente, "solo quien opera el revisor puede cambiar el mantenimiento")
 		return
 	}
 	datos, ok := rv.leerJSON(c)
@@ -402,7 +460,7 @@ func (rv *Revisor) cambiarMantenimiento(c *contexto) {
 	}
 	activo, esBool := valor(datos, "activo").(bool)
 	if !esBool {
-		rechazarDatos(c, []Falla{{"activo", "debe ser true o false"}})
+		rv.rechazarDatos(c, []Falla{{"activo", "debe ser true o false"}})
 		return
 	}
 	rv.mantenimiento.Store(activo)

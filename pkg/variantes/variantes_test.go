@@ -1,0 +1,137 @@
+package variantes
+
+import (
+	"strings"
+	"testing"
+)
+
+func entorno(v string) func(string) (string, bool) {
+	return func(n string) (string, bool) {
+		if n == VariableLeccion {
+			return v, true
+		}
+		return "", false
+	}
+}
+
+// What each command line starts, and the one sentence a wrong one gets.
+func TestResolver(t *testing.T) {
+	t.Parallel()
+	casos := []struct {
+		nombre  string
+		p       Programa
+		pedido  Pedido
+		leccion int
+		quien   string // Opcion of the variant, "" for the lesson's program
+		err     string
+	}{
+		{"sin opciones", Revisor, Pedido{}, 7, "", ""},
+		{"lección 4", Revisor, Pedido{Leccion: 4, LeccionDada: true}, 4, "", ""},
+		{"lección 6 es la final", Revisor, Pedido{Leccion: 6, LeccionDada: true}, 6, "", ""},
+		{"lección 5 no existe", Revisor, Pedido{Leccion: 5, LeccionDada: true}, 0, "", "--leccion: «revisor» tiene versiones de las lecciones 4, 6 y 7, no de «5»"},
+		{"la variable elige", Revisor, Pedido{Entorno: entorno("4")}, 4, "", ""},
+		{"la variable vacía no dice nada", Revisor, Pedido{Entorno: entorno("")}, 7, "", ""},
+		{"la variable mal", Revisor, Pedido{Entorno: entorno("cuatro")}, 0, "", "CURSO_LECCION: «revisor» tiene versiones de las lecciones 4, 6 y 7, no de «cuatro»"},
+		{"la opción gana a la variable", Revisor, Pedido{Leccion: 7, LeccionDada: true, Entorno: entorno("4")}, 7, "", ""},
+		{"un defecto implica su lección", Revisor, Pedido{Defecto: Pila}, 4, "--defecto pila", ""},
+		{"y gana a la variable", Revisor, Pedido{Defecto: SinPasarela, Entorno: entorno("7")}, 4, "--defecto sin-pasarela", ""},
+		{"con su lección dicha", Revisor, Pedido{Defecto: Pila, Leccion: 4, LeccionDada: true}, 4, "--defecto pila", ""},
+		{"con otra lección dicha", Revisor, Pedido{Defecto: Pila, Leccion: 7, LeccionDada: true}, 0, "", "--defecto pila es una versión rota del programa de la lección 4, no de la 7"},
+		{"defecto desconocido", Revisor, Pedido{Defecto: "otro"}, 0, "", "--defecto: «revisor» no tiene la versión rota «otro»; las que hay: pila, sin-pasarela"},
+		{"ejercicio en su lección", Revisor, Pedido{Leccion: 4, LeccionDada: true, Ejercicio: 3, EjercicioDado: true}, 4, "--leccion 4 --ejercicio 3", ""},
+		{"ejercicio con la variable", Revisor, Pedido{Ejercicio: 3, EjercicioDado: true, Entorno: entorno("4")}, 4, "--leccion 4 --ejercicio 3", ""},
+		{"ejercicio de otra lección", Revisor, Pedido{Ejercicio: 3, EjercicioDado: true}, 0, "", "--ejercicio: no hay un ejercicio 3 de la lección 7 que cambie «revisor»; los que hay: --leccion 4 --ejercicio 3"},
+		{"defecto y ejercicio", Revisor, Pedido{Defecto: Pila, Ejercicio: 3, EjercicioDado: true}, 0, "", "--defecto y --ejercicio no van juntos: cada uno es otro programa"},
+		{"cliente con ejercicio", RevisorRetryAfter, Pedido{Ejercicio: 2, EjercicioDado: true}, 4, "--ejercicio 2", ""},
+		{"cliente sin ese ejercicio", RevisorRetryAfter, Pedido{Ejercicio: 3, EjercicioDado: true}, 0, "", "--ejercicio: no hay un ejercicio 3 que cambie «revisor retry-after»; los que hay: --ejercicio 2"},
+		{"el laboratorio de la lección 4", Laboratorio, Pedido{Leccion: 4, LeccionDada: true}, 4, "", ""},
+	}
+	for _, c := range casos {
+		e, err := Resolver(c.p, c.pedido)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		quien := ""
+		if e.Variante != nil {
+			quien = e.Variante.Opcion()
+		}
+		if msg != c.err || (err == nil && (e.Leccion != c.leccion || quien != c.quien)) {
+			t.Errorf("%s: %+v %q %q; se esperaba %d %q %q", c.nombre, e, quien, msg, c.leccion, c.quien, c.err)
+		}
+	}
+}
+
+// A broken version announces itself; the lesson's own programs and a solution that is not broken
+// do not.
+func TestAviso(t *testing.T) {
+	t.Parallel()
+	for _, v := range Catalogo {
+		e, err := Resolver(v.Programa, Pedido{Defecto: v.Nombre, Ejercicio: v.Numero, EjercicioDado: v.Tipo == Ejercicio,
+			Leccion: v.Leccion, LeccionDada: len(Lecciones(v.Programa)) > 0})
+		if err != nil {
+			t.Fatalf("%s: %v", v.Opcion(), err)
+		}
+		aviso := e.Aviso()
+		if !v.Rota {
+			if aviso != "" {
+				t.Errorf("%s avisa %q", v.Opcion(), aviso)
+			}
+			continue
+		}
+		if !strings.HasPrefix(aviso, "AVISO: «"+string(v.Programa)+" "+v.Opcion()+"» es una ") || !strings.Contains(aviso, v.Seccion) ||
+			strings.Contains(aviso, "\n") {
+			t.Errorf("%s: aviso %q", v.Opcion(), aviso)
+		}
+	}
+	if a := (Eleccion{Leccion: 4}).Aviso(); a != "" {
+		t.Errorf("la lección 4 avisa %q", a)
+	}
+}
+
+// The help lists every variant of the program with its lesson and section, within the width.
+func TestAyuda(t *testing.T) {
+	t.Parallel()
+	for _, p := range []Programa{Revisor, Laboratorio, RevisorRetryAfter} {
+		ayuda := Ayuda(p)
+		plano := strings.Join(strings.Fields(ayuda), " ")
+		for _, v := range Catalogo {
+			if v.Programa != p {
+				continue
+			}
+			for _, s := range []string{v.Opcion(), "lección " + itoa(v.Leccion) + ", " + v.Seccion} {
+				if !strings.Contains(plano, s) {
+					t.Errorf("%s: la ayuda no dice %q:\n%s", p, s, ayuda)
+				}
+			}
+		}
+		for _, l := range strings.Split(ayuda, "\n") {
+			if n := len([]rune(l)); n > anchoAyuda {
+				t.Errorf("%s: línea de %d caracteres: %q", p, n, l)
+			}
+		}
+	}
+	if Ayuda("alta-segura") != "" {
+		t.Error("un programa sin versiones tiene ayuda de versiones")
+	}
+}
+
+// Every entry is complete and every name is used once per program.
+func TestCatalogo(t *testing.T) {
+	t.Parallel()
+	vistos := map[string]bool{}
+	for _, v := range Catalogo {
+		clave := string(v.Programa) + " " + v.Opcion()
+		if vistos[clave] {
+			t.Errorf("%s dos veces", clave)
+		}
+		vistos[clave] = true
+		if v.Seccion == "" || v.Carpeta == "" || v.Descripcion == "" || v.Leccion == 0 || (v.Tipo == Defecto) != (v.Nombre != "") ||
+			(v.Tipo == Ejercicio) != (v.Numero > 0) || (v.Tipo == Defecto && !v.Rota) {
+			t.Errorf("entrada incompleta: %+v", v)
+		}
+		if ls := Lecciones(v.Programa); len(ls) > 0 && !strings.Contains(" "+lista(ls)+" ", " "+itoa(v.Leccion)) {
+			t.Errorf("%s: lección %d sin versión del programa", clave, v.Leccion)
+		}
+	}
+}
