@@ -49,7 +49,7 @@ func TestVersionesDelCurso(t *testing.T) {
 		{[]string{"--puerto", "0", "--leccion", "4"}, "text/plain; charset=utf-8", ""},
 		{[]string{"servir", "--puerto", "0", "--defecto", "pila"}, "text/plain; charset=utf-8", "AVISO: «revisor --defecto pila» es una versión rota a propósito"},
 		{[]string{"--puerto", "0", "--defecto", "sin-pasarela"}, "text/plain; charset=utf-8", "AVISO: «revisor --defecto sin-pasarela» es una versión rota a propósito"},
-		{[]string{"--puerto", "0", "--leccion", "4", "--ejercicio", "3"}, "text/plain; charset=utf-8", "AVISO: «revisor --leccion 4 --ejercicio 3» es una solución del ejercicio 3, rota a propósito"},
+		{[]string{"--puerto", "0", "--leccion", "4", "--ejercicio", "3"}, "text/plain; charset=utf-8", "AVISO: «revisor --leccion 4 --ejercicio 3» es una variante rota a propósito, la de la lección 4 (ejercicio 3, serie M)"},
 	} {
 		s := prueba.Arrancar(t, run, inicio, c.args...)
 		resp, err := http.Get("http://" + s.Addr + "/no-existe")

@@ -160,7 +160,7 @@ func (e Eleccion) Aviso() string {
 	}
 	que := descripcionDefecto
 	if v.Tipo == Ejercicio {
-		que = "solución del ejercicio " + strconv.Itoa(v.Numero) + ", rota a propósito"
+		que = "variante rota a propósito"
 	}
 	return fmt.Sprintf("AVISO: «%s %s» es una %s, la de la lección %d (%s): %s. No es el programa del curso.",
 		v.Programa, v.Opcion(), que, v.Leccion, v.Seccion, v.Descripcion)

@@ -45,6 +45,7 @@ type Paso struct {
 	Sale     *int     // Comando: the exit code the transcript states, if any
 	Servidor string   // Arrancar, Detener, Bitacora
 	Args     []string // Arrancar: extra arguments (mentira 503:2 201)
+	Repetir  bool     // Arrancar of a "# reiniciar": the arguments of the server's last start
 	SinOrden bool     // Bitacora: lines may come in any order
 	Esperado []Linea  // Comando, Bitacora
 	Env      []string // Comando, Arrancar: NAME=value in force at this step
@@ -58,14 +59,17 @@ type Escena struct {
 	Comentario []Linea  // every plain comment line, shown in --paso
 	Servidores []string // "# servidores:" started fresh before the first step
 	Entorno    []string // "# env" before the first step: for those servers too
-	Pasos      []Paso
+	// Leccion is "# lección: N": every server of the scene that has a program per lesson
+	// (revisor, laboratorio) starts as that lesson's, with --leccion N.
+	Leccion string
+	Pasos   []Paso
 }
 
 // directivas are the words a `#` line may start with to be a directive
 // rather than a comment. A trailing colon is optional.
 var directivas = map[string]bool{
 	"servidores": true, "arrancar": true, "detener": true, "reiniciar": true,
-	"env": true, "sale": true, "bitácora": true,
+	"env": true, "sale": true, "bitácora": true, "lección": true,
 }
 
 // LeerEscena reads a transcript file.
@@ -124,6 +128,10 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 			sale = nil
 		case strings.HasPrefix(linea, "#"):
 			palabra, resto := directiva(linea)
+			// "lección" starts many a sentence of narration: as a directive it needs its colon.
+			if palabra == "lección" && !conDosPuntos(linea) {
+				palabra = ""
+			}
 			if !directivas[palabra] {
 				// A comment ends the output above it.
 				cerrar()
@@ -142,6 +150,14 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 					return nil, falla("«# servidores:» va antes del primer paso")
 				}
 				e.Servidores = append(e.Servidores, campos...)
+			case "lección":
+				if !empezar || e.Leccion != "" {
+					return nil, falla("«# lección:» va una vez, antes del primer paso")
+				}
+				if len(campos) != 1 || !soloCifras(campos[0]) {
+					return nil, falla("«# lección» lleva el número de una lección")
+				}
+				e.Leccion = campos[0]
 			case "arrancar", "detener", "reiniciar":
 				if len(campos) == 0 {
 					return nil, falla("«# %s» necesita el nombre de un servidor", palabra)
@@ -158,7 +174,7 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 				}
 				if palabra == "arrancar" || palabra == "reiniciar" {
 					e.Pasos = append(e.Pasos, Paso{Tipo: Arrancar, Numero: numero, Servidor: campos[0],
-						Args: campos[1:], Env: append([]string(nil), env...)})
+						Args: campos[1:], Repetir: palabra == "reiniciar", Env: append([]string(nil), env...)})
 				}
 			case "env":
 				if len(campos) == 0 {
@@ -230,8 +246,26 @@ func directiva(linea string) (string, string) {
 	t := strings.TrimSpace(strings.TrimPrefix(linea, "#"))
 	palabra, resto, _ := strings.Cut(t, " ")
 	palabra = strings.TrimSuffix(palabra, ":")
-	if palabra == "bitacora" {
+	switch palabra {
+	case "bitacora":
 		palabra = "bitácora"
+	case "leccion":
+		palabra = "lección"
 	}
 	return palabra, strings.TrimSpace(resto)
+}
+
+// conDosPuntos tells whether the first word of a # line ends in a colon.
+func conDosPuntos(linea string) bool {
+	palabra, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(linea, "#")), " ")
+	return strings.HasSuffix(palabra, ":")
+}
+
+func soloCifras(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

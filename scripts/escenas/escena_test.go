@@ -13,7 +13,9 @@ func TestParsearEscena(t *testing.T) {
 	t.Parallel()
 	texto := `# 9.1 — Una escena de prueba
 #
+# lección 4 a secas es narración
 # env: A=1
+# lección: 4
 # servidores: laboratorio revisor
 $ curl -i http://127.0.0.1:18080/
 HTTP/1.1 200 OK
@@ -68,14 +70,14 @@ GET /codigo/200
 		got = append(got, r)
 	}
 	want := []resumen{
-		{Comando, 5, "curl -i http://127.0.0.1:18080/", []string{"HTTP/1.1 200 OK", "Date: x", "", "cuerpo"}, 6},
-		{Comando, 12, "false", nil, 0},
-		{Detener, 13, "revisor", nil, 0},
-		{Arrancar, 15, "mentira503:2 201", nil, 0},
-		{Comando, 17, "echo hola", []string{"# no es un comentario", "$ ni un comando"}, 18},
-		{Detener, 20, "revisor", nil, 0},
-		{Arrancar, 20, "revisor", nil, 0},
-		{Bitacora, 21, "laboratorio", []string{"laboratorio en http://127.0.0.1:18081/codigo/NNN", "GET /codigo/200"}, 22},
+		{Comando, 7, "curl -i http://127.0.0.1:18080/", []string{"HTTP/1.1 200 OK", "Date: x", "", "cuerpo"}, 8},
+		{Comando, 14, "false", nil, 0},
+		{Detener, 15, "revisor", nil, 0},
+		{Arrancar, 17, "mentira503:2 201", nil, 0},
+		{Comando, 19, "echo hola", []string{"# no es un comentario", "$ ni un comando"}, 20},
+		{Detener, 22, "revisor", nil, 0},
+		{Arrancar, 22, "revisor", nil, 0},
+		{Bitacora, 23, "laboratorio", []string{"laboratorio en http://127.0.0.1:18081/codigo/NNN", "GET /codigo/200"}, 24},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("pasos:\n got %+v\nwant %+v", got, want)
@@ -92,6 +94,9 @@ GET /codigo/200
 	if !e.Pasos[7].SinOrden {
 		t.Errorf("«sin orden» no se leyó")
 	}
+	if e.Leccion != "4" || !e.Pasos[6].Repetir || e.Pasos[3].Repetir {
+		t.Errorf("lección %q; «# reiniciar» repite los argumentos: %v, «# arrancar» no: %v", e.Leccion, e.Pasos[6].Repetir, e.Pasos[3].Repetir)
+	}
 }
 
 func TestParsearEscenaErrores(t *testing.T) {
@@ -107,6 +112,9 @@ func TestParsearEscenaErrores(t *testing.T) {
 		"bitácora con otra cosa":     "# bitácora: revisor al revés\n",
 		"bitácora sin nombre":        "# bitácora:\n",
 		"sale fuera del rango 0-255": "# sale: 300\n$ true\n",
+		"lección sin número":         "# lección: cuatro\n",
+		"lección dos veces":          "# lección: 4\n# lección: 4\n",
+		"lección tarde":              "$ true\n# lección: 4\n",
 	}
 	for nombre, texto := range casos {
 		t.Run(nombre, func(t *testing.T) {

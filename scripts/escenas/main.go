@@ -33,7 +33,8 @@
 //	# servidores: laboratorio revisor   start these fresh before the first step
 //	# arrancar: mentira 503:2 201       start a server here (with arguments)
 //	# detener: revisor                  stop it here, like Ctrl+C (SIGTERM, then SIGKILL)
-//	# reiniciar: revisor                detener + arrancar
+//	# reiniciar: revisor                detener + arrancar, with the arguments of its last start
+//	# lección: 4                        revisor and laboratorio are that lesson's (--leccion 4)
 //	# env: ALTA_LIMITE_MS=300           environment for later commands and servers
 //	# sale: 1                           the next command must exit with this code
 //	# bitácora: revisor [sin orden]     the lines below are that server's terminal so far

@@ -54,7 +54,8 @@ func (r *Reproductor) entorno(bin, dir string) []string {
 	for _, kv := range os.Environ() {
 		nombre, _, _ := strings.Cut(kv, "=")
 		switch nombre {
-		case "PATH", "LC_ALL", "CURL_HOME":
+		// CURSO_LECCION would change which program the servers are; a scene says it with "# lección".
+		case "PATH", "LC_ALL", "CURL_HOME", "CURSO_LECCION":
 			continue
 		}
 		env = append(env, kv)
@@ -95,6 +96,7 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 	}
 	entorno := r.entorno(bin, dir)
 	flota := NuevaFlota(bin, dir, r.Programas, entorno)
+	flota.Leccion = e.Leccion
 	defer func() {
 		if err := flota.DetenerTodos(); err != nil {
 			res.Diferencias = append(res.Diferencias, "al terminar: "+err.Error())
@@ -111,7 +113,7 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 	}
 	for _, nombre := range e.Servidores {
 		if r.Paso {
-			fmt.Fprintf(r.Salida, "\033[2m# arranco %s\033[0m\n", nombre)
+			fmt.Fprintf(r.Salida, "\033[2m# arranco %s\033[0m\n", strings.Join(flota.Linea(nombre, nil), " "))
 		}
 		if err := flota.Arrancar(ctx, nombre, nil, e.Entorno); err != nil {
 			res.Err = err
@@ -130,10 +132,14 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 		}
 		switch p.Tipo {
 		case Arrancar:
-			if r.Paso {
-				fmt.Fprintf(r.Salida, "\033[2m# arranco %s\033[0m\n", strings.Join(append([]string{p.Servidor}, p.Args...), " "))
+			args := p.Args
+			if p.Repetir {
+				args = flota.Ultimos(p.Servidor)
 			}
-			if err := flota.Arrancar(ctx, p.Servidor, p.Args, p.Env); err != nil {
+			if r.Paso {
+				fmt.Fprintf(r.Salida, "\033[2m# arranco %s\033[0m\n", strings.Join(flota.Linea(p.Servidor, args), " "))
+			}
+			if err := flota.Arrancar(ctx, p.Servidor, args, p.Env); err != nil {
 				res.Err = fmt.Errorf("%s:%d: %w", e.Ruta, p.Numero, err)
 				return res
 			}

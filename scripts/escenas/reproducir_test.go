@@ -35,6 +35,12 @@ func servidorFalso(puerto string) {
 		os.Exit(1)
 	}
 	fmt.Printf("falso en http://127.0.0.1:%s\n", puerto)
+	if len(os.Args) > 1 {
+		fmt.Printf("argumentos: %s\n", strings.Join(os.Args[1:], " "))
+	}
+	if v, hay := os.LookupEnv("CURSO_LECCION"); hay {
+		fmt.Printf("CURSO_LECCION=%s\n", v)
+	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Printf("%s %s\n", r.Method, r.URL.RequestURI())
 		fmt.Fprintf(w, "hola desde %s\n", r.URL.Path)
@@ -137,6 +143,35 @@ GET /cuatro
 	}
 	if PuertoOcupado(puerto) {
 		t.Errorf("el servidor sigue escuchando en %d después de la escena", puerto)
+	}
+}
+
+// "# lección: 4" starts a server that has a program per lesson with --leccion 4, and a restart
+// repeats the arguments of its last start, as the up arrow in the student's terminal does.
+func TestLeccionYReinicio(t *testing.T) {
+	r, puerto := reproductorDePrueba(t)
+	r.Programas["falso"] = Programa{Binario: "falso", Puerto: puerto, PorLeccion: true}
+	p := strconv.Itoa(puerto)
+	e := escenaDeTexto(t, `# 9.9 — prueba
+# lección: 4
+# servidores: falso
+# reiniciar: falso
+# detener: falso
+# arrancar: falso --defecto pila
+# reiniciar: falso
+# bitácora: falso
+falso en http://127.0.0.1:`+p+`
+argumentos: --leccion 4
+falso en http://127.0.0.1:`+p+`
+argumentos: --leccion 4
+falso en http://127.0.0.1:`+p+`
+argumentos: --leccion 4 --defecto pila
+falso en http://127.0.0.1:`+p+`
+argumentos: --leccion 4 --defecto pila
+`)
+	t.Setenv("CURSO_LECCION", "7") // a student's shell must not change the scene
+	if res := r.Reproducir(context.Background(), e); !res.Bien() {
+		t.Fatalf("err=%v\n%s", res.Err, strings.Join(res.Diferencias, "\n"))
 	}
 }
 

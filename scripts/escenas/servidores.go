@@ -24,13 +24,15 @@ type Programa struct {
 	Binario string   // file in the bin folder
 	Args    []string // before the transcript's own arguments
 	Puerto  int
+	// PorLeccion: it has one program per lesson, chosen with --leccion (a scene's "# lección").
+	PorLeccion bool
 }
 
 // ServidoresDelCurso are the programs a scene may start, on the course's ports.
 func ServidoresDelCurso() map[string]Programa {
 	return map[string]Programa{
-		"revisor":     {Binario: "revisor", Puerto: curso.PuertoRevisor},
-		"laboratorio": {Binario: "laboratorio", Puerto: curso.PuertoLaboratorio},
+		"revisor":     {Binario: "revisor", Puerto: curso.PuertoRevisor, PorLeccion: true},
+		"laboratorio": {Binario: "laboratorio", Puerto: curso.PuertoLaboratorio, PorLeccion: true},
 		"pasarela":    {Binario: "pasarela", Puerto: curso.PuertoPasarela},
 		// fig06_04.ts, the fake gateway, replaces the pasarela on 18082 (L6 §2.8).
 		"mentira": {Binario: "laboratorio", Args: []string{"mentira"}, Puerto: curso.PuertoPasarela},
@@ -73,13 +75,16 @@ type Flota struct {
 	Programas  map[string]Programa
 	Entorno    []string
 	Terminales map[string]*Terminal
-	vivos      map[string]*proceso
+	// Leccion, if set, starts every PorLeccion program with --leccion Leccion.
+	Leccion string
+	vivos   map[string]*proceso
+	ultimos map[string][]string // the transcript's arguments of each server's last start
 }
 
 // NuevaFlota prepares an empty fleet.
 func NuevaFlota(bin, dir string, programas map[string]Programa, entorno []string) *Flota {
 	return &Flota{Bin: bin, Dir: dir, Programas: programas, Entorno: entorno,
-		Terminales: map[string]*Terminal{}, vivos: map[string]*proceso{}}
+		Terminales: map[string]*Terminal{}, vivos: map[string]*proceso{}, ultimos: map[string][]string{}}
 }
 
 // PuertoOcupado tells whether something accepts connections on 127.0.0.1:puerto.
@@ -100,6 +105,19 @@ func puertoOcupadoError(puerto int) error {
 		"puede que otra copia de las escenas siga corriendo, o un servidor del curso arrancado a mano (make lab-down)",
 		ErrPuertoOcupado, puerto)
 }
+
+// Linea is the command line Arrancar runs for nombre with the transcript's args.
+func (f *Flota) Linea(nombre string, args []string) []string {
+	prog := f.Programas[nombre]
+	linea := append([]string{prog.Binario}, prog.Args...)
+	if f.Leccion != "" && prog.PorLeccion {
+		linea = append(linea, "--leccion", f.Leccion)
+	}
+	return append(linea, args...)
+}
+
+// Ultimos are the transcript's arguments of nombre's last start, for a restart.
+func (f *Flota) Ultimos(nombre string) []string { return f.ultimos[nombre] }
 
 // Arrancar starts a server and waits until its port answers.
 func (f *Flota) Arrancar(ctx context.Context, nombre string, args, env []string) error {
@@ -127,7 +145,8 @@ func (f *Flota) Arrancar(ctx context.Context, nombre string, args, env []string)
 		t = &Terminal{}
 		f.Terminales[nombre] = t
 	}
-	cmd := exec.Command(binario, append(append([]string(nil), prog.Args...), args...)...)
+	f.ultimos[nombre] = args
+	cmd := exec.Command(binario, f.Linea(nombre, args)[1:]...)
 	cmd.Dir = f.Dir
 	cmd.Env = append(append([]string(nil), f.Entorno...), env...)
 	cmd.Stdout = t
