@@ -3,11 +3,14 @@
 namespace, restarting the laboratory and the revisor before each series.
 Usage: run.py SIDE series.json out.json   (inside `unshare -n`; campana.sh does it).
 Environment: DIF (work folder, default /tmp/dif), DIFBIN (our binaries), DIFREF (the reference bundled
-by campana.sh), REFTSX=1 to run the reference's .ts files through tsx instead (slower start)."""
+by campana.sh), DIFFIG (the reference's folder: fig07_01, or fig04_01 for Lesson 4), DIFLECCION (the
+--leccion our servers get; none by default), REFTSX=1 to run the reference's .ts files through tsx
+instead (slower start)."""
 import json, os, re, signal, socket, subprocess, sys, threading, time
 
 DIF = os.environ.get("DIF", "/tmp/dif")
-REF = os.environ.get("REFCURSO", "/tmp/referencia-curso") + "/fig07_01"
+REF = os.environ.get("REFCURSO", "/tmp/referencia-curso") + "/" + os.environ.get("DIFFIG", "fig07_01")
+LECCION = os.environ.get("DIFLECCION", "")
 BIN = os.environ.get("DIFBIN", DIF + "/bin")
 
 
@@ -28,7 +31,7 @@ def start(side, tag):
             cmd = ["node", script]
             cwd = os.environ.get("DIFREF", DIF + "/refjs")
         else:
-            cmd = [f"{BIN}/{prog}"]
+            cmd = [f"{BIN}/{prog}"] + (["--leccion", LECCION] if LECCION else [])
             cwd = DIF
         p = subprocess.Popen(cmd, cwd=cwd, stdout=fo, stderr=fe, start_new_session=True)
         procs.append(p)
