@@ -6,6 +6,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	// TZ names a zone even where the system has no zone database: retry-after --ejercicio 2 reads a
+	// date in local time, and the lesson's run is on a UTC−6 machine.
+	_ "time/tzdata"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

@@ -123,6 +123,27 @@ var Reglas = []Regla{
 		Reemplazo: `"<ahora + 90 s>" → 90`,
 	},
 	{
+		// revisor retry-after --ejercicio 2: the last three values are now + 60 s rounded up to the
+		// second, as IMF-fixdate, RFC 850 and asctime, padded to 36 columns (L4 Series L). The two
+		// columns after them are compared.
+		Nombre: "ahora + 60 s",
+		Patron: regexp.MustCompile(`^"(?:` +
+			`(?P<imf>(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (?:0[1-9]|[12]\d|3[01]) [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d GMT)|` +
+			`(?P<rfc850>(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (?:0[1-9]|[12]\d|3[01])-[A-Z][a-z]{2}-\d\d \d\d:\d\d:\d\d GMT)|` +
+			`(?P<asctime>(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} (?: [1-9]|[12]\d|3[01]) \d\d:\d\d:\d\d \d{4})` +
+			`)" +(\d+|null) +(\d+|null)$`),
+		Cambiar: func(m []string, _ *Numerador) string {
+			forma := "IMF-fixdate"
+			switch {
+			case m[2] != "":
+				forma = "RFC 850"
+			case m[3] != "":
+				forma = "asctime"
+			}
+			return `"<ahora + 60 s, ` + forma + `>" ` + m[4] + " " + m[5]
+		},
+	},
+	{
 		// revisor retroceso: five jitter draws per attempt. Only "each draw lies
 		// between 0 and the ceiling" is fixed; a draw above it stays visible (L6 Series B).
 		Nombre: "sorteos", Patron: regexp.MustCompile(`^( {6}\d  +(\d+))  (\d+(?:, \d+)*)$`),

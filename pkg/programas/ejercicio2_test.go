@@ -1,0 +1,60 @@
+package programas
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+	_ "time/tzdata" // the lesson's zone on any machine
+)
+
+// Lesson 4 exercise 2 (Series L), at the lesson's moment and on its machine (UTC−6): the naive
+// column as Date.parse left it, the revisor's as RFC 9110's grammar reads it.
+func TestRetryAfterIngenuoComoLaLeccion(t *testing.T) {
+	t.Parallel()
+	mexico, err := time.LoadLocation("America/Mexico_City")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ahora := time.Date(2026, 10, 21, 13, 19, 56, 300e6, time.UTC)
+	reloj := func() time.Time { return ahora }
+	var out bytes.Buffer
+	if c := RetryAfterIngenuo(Entorno{Out: &out, Ahora: reloj}, mexico); c != 0 {
+		t.Fatalf("código de salida %d", c)
+	}
+	compararLineas(t, out.String(), `valor                                Date.parse  revisor
+"120"                                       120      120
+"1.5"                                         0     null
+"-1"                                          0     null
+"12 30"                                       0     null
+"Xyz, 21 Oct 2026 10:00:00 GMT"               0     null
+"Wed, 32 Oct 2026 10:00:00 GMT"            null     null
+"Wed, 21 Oct 2026 13:20:57 GMT"              61       61
+"Wednesday, 21-Oct-26 13:20:57 GMT"          61       61
+"Wed Oct 21 13:20:57 2026"                21661       61
+`)
+	// On a machine in UTC the naive reader's mistake does not show: the worst kind of failure.
+	out.Reset()
+	RetryAfterIngenuo(Entorno{Out: &out, Ahora: reloj}, time.UTC)
+	if !strings.HasSuffix(out.String(), "\"Wed Oct 21 13:20:57 2026\"                   61       61\n") {
+		t.Errorf("en UTC:\n%s", out.String())
+	}
+}
+
+func TestSegundosConDateParse(t *testing.T) {
+	t.Parallel()
+	ahora := time.Date(2026, 10, 21, 13, 19, 56, 0, time.UTC)
+	for _, c := range []struct {
+		valor string
+		n     float64
+		ok    bool
+	}{
+		{"120", 120, true}, {"0", 0, true}, {"007", 7, true}, {"99999999999999999999", 1e20, true},
+		{"mañana", 0, false}, {"Wed, 21 Oct 2026 13:19:57 GMT", 1, true}, {"Wed, 21 Oct 2026 13:19:55 GMT", 0, true},
+	} {
+		n, ok := segundosConDateParse(c.valor, ahora, time.UTC)
+		if ok != c.ok || (ok && n != c.n) {
+			t.Errorf("%q: %v %v, se esperaba %v %v", c.valor, n, ok, c.n, c.ok)
+		}
+	}
+}
