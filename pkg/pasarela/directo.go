@@ -50,6 +50,25 @@ type conexionDirecta struct {
 	bw    *bufio.Writer
 	addr  string
 	desde time.Time // idle since
+	rota  error     // the last error writing to c; only the goroutine writing a request uses it
+}
+
+func nuevaConexionDirecta(c net.Conn, addr string) *conexionDirecta {
+	cd := &conexionDirecta{c: c, br: bufio.NewReader(c), addr: addr}
+	cd.bw = bufio.NewWriter(escritorDirecto{cd})
+	return cd
+}
+
+// escritorDirecto writes to the connection and remembers a failure, so that a request that could
+// not be written is told apart from a request whose body could not be read.
+type escritorDirecto struct{ cd *conexionDirecta }
+
+func (e escritorDirecto) Write(p []byte) (int, error) {
+	n, err := e.cd.c.Write(p)
+	if err != nil {
+		e.cd.rota = err
+	}
+	return n, err
 }
 
 // errCerrada is a pooled connection found closed by the revisor before the request went out.
@@ -119,7 +138,7 @@ func (d *Directo) tomar(ctx context.Context, addr string) (*conexionDirecta, boo
 	if err != nil {
 		return nil, false, err
 	}
-	return &conexionDirecta{c: c, br: bufio.NewReader(c), bw: bufio.NewWriter(c), addr: addr}, false, nil
+	return nuevaConexionDirecta(c, addr), false, nil
 }
 
 // viva says whether an idle connection can carry another request without waiting for the revisor:
@@ -158,6 +177,7 @@ func vivaConEspera(cd *conexionDirecta, espera time.Duration) bool {
 // ida writes the request and reads the answer's headers. A request with a body is written by
 // another goroutine, so an answer that arrives before the upload ends is read all the same.
 func (d *Directo) ida(cd *conexionDirecta, req *http.Request) (*http.Response, error) {
+	cd.rota = nil
 	escribir := func() error {
 		if err := req.Write(cd.bw); err != nil {
 			return err
@@ -171,7 +191,16 @@ func (d *Directo) ida(cd *conexionDirecta, req *http.Request) (*http.Response, e
 		}
 	} else {
 		escrita = make(chan error, 1)
-		go func() { escrita <- escribir() }()
+		go func() {
+			err := escribir()
+			if err != nil && cd.rota == nil {
+				// The body failed, not the connection: the client cut it or sent a malformed chunk.
+				// The revisor would wait for the rest until its own read timeout; closing lets it go
+				// and ends the wait for its answer at once.
+				cd.c.Close()
+			}
+			escrita <- err
+		}()
 	}
 	if d.Espera > 0 {
 		cd.c.SetReadDeadline(time.Now().Add(d.Espera))

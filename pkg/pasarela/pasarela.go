@@ -24,6 +24,7 @@ import (
 	"cursohttp/pkg/estado"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/servidor"
 )
 
 // pasan are the request headers the course's gateway forwards; every other one stays behind
@@ -51,6 +52,12 @@ const (
 	// OciosaMaxima keeps a pooled connection below the revisor's idle timeout (Node's is 5 s), so the
 	// gateway does not write into a connection the revisor is closing.
 	OciosaMaxima = 4 * time.Second
+	// TopeRetenido is how much of a request's body the gateway reads before it goes to the revisor,
+	// as the course's gateway reads the whole body first. A body that fits (any the course sends)
+	// reaches the revisor whole, with its Content-Length; one that ends early, is cut or is malformed
+	// is answered here and never occupies a connection to the revisor. A larger body is streamed,
+	// so the revisor can answer its 413 before the upload ends.
+	TopeRetenido = 64 << 10
 )
 
 // Opciones configure a Pasarela.
@@ -114,49 +121,119 @@ func MalaPuerta(w http.ResponseWriter, r *http.Request, detail string) {
 }
 
 func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	salida, cuerpo, ok := p.peticion(r)
+	retenido, completo, err := retener(r)
+	if err != nil {
+		// The client's body ended early, was cut or is malformed: the course's gateway, which reads
+		// the body first, gets its parser's bare 400. Nothing reached the revisor.
+		servidor.PeticionIlegible(w)
+		return
+	}
+	salida, cuerpo, ok := p.peticion(r, retenido, completo)
 	if !ok {
-		p.sinRespuesta(w, r)
+		p.sinRespuesta(w, r, nil)
 		return
 	}
 	resp, err := p.transporte.RoundTrip(salida)
 	if err != nil {
-		p.sinRespuesta(w, r)
+		if _, falla := cuerpo.estado(); falla != nil {
+			// The streamed part of the body failed: the transport let the revisor go at once.
+			servidor.PeticionIlegible(w)
+			return
+		}
+		p.sinRespuesta(w, r, cuerpo)
 		return
 	}
-	defer resp.Body.Close()
 
 	// Hold the answer whole before deciding, as the course's gateway does: a revisor that dies
 	// mid-body still gets a clean 502, and a lost answer is lost only once the revisor finished it.
 	// Only an unusually large answer is streamed.
 	leido, err := io.ReadAll(io.LimitReader(resp.Body, TopeRespuesta+1))
 	if err != nil {
-		p.sinRespuesta(w, r)
+		resp.Body.Close()
+		p.sinRespuesta(w, r, cuerpo)
 		return
 	}
 	var resto io.Reader
 	if len(leido) > TopeRespuesta {
 		resto = resp.Body
+	} else {
+		// Done with the revisor: this also stops the rest of an upload it answered early.
+		resp.Body.Close()
 	}
+	defer resp.Body.Close()
 	// Repeated X-Simular fields read as one list, which is not the order "perder-primera".
 	if strings.Join(r.Header.Values("X-Simular"), ", ") == "perder-primera" && p.vistas.primeraVez(p.identidad(r, cuerpo)) {
 		if resto != nil {
 			if _, err := io.Copy(io.Discard, resto); err != nil {
-				p.sinRespuesta(w, r)
+				p.sinRespuesta(w, r, cuerpo)
 				return
 			}
 		}
 		p.log.Info().Int("codigo", resp.StatusCode).
 			Msg("pasarela: el revisor respondió " + strconv.Itoa(resp.StatusCode) + ", pero la respuesta se pierde")
-		MalaPuerta(w, r, DetallePerdida)
+		responder(w, cuerpo, func() { MalaPuerta(w, r, DetallePerdida) })
 		return
 	}
-	p.devolver(w, r, resp, leido, resto)
+	responder(w, cuerpo, func() { p.devolver(w, r, resp, leido, resto) })
+}
+
+// retener reads the body up to TopeRetenido before anything goes to the revisor (see TopeRetenido).
+// completo says the whole body is in retenido; otherwise the rest is still to be read from r.Body.
+// A body announced larger than TopeRetenido is not read here at all.
+func retener(r *http.Request) (retenido []byte, completo bool, err error) {
+	switch {
+	case r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0:
+		return nil, true, nil
+	case r.ContentLength > TopeRetenido:
+		return nil, false, nil
+	case r.ContentLength > 0:
+		retenido = make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, retenido); err != nil {
+			return nil, false, err
+		}
+		return retenido, true, nil
+	}
+	// Chunked: as much as arrives, up to one byte past the limit.
+	retenido, err = io.ReadAll(io.LimitReader(r.Body, TopeRetenido+1))
+	if err != nil {
+		return nil, false, err
+	}
+	return retenido, len(retenido) <= TopeRetenido, nil
+}
+
+// responder writes an answer with escribir. When the client's body was not read to its end (the
+// revisor answered an upload before it ended, or could not be reached), the answer carries
+// "Connection: close" and the connection is closed in stages, as the revisor does after its 413,
+// so that the client reads the answer instead of a reset.
+func responder(w http.ResponseWriter, cuerpo *cuerpoVisto, escribir func()) {
+	if cuerpo == nil || cuerpo.terminado() {
+		escribir()
+		return
+	}
+	w.Header()["Connection"] = []string{"close"}
+	escribir()
+	rc := http.NewResponseController(w)
+	if rc.Flush() != nil {
+		return
+	}
+	hasta := time.Now().Add(servidor.EsperaCierre)
+	// The transport may still be reading the client's body to send it on: the deadline also ends a
+	// read that waits for a client that sends nothing more, so the wait below is bounded.
+	rc.SetReadDeadline(hasta)
+	t := time.NewTimer(time.Until(hasta) + 100*time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-cuerpo.hecho:
+		servidor.CerrarEnEtapas(w, hasta)
+	case <-t.C:
+		// Never expected (the deadline ends any read): net/http closes the connection instead.
+	}
 }
 
 // peticion builds the request to the revisor: same method, the target as the course's gateway
-// sends it (comoFetch; false when it would send none), the allowed headers, the body as it arrives.
-func (p *Pasarela) peticion(r *http.Request) (*http.Request, *cuerpoVisto, bool) {
+// sends it (comoFetch; false when it would send none), the allowed headers, the body (retenido, and
+// the rest of r.Body unless completo).
+func (p *Pasarela) peticion(r *http.Request, retenido []byte, completo bool) (*http.Request, *cuerpoVisto, bool) {
 	objetivo := r.RequestURI
 	if objetivo == "" {
 		objetivo = r.URL.RequestURI()
@@ -186,23 +263,26 @@ func (p *Pasarela) peticion(r *http.Request) (*http.Request, *cuerpoVisto, bool)
 	// No User-Agent of our own: the revisor sees only what the client sent through the allow-list.
 	salida.Header["User-Agent"] = []string{""}
 
-	cuerpo := &cuerpoVisto{r: r.Body, h: sha256.New(), hecho: make(chan struct{})}
-	if r.Body == nil || r.Body == http.NoBody {
-		cuerpo.r = bytes.NewReader(nil)
+	cuerpo := &cuerpoVisto{h: sha256.New(), hecho: make(chan struct{}), completo: completo}
+	var resto io.Reader = bytes.NewReader(retenido)
+	if !completo {
+		resto = io.MultiReader(resto, &finDelCliente{r.Body, cuerpo})
 	}
+	cuerpo.r = resto
 	// The body is never rewindable (no GetBody): Go's Transport then never re-sends the request by
 	// itself on a dead pooled connection, which it would otherwise do for any request carrying
 	// Idempotency-Key. The gateway retries nothing; only safe methods without a body may be re-sent
 	// by the Transport when a pooled connection turns out to be closed.
-	if r.ContentLength == 0 && esSeguro(r.Method) {
+	switch {
+	case completo && len(retenido) == 0 && esSeguro(r.Method):
 		salida.Body = nil
 		cuerpo.Close()
-	} else {
+	case completo:
+		salida.Body = cuerpo
+		salida.ContentLength = int64(len(retenido))
+	default:
 		salida.Body = cuerpo
 		salida.ContentLength = r.ContentLength
-		if r.ContentLength == 0 {
-			salida.ContentLength = 0
-		}
 	}
 	return salida, cuerpo, true
 }
@@ -272,18 +352,22 @@ func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.R
 	}
 }
 
-func (p *Pasarela) sinRespuesta(w http.ResponseWriter, r *http.Request) {
+func (p *Pasarela) sinRespuesta(w http.ResponseWriter, r *http.Request, cuerpo *cuerpoVisto) {
 	p.log.Info().Msg("pasarela: el revisor no respondió")
-	MalaPuerta(w, r, DetalleSinRevisor)
+	responder(w, cuerpo, func() { MalaPuerta(w, r, DetalleSinRevisor) })
 }
 
 // cuerpoVisto forwards the client's body and hashes it on the way; hecho closes when the Transport
-// is done with it (it always closes a request body), so the hash can be read without a race.
+// is done with it (it always closes a request body), so the hash, fin and falla can be read
+// without a race.
 type cuerpoVisto struct {
-	r     io.Reader
-	h     hash.Hash
-	hecho chan struct{}
-	once  sync.Once
+	r        io.Reader
+	h        hash.Hash
+	hecho    chan struct{}
+	once     sync.Once
+	completo bool  // the client's whole body was read before forwarding
+	fin      bool  // the rest of the client's body was read to its end
+	falla    error // reading the rest of the client's body failed (cut, reset, malformed chunk)
 }
 
 func (c *cuerpoVisto) Read(b []byte) (int, error) {
@@ -295,6 +379,42 @@ func (c *cuerpoVisto) Read(b []byte) (int, error) {
 func (c *cuerpoVisto) Close() error {
 	c.once.Do(func() { close(c.hecho) })
 	return nil
+}
+
+// estado says, once the transport is done with the body, whether the client's body was read to its
+// end and why not; before that, it reports neither.
+func (c *cuerpoVisto) estado() (terminado bool, falla error) {
+	if c.completo {
+		return true, nil
+	}
+	select {
+	case <-c.hecho:
+		return c.fin, c.falla
+	default:
+		return false, nil
+	}
+}
+
+func (c *cuerpoVisto) terminado() bool {
+	t, _ := c.estado()
+	return t
+}
+
+// finDelCliente notes in cuerpoVisto how the streamed rest of the client's body ended.
+type finDelCliente struct {
+	r io.Reader
+	c *cuerpoVisto
+}
+
+func (f *finDelCliente) Read(b []byte) (int, error) {
+	n, err := f.r.Read(b)
+	switch {
+	case err == io.EOF:
+		f.c.fin = true
+	case err != nil:
+		f.c.falla = err
+	}
+	return n, err
 }
 
 // vistas is the bounded set of identities already lost once. At the bound the oldest is forgotten:

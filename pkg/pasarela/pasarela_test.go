@@ -428,6 +428,32 @@ func BenchmarkReenviarGET(b *testing.B) {
 	}
 }
 
+// BenchmarkReenviarPOST is a registration's size of body through the gateway, which reads it whole
+// before forwarding it (TopeRetenido).
+func BenchmarkReenviarPOST(b *testing.B) {
+	ts := servidortest.Nuevo(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header()["Content-Type"] = []string{"application/json"}
+		w.Header()["Content-Length"] = []string{"9"}
+		w.WriteHeader(http.StatusCreated)
+		io.WriteString(w, `{"id":7}`+"\n")
+	}))
+	addr, _ := levantar(b, ts.URL)
+	cliente := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	defer cliente.CloseIdleConnections()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			resp, err := cliente.Post("http://"+addr+"/servicios", "application/json", strings.NewReader(cuerpoPorPasarela))
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	})
+}
+
 // HEAD comes back with the revisor's Content-Length, not 0: it says what a GET would carry.
 func TestHeadConservaContentLength(t *testing.T) {
 	t.Parallel()

@@ -10,6 +10,7 @@ import (
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/servidor"
 )
 
 // esJSON answers 415 unless the body is declared application/json. It is separate from leerJSON
@@ -69,28 +70,10 @@ func leerCuerpo(r *http.Request) (cuerpo []byte, demasiado bool, err error) {
 	return buf, false, nil
 }
 
-// rechazarGrande answers 413 with "Connection: close" and then closes in stages (RFC 9112 §9.6):
-// the response goes out at once, the write side is closed, and what the client is still sending is
-// read and thrown away until it closes or EsperaCierre passes. Closing outright would make the
-// kernel answer the rest of the upload with a reset, which can erase the 413 before the client
-// reads it. net/http alone half-closes and waits 500 ms without reading, which a client still
-// sending can still turn into a reset, so the connection is taken over here.
+// rechazarGrande answers 413 with "Connection: close" and then closes in stages
+// (servidor.CerrarEnEtapas), so the client reads the 413 instead of a reset.
 func (rv *Revisor) rechazarGrande(c *contexto) {
 	rv.fallar(c.w, c.r, problema.CuerpoDemasiadoGrande, "el cuerpo pasa de "+strconv.Itoa(TopeCuerpo)+" bytes",
 		problema.ConCabecera("Connection", "close"))
-	rc := http.NewResponseController(c.w)
-	if rc.Flush() != nil {
-		return
-	}
-	conn, buf, err := rc.Hijack()
-	if err != nil {
-		// Not hijackable (HTTP/2, a recorder): "Connection: close" is all there is.
-		return
-	}
-	defer conn.Close()
-	if cw, ok := conn.(interface{ CloseWrite() error }); ok {
-		cw.CloseWrite()
-	}
-	conn.SetReadDeadline(time.Now().Add(rv.esperaCierre))
-	io.Copy(io.Discard, buf.Reader)
+	servidor.CerrarEnEtapas(c.w, time.Now().Add(rv.esperaCierre))
 }

@@ -21,6 +21,7 @@ import (
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
 	"cursohttp/pkg/variantes"
 )
@@ -31,7 +32,7 @@ const (
 	TopeCuerpo = 16 * 1024
 	// EsperaCierre: after a 413, how long the rest of an upload is read and thrown away before
 	// closing, so the client reads the 413 instead of a reset (RFC 9112 §9.6; 2 s is the course's).
-	EsperaCierre = 2 * time.Second
+	EsperaCierre = servidor.EsperaCierre
 	// EsperaEnCola: a check runs this long after its 202.
 	EsperaEnCola = time.Second
 	// Guardar: a registration "takes" this long, so a retry can arrive while the original runs.

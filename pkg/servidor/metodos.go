@@ -28,14 +28,6 @@ func filtrarMetodos(h http.Handler) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
-		conn, buf, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			w.Header()["Connection"] = []string{"close"}
-			w.WriteHeader(http.StatusBadRequest)
-			return
-		}
-		defer conn.Close()
-		buf.WriteString("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n")
-		buf.Flush()
+		PeticionIlegible(w)
 	})
 }
