@@ -13,10 +13,13 @@ import (
 
 // vigenciaLlaves is --vigencia-llaves: how long POST /servicios remembers an Idempotency-Key.
 // The course's keys live as long as the process; exercise 3 adds REVISOR_VIGENCIA_MS. Here the flag
-// wins, then the variable, then 24 h (what Stripe documents).
+// wins, then the variable, then 24 h (what Stripe documents). It also carries the store's bounds
+// (--tope-llaves, --tope-llaves-credencial, --tope-llaves-en-curso), beyond the course.
 type vigenciaLlaves struct {
 	d      time.Duration
 	puesta bool
+
+	tope, porCredencial, enCurso int
 }
 
 func (v *vigenciaLlaves) String() string {
@@ -41,6 +44,12 @@ func (v *vigenciaLlaves) banderas(fs *pflag.FlagSet) {
 	fs.Var(v, "vigencia-llaves", "cuánto recuerda el alta una Idempotency-Key")
 	// Read at start-up, not a value of the flag.
 	fs.Lookup("vigencia-llaves").DefValue = "REVISOR_VIGENCIA_MS, en ms, o 24h"
+	fs.IntVar(&v.tope, "tope-llaves", idempotencia.TopePorOmision,
+		"cuántas Idempotency-Key recuerda el alta entre todas las credenciales")
+	fs.IntVar(&v.porCredencial, "tope-llaves-credencial", idempotencia.TopePorCredencialPorOmision,
+		"cuántas recuerda por credencial; al llegar, la credencial olvida su llave terminada más vieja, nunca las de otra")
+	fs.IntVar(&v.enCurso, "tope-llaves-en-curso", idempotencia.EnCursoPorCredencialPorOmision,
+		"altas con Idempotency-Key en curso a la vez por credencial; una más recibe 429")
 }
 
 // registro builds the key store with the chosen validity.
@@ -58,5 +67,13 @@ func (v *vigenciaLlaves) registro(entorno func(string) (string, bool)) (*idempot
 			d = ms
 		}
 	}
-	return idempotencia.Nuevo(idempotencia.Opciones{Vigencia: d}), nil
+	for _, b := range []struct {
+		nombre string
+		valor  int
+	}{{"--tope-llaves", v.tope}, {"--tope-llaves-credencial", v.porCredencial}, {"--tope-llaves-en-curso", v.enCurso}} {
+		if b.valor < 1 {
+			return nil, fmt.Errorf("%s debe ser un número entero mayor que 0, no %d", b.nombre, b.valor)
+		}
+	}
+	return idempotencia.Nuevo(idempotencia.Opciones{Vigencia: d, Tope: v.tope, TopePorCredencial: v.porCredencial, EnCursoPorCredencial: v.enCurso}), nil
 }

@@ -4,18 +4,27 @@
 // Idempotency-Key is not a standard: it is an expired IETF draft
 // (draft-ietf-httpapi-idempotency-key-header-07) that the revisor documents as its own behaviour.
 //
-// Lifetime and bound, beyond the course (whose keys live as long as the process):
+// Lifetime and bounds, beyond the course (whose keys live as long as the process):
 //   - a record expires Vigencia after its key was reserved (measured from the first use, strictly
 //     greater than, as the course's exercise 3 does); an expired record is as if absent, so the
 //     request is served as new. A record still in progress expires too: with the default 24 h no
 //     registration runs that long, and a reservation leaked by a crash heals by itself.
-//   - at most Tope records are kept. When a new key arrives and the store is full, expired records
-//     are dropped first; if it is still full, the oldest COMPLETED record is evicted (its key then
-//     behaves as if it had expired early). Records in progress are never evicted; if all Tope
-//     records are in progress, the new key is refused with Lleno and nothing is created (the
-//     revisor answers it as llave-en-curso: a client that waits and retries gets through).
+//   - each credential keeps at most TopePorCredencial records and the store at most Tope. When a
+//     new key would pass either bound, expired records are dropped first; if still at a bound, the
+//     credential's own oldest COMPLETED record is evicted (its key then behaves as if it had expired
+//     early). One credential's keys never evict another's: a flood of keys from one credential
+//     costs only that credential its older keys. Records in progress are never evicted; if the
+//     credential has none completed to give up, the new key is refused with Lleno and nothing is
+//     created. The defaults (4 credentials × 2,000 < 10,000) keep the course's credentials from
+//     ever reaching Lleno.
+//   - a credential holds at most EnCursoPorCredencial records in progress at once: one more is
+//     refused with DemasiadasEnCurso, so requests hanging on a slow DNS lookup cannot pile up
+//     reservations.
 //   - the store keeps a SHA-256 of credential and key, not the key text, so a record costs the
 //     recorded response plus a few dozen bytes however long the key header was.
+//
+// The three bounds are store semantics (a count per credential, a total, a count in progress per
+// credential), so a database-backed store can keep them with the same answers.
 package idempotencia
 
 import (
@@ -34,15 +43,19 @@ import (
 
 // Defaults for Opciones.
 const (
-	VigenciaPorOmision = 24 * time.Hour
-	TopePorOmision     = 10_000
+	VigenciaPorOmision             = 24 * time.Hour
+	TopePorOmision                 = 10_000
+	TopePorCredencialPorOmision    = 2_000
+	EnCursoPorCredencialPorOmision = 32
 )
 
-// Opciones configure a Registro.
+// Opciones configure a Registro. A bound larger than the one containing it is lowered to it.
 type Opciones struct {
-	Vigencia time.Duration    // how long a key is remembered; 0 means VigenciaPorOmision
-	Tope     int              // how many records are kept at most; 0 means TopePorOmision
-	Reloj    func() time.Time // time.Now when nil; tests pass a fake clock
+	Vigencia             time.Duration    // how long a key is remembered; 0 means VigenciaPorOmision
+	Tope                 int              // records kept in all; 0 means TopePorOmision
+	TopePorCredencial    int              // records kept per credential; 0 means TopePorCredencialPorOmision
+	EnCursoPorCredencial int              // records in progress per credential; 0 means EnCursoPorCredencialPorOmision
+	Reloj                func() time.Time // time.Now when nil; tests pass a fake clock
 }
 
 // Grabada is a recorded response: what a repeat of the same request gets again, byte for byte.
@@ -65,9 +78,13 @@ const (
 	OtraPeticion
 	// EnCurso: the original request with this key is still running (409 llave-en-curso).
 	EnCurso
-	// Lleno: every slot holds a request in progress; the key cannot be reserved. The revisor answers
-	// it as EnCurso (409 llave-en-curso), which a client already knows to retry after a while.
+	// Lleno: the store is at a bound and the credential has no completed record to give up for the
+	// new key, which cannot be reserved. The revisor answers it as EnCurso (409 llave-en-curso),
+	// which a client already knows to retry after a while.
 	Lleno
+	// DemasiadasEnCurso: the credential already has EnCursoPorCredencial requests in progress; the
+	// key is not reserved (429 demasiadas-altas-en-curso).
+	DemasiadasEnCurso
 )
 
 func (t Tipo) String() string {
@@ -82,6 +99,8 @@ func (t Tipo) String() string {
 		return "en-curso"
 	case Lleno:
 		return "lleno"
+	case DemasiadasEnCurso:
+		return "demasiadas-en-curso"
 	}
 	return "desconocido"
 }
@@ -97,18 +116,28 @@ type registro struct {
 	huella  string
 	desde   time.Time
 	grabada *Grabada // nil while in progress
-	lugar   *list.Element
+	cuenta  *cuenta
+	lugar   *list.Element // in cuenta.orden
+}
+
+// cuenta is one credential's records, by reservation time, oldest first.
+type cuenta struct {
+	nombre  string
+	orden   list.List
+	enCurso int
 }
 
 // Registro is the key store. The zero value is not usable: build it with Nuevo.
 type Registro struct {
-	vigencia time.Duration
-	tope     int
-	reloj    func() time.Time
+	vigencia          time.Duration
+	tope              int
+	topePorCredencial int
+	enCursoMaximo     int
+	reloj             func() time.Time
 
-	mu    sync.Mutex
-	porId map[[32]byte]*registro
-	orden *list.List // records by reservation time, oldest first
+	mu      sync.Mutex
+	porId   map[[32]byte]*registro
+	cuentas map[string]*cuenta
 }
 
 // Nuevo builds an empty store.
@@ -119,15 +148,25 @@ func Nuevo(o Opciones) *Registro {
 	if o.Tope <= 0 {
 		o.Tope = TopePorOmision
 	}
+	if o.TopePorCredencial <= 0 {
+		o.TopePorCredencial = TopePorCredencialPorOmision
+	}
+	if o.EnCursoPorCredencial <= 0 {
+		o.EnCursoPorCredencial = EnCursoPorCredencialPorOmision
+	}
+	o.TopePorCredencial = min(o.TopePorCredencial, o.Tope)
+	o.EnCursoPorCredencial = min(o.EnCursoPorCredencial, o.TopePorCredencial)
 	if o.Reloj == nil {
 		o.Reloj = time.Now
 	}
 	return &Registro{
-		vigencia: o.Vigencia,
-		tope:     o.Tope,
-		reloj:    o.Reloj,
-		porId:    make(map[[32]byte]*registro),
-		orden:    list.New(),
+		vigencia:          o.Vigencia,
+		tope:              o.Tope,
+		topePorCredencial: o.TopePorCredencial,
+		enCursoMaximo:     o.EnCursoPorCredencial,
+		reloj:             o.Reloj,
+		porId:             make(map[[32]byte]*registro),
+		cuentas:           make(map[string]*cuenta),
 	}
 }
 
@@ -136,6 +175,12 @@ func (r *Registro) Vigencia() time.Duration { return r.vigencia }
 
 // Tope returns the most records the store keeps.
 func (r *Registro) Tope() int { return r.tope }
+
+// TopePorCredencial returns the most records one credential keeps.
+func (r *Registro) TopePorCredencial() int { return r.topePorCredencial }
+
+// EnCursoPorCredencial returns the most records one credential has in progress at once.
+func (r *Registro) EnCursoPorCredencial() int { return r.enCursoMaximo }
 
 // Huella is the fingerprint of a parsed request body: the SHA-256 hex of JSON.stringify(valor).
 // Whitespace does not count, member order does (valor comes from jsonjs.Decodificar, which keeps
@@ -162,7 +207,14 @@ func (r *Registro) vencido(reg *registro, ahora time.Time) bool {
 }
 
 func (r *Registro) quitar(reg *registro) {
-	r.orden.Remove(reg.lugar)
+	c := reg.cuenta
+	c.orden.Remove(reg.lugar)
+	if reg.grabada == nil {
+		c.enCurso--
+	}
+	if c.orden.Len() == 0 {
+		delete(r.cuentas, c.nombre)
+	}
 	delete(r.porId, reg.id)
 }
 
@@ -188,36 +240,57 @@ func (r *Registro) Tomar(credencial, llave, huella string) Turno {
 		// An expired key is forgotten: the request is served as new.
 		r.quitar(reg)
 	}
-	if len(r.porId) >= r.tope && !r.hacerLugar(ahora) {
-		return Turno{Tipo: Lleno}
+	if r.alTope(r.cuentas[credencial]) {
+		r.quitarVencidos(ahora)
+		if c := r.cuentas[credencial]; r.alTope(c) && !r.cederLaMasVieja(c) {
+			return Turno{Tipo: Lleno}
+		}
 	}
-	reg := &registro{id: id, huella: huella, desde: ahora}
-	reg.lugar = r.orden.PushBack(reg)
+	// Dropping records may have dropped the credential's entry with its last one.
+	c := r.cuentas[credencial]
+	if c != nil && c.enCurso >= r.enCursoMaximo {
+		return Turno{Tipo: DemasiadasEnCurso}
+	}
+	if c == nil {
+		c = &cuenta{nombre: credencial}
+		r.cuentas[credencial] = c
+	}
+	reg := &registro{id: id, huella: huella, desde: ahora, cuenta: c}
+	reg.lugar = c.orden.PushBack(reg)
+	c.enCurso++
 	r.porId[id] = reg
 	return Turno{Tipo: Nueva}
 }
 
-// hacerLugar frees at least one slot: every expired record, else the oldest completed one.
-func (r *Registro) hacerLugar(ahora time.Time) bool {
-	libre := false
-	var masViejo *registro
-	for e := r.orden.Front(); e != nil; {
-		sig := e.Next()
-		reg := e.Value.(*registro)
-		if r.vencido(reg, ahora) {
+// alTope says whether one more record for the credential of c (nil: none yet) would pass a bound.
+func (r *Registro) alTope(c *cuenta) bool {
+	return len(r.porId) >= r.tope || (c != nil && c.orden.Len() >= r.topePorCredencial)
+}
+
+// quitarVencidos drops every expired record; each credential's oldest come first.
+func (r *Registro) quitarVencidos(ahora time.Time) {
+	for _, c := range r.cuentas {
+		for e := c.orden.Front(); e != nil; {
+			reg := e.Value.(*registro)
+			if !r.vencido(reg, ahora) {
+				break
+			}
+			e = e.Next()
 			r.quitar(reg)
-			libre = true
-		} else if masViejo == nil && reg.grabada != nil {
-			masViejo = reg
 		}
-		e = sig
 	}
-	if libre {
-		return true
+}
+
+// cederLaMasVieja evicts c's oldest completed record, and says whether there was one.
+func (r *Registro) cederLaMasVieja(c *cuenta) bool {
+	if c == nil {
+		return false
 	}
-	if masViejo != nil {
-		r.quitar(masViejo)
-		return true
+	for e := c.orden.Front(); e != nil; e = e.Next() {
+		if reg := e.Value.(*registro); reg.grabada != nil {
+			r.quitar(reg)
+			return true
+		}
 	}
 	return false
 }
@@ -230,6 +303,7 @@ func (r *Registro) Grabar(credencial, llave string, g Grabada) {
 	defer r.mu.Unlock()
 	if reg, ok := r.porId[id]; ok && reg.grabada == nil {
 		reg.grabada = &g
+		reg.cuenta.enCurso--
 	}
 }
 

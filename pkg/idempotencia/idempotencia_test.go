@@ -1,6 +1,7 @@
 package idempotencia
 
 import (
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -299,6 +300,111 @@ func TestTope(t *testing.T) {
 		reg.Soltar("c", "a")
 		if got := reg.Tomar("c", "c", "h").Tipo; got != Nueva {
 			t.Fatalf("tras soltar una: %v", got)
+		}
+	})
+}
+
+// Issue 16: one credential's keys never evict another's; each credential has its own bound, and its
+// own bound on requests in progress.
+func TestCuotasPorCredencial(t *testing.T) {
+	t.Parallel()
+	tomarYGrabar := func(reg *Registro, credencial, llave string) Tipo {
+		tipo := reg.Tomar(credencial, llave, "h").Tipo
+		if tipo == Nueva {
+			reg.Grabar(credencial, llave, avisos201)
+		}
+		return tipo
+	}
+	t.Run("las llaves de otra credencial no desalojan la tuya", func(t *testing.T) {
+		t.Parallel()
+		reg := Nuevo(Opciones{Tope: 100})
+		tomarYGrabar(reg, "escritura-a", "victima-1")
+		for i := range 1000 {
+			if tipo := tomarYGrabar(reg, "escritura-b", "k-"+strconv.Itoa(i)); tipo != Nueva {
+				t.Fatalf("escritura-b, llave %d: %v", i, tipo)
+			}
+		}
+		if got := reg.Tomar("escritura-a", "victima-1", "h"); got.Tipo != Repetir {
+			t.Fatalf("tras 1000 llaves de escritura-b, la repetición de escritura-a dio %v; se esperaba repetir", got.Tipo)
+		}
+		if n := reg.Cuantos(); n > 100 {
+			t.Fatalf("%d registros, tope 100", n)
+		}
+	})
+	t.Run("cada credencial hasta su tope, y el total", func(t *testing.T) {
+		t.Parallel()
+		reg := Nuevo(Opciones{Tope: 10, TopePorCredencial: 4})
+		for i := range 10 {
+			tomarYGrabar(reg, "b", "b-"+strconv.Itoa(i))
+		}
+		// b keeps its 4 newest keys; its older ones were its own to give up.
+		for i := 6; i < 10; i++ {
+			if got := reg.Tomar("b", "b-"+strconv.Itoa(i), "h").Tipo; got != Repetir {
+				t.Fatalf("b-%d: %v, se esperaba repetir", i, got)
+			}
+		}
+		if n := reg.Cuantos(); n != 4 {
+			t.Fatalf("b tiene %d registros, tope por credencial 4", n)
+		}
+		for _, k := range []string{"c-0", "c-1", "c-2", "c-3", "d-0", "d-1"} {
+			if got := tomarYGrabar(reg, k[:1], k); got != Nueva {
+				t.Fatalf("%s: %v", k, got)
+			}
+		}
+		if n := reg.Cuantos(); n != 10 {
+			t.Fatalf("%d registros, se esperaban 10 (4 de b, 4 de c, 2 de d)", n)
+		}
+		// The store is full: d's next key costs d its own oldest, never one of b's or c's.
+		tomarYGrabar(reg, "d", "d-2")
+		for _, k := range []string{"b-6", "b-7", "b-8", "b-9", "c-0", "c-1", "c-2", "c-3", "d-1", "d-2"} {
+			if got := reg.Tomar(k[:1], k, "h").Tipo; got != Repetir {
+				t.Fatalf("%s se perdió al llenarse el total: %v", k, got)
+			}
+		}
+		if n := reg.Cuantos(); n != 10 {
+			t.Fatalf("%d registros, tope 10", n)
+		}
+	})
+	t.Run("en curso a la vez, por credencial", func(t *testing.T) {
+		t.Parallel()
+		reg := Nuevo(Opciones{EnCursoPorCredencial: 3})
+		for i := range 3 {
+			if got := reg.Tomar("b", "b-"+strconv.Itoa(i), "h").Tipo; got != Nueva {
+				t.Fatalf("b-%d: %v", i, got)
+			}
+		}
+		if got := reg.Tomar("b", "b-3", "h").Tipo; got != DemasiadasEnCurso {
+			t.Fatalf("la cuarta en curso de b: %v, se esperaba demasiadas-en-curso", got)
+		}
+		if got := reg.Tomar("b", "b-0", "h").Tipo; got != EnCurso {
+			t.Fatalf("repetir una en curso sigue siendo en curso: %v", got)
+		}
+		if got := reg.Tomar("a", "a-0", "h").Tipo; got != Nueva {
+			t.Fatalf("las de b no cuentan para a: %v", got)
+		}
+		reg.Grabar("b", "b-0", avisos201)
+		reg.Soltar("b", "b-1")
+		for _, k := range []string{"b-3", "b-4"} {
+			if got := reg.Tomar("b", k, "h").Tipo; got != Nueva {
+				t.Fatalf("%s, con dos terminadas: %v", k, got)
+			}
+		}
+		if n := reg.Cuantos(); n != 5 {
+			t.Fatalf("%d registros, se esperaban 5", n)
+		}
+	})
+	t.Run("lleno: nada propio que ceder", func(t *testing.T) {
+		t.Parallel()
+		reg := Nuevo(Opciones{Tope: 4, TopePorCredencial: 2})
+		for _, c := range []string{"a", "b"} {
+			tomarYGrabar(reg, c, c+"-0")
+			tomarYGrabar(reg, c, c+"-1")
+		}
+		if got := reg.Tomar("c", "c-0", "h").Tipo; got != Lleno {
+			t.Fatalf("c, con el total lleno por a y b: %v, se esperaba lleno", got)
+		}
+		if got := reg.Tomar("a", "a-0", "h").Tipo; got != Repetir {
+			t.Fatalf("a-0 se perdió: %v", got)
 		}
 	})
 }

@@ -7,13 +7,17 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/programas"
 	"cursohttp/pkg/revisor"
@@ -226,5 +230,83 @@ func TestComprobadorContraElRevisor(t *testing.T) {
 	if codigo := programas.ComprobarIdempotencia(context.Background(), base, &out); codigo != 0 ||
 		!strings.HasSuffix(out.String(), "\n5 de 5 comprobaciones de idempotencia pasaron\n") {
 		t.Fatalf("código %d:\n%s", codigo, out.String())
+	}
+}
+
+// Issue 16: escritura-a's registration under «victima-1» is still replayed after escritura-b used
+// many more keys than the store holds (on the shared store it became 409 nombre-repetido, a
+// definitive failure for a registration that happened).
+func TestLlavesDeOtraCredencialNoDesalojanLaTuya(t *testing.T) {
+	t.Parallel()
+	rv := revisor.Nuevo(revisor.Opciones{Guardar: time.Millisecond, Llaves: idempotencia.Nuevo(idempotencia.Opciones{Tope: 50})})
+	t.Cleanup(rv.Cerrar)
+	base := servidortest.Nuevo(t, rv).URL
+	victima := `{"nombre":"victima","url":"http://127.0.0.1:18081/codigo/200"}`
+	primera := alta(t, base, "escritura-a", "victima-1", victima)
+	if primera.codigo != 201 {
+		t.Fatalf("el alta original: %+v", primera)
+	}
+	for i := range 120 {
+		n := strconv.Itoa(i)
+		if r := alta(t, base, "escritura-b", "b-"+n, `{"nombre":"b-`+n+`","url":"http://127.0.0.1:18081/codigo/200"}`); r.codigo != 201 {
+			t.Fatalf("alta %d de escritura-b: %+v", i, r)
+		}
+	}
+	if r := alta(t, base, "escritura-a", "victima-1", victima); r != primera {
+		t.Fatalf("tras 120 llaves de escritura-b, repetir victima-1 dio %d %s; se esperaba el mismo 201", r.codigo, r.cuerpo)
+	}
+}
+
+// dnsColgado answers nothing until soltar is closed: a resolver as slow as an attacker can make it.
+type dnsColgado struct {
+	soltar    chan struct{}
+	preguntas atomic.Int64
+}
+
+func (d *dnsColgado) LookupNetIP(ctx context.Context, _, _ string) ([]netip.Addr, error) {
+	d.preguntas.Add(1)
+	select {
+	case <-d.soltar:
+		return []netip.Addr{netip.MustParseAddr("93.184.216.34")}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Issue 16: registrations hanging on a slow DNS lookup cannot pile up reservations: past the
+// credential's bound on keys in progress, one more is refused at once with 429, and another
+// credential is not affected.
+func TestAltasColgadasEnElDNS(t *testing.T) {
+	t.Parallel()
+	dns := &dnsColgado{soltar: make(chan struct{})}
+	const enCurso = 4
+	rv := revisor.Nuevo(revisor.Opciones{Guardar: time.Millisecond,
+		Verificador: destinos.Nuevo(nil, dns),
+		Llaves:      idempotencia.Nuevo(idempotencia.Opciones{EnCursoPorCredencial: enCurso})})
+	t.Cleanup(rv.Cerrar)
+	base := servidortest.Nuevo(t, rv).URL
+	colgadas := make(chan respuestaAlta, enCurso)
+	for i := range enCurso {
+		n := strconv.Itoa(i)
+		go func() {
+			colgadas <- alta(t, base, "escritura-b", "dns-"+n, `{"nombre":"dns-`+n+`","url":"http://colgado.example/"}`)
+		}()
+	}
+	for dns.preguntas.Load() < enCurso {
+		time.Sleep(5 * time.Millisecond)
+	}
+	t0 := time.Now()
+	r := alta(t, base, "escritura-b", "dns-mas", `{"nombre":"dns-mas","url":"http://colgado.example/"}`)
+	if r.codigo != 429 || !strings.Contains(r.cuerpo, `"type":"https://revisor.example/problemas/demasiadas-altas-en-curso"`) || time.Since(t0) > time.Second {
+		t.Errorf("con %d altas colgadas en el DNS, una más: %d %s (en %s); se esperaba 429 enseguida", enCurso, r.codigo, r.cuerpo, time.Since(t0))
+	}
+	if r := alta(t, base, "escritura-a", "de-a-1", avisos); r.codigo != 201 {
+		t.Errorf("escritura-a no debía notar las de escritura-b: %+v", r)
+	}
+	close(dns.soltar)
+	for range enCurso {
+		if r := <-colgadas; r.codigo != 201 {
+			t.Errorf("una alta colgada, al responder el DNS: %+v", r)
+		}
 	}
 }

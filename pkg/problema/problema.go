@@ -35,6 +35,7 @@ const (
 	DatosInvalidos        Clave = "datos-invalidos"
 	LlaveEnCurso          Clave = "llave-en-curso"
 	LlaveReutilizada      Clave = "llave-reutilizada"
+	AltasEnCurso          Clave = "demasiadas-altas-en-curso"
 	FaltaCondicion        Clave = "falta-condicion"
 	DemasiadasRevisiones  Clave = "demasiadas-revisiones"
 	DemasiadasConsultas   Clave = "demasiadas-consultas"
@@ -70,6 +71,7 @@ var catalogo = map[Clave]Tipo{
 	DatosInvalidos:        {curso.Problemas + "datos-invalidos", "Los datos no se pueden cumplir", 422},
 	LlaveEnCurso:          {curso.Problemas + "llave-en-curso", "Esa Idempotency-Key sigue en curso", 409},
 	LlaveReutilizada:      {curso.Problemas + "llave-reutilizada", "Esa Idempotency-Key ya se usó con otra petición", 422},
+	AltasEnCurso:          {curso.Problemas + "demasiadas-altas-en-curso", "Demasiadas altas en curso", 429},
 	FaltaCondicion:        {curso.Problemas + "falta-condicion", "Falta la condición If-Match", 428},
 	DemasiadasRevisiones:  {curso.Problemas + "demasiadas-revisiones", "Demasiadas revisiones seguidas", 429},
 	DemasiadasConsultas:   {curso.Problemas + "demasiadas-consultas", "Demasiadas consultas en vivo seguidas", 429},

@@ -159,9 +159,15 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 			rv.fallar(c.w, c.r, problema.LlaveReutilizada, "la llave "+llave+" ya se usó con un cuerpo distinto")
 			return
 		case idempotencia.EnCurso, idempotencia.Lleno:
-			// Lleno (every slot holds a request still running) is beyond the course; it is answered
-			// as the in-progress case, which a client already knows to retry after a while.
+			// Lleno (the store is at a bound with nothing of this credential's to give up) is beyond
+			// the course; it is answered as the in-progress case, which a client already knows to
+			// retry after a while.
 			rv.fallar(c.w, c.r, problema.LlaveEnCurso, "la petición original con la llave "+llave+" todavía no termina")
+			return
+		case idempotencia.DemasiadasEnCurso:
+			// Beyond the course: a bound on what one credential can hold reserved at once.
+			rv.fallar(c.w, c.r, problema.AltasEnCurso, "tu credencial tiene demasiadas altas con Idempotency-Key en curso; espera a que termine alguna y repite",
+				problema.ConCabecera("Retry-After", "1"))
 			return
 		}
 	}
