@@ -11,14 +11,14 @@ PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 w
 .DEFAULT_GOAL := help
 .PHONY: help build cruzar test check unit escenas escena escenas-lista lab-up lab-down lab-restart lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo clean
 
-help: ## this list
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+help: ## esta lista
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
-build: ## build every program into bin/
+build: ## compila los cuatro programas en bin/
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-check: ## gofmt, go vet (also for windows and darwin, tests included), go.mod tidy, no dead code, nothing test-only linked into the programs
+check: ## gofmt, go vet (también para windows y darwin, pruebas incluidas), go.mod ordenado, nada de código muerto ni de pruebas dentro de los programas
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
@@ -32,64 +32,67 @@ check: ## gofmt, go vet (also for windows and darwin, tests included), go.mod ti
 	@out=$$($(GO) list -deps ./cmd/... ./scripts/... | grep -E '^(testing|net/http/httptest|cursohttp/internal/prueba)($$|/)'); \
 	  if [ -n "$$out" ]; then echo "the programs link test-only packages:"; echo "$$out"; exit 1; fi
 
-cruzar: ## build the four programs for every platform (PLATAFORMAS), as CI does on every run
+cruzar: ## compila los cuatro programas para cada plataforma (PLATAFORMAS), como hace CI siempre
 	@for p in $(PLATAFORMAS); do \
 	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/... || { echo "no compila para $$p"; exit 1; }; \
 	  echo "  compila para $$p"; \
 	done
 
-unit: ## every Go test, with the race detector
-	$(GO) test -race -count=1 ./...
+# The race detector needs cgo and so a C compiler; without one: make test RACE=
+RACE ?= -race
 
-test: puertos check cruzar unit fuzz ## what CI runs: gofmt, vet, go.mod tidy, the cross-builds, the tests with -race (soak and faults included), every fuzz target briefly, and the lessons' scenes
+unit: ## todas las pruebas de Go, con el detector de carreras (necesita un compilador de C; sin él: RACE=)
+	$(GO) test $(RACE) -count=1 ./...
+
+test: puertos check cruzar unit fuzz ## lo que corre CI: puertos libres, check, cruzar, unit, un fuzz breve de cada objetivo y las escenas de las lecciones
 	@if [ -d scripts/escenas ]; then $(MAKE) --no-print-directory escenas; fi
 
-escenas: build ## replay every lesson scene and compare with the lesson
+escenas: build ## reproduce todas las escenas de las lecciones y las compara con la lección
 	$(GO) run ./scripts/escenas $(if $(PASO),--paso) scripts/leccion-*
 
-escena: build ## replay one scene: make escena E=<scene> [PASO=1]
+escena: build ## reproduce una escena o una sección: make escena E=4.4.3-salud [PASO=1], E=7.1
 	@test -n "$(E)" || { echo "uso: make escena E=<escena> [PASO=1]  (make escenas-lista las muestra)"; exit 2; }
 	$(GO) run ./scripts/escenas $(if $(PASO),--paso) --escena "$(E)" scripts/leccion-*
 
-escenas-lista: ## list every scene with its title
+escenas-lista: ## lista las escenas con su título
 	$(GO) run ./scripts/escenas --lista scripts/leccion-*
 
 
-lab-up: build ## start the lab in the background (logs in lab/); exits 1 if a server could not start
+lab-up: build ## arranca el laboratorio en segundo plano (bitácoras en lab/); sale con 1 si alguno no arrancó
 	@$(BIN)/laboratorio lab arrancar
 
-lab-down: build ## stop what lab-up started, and nothing else
+lab-down: build ## detiene lo que arrancó lab-up, y nada más
 	@$(BIN)/laboratorio lab detener
 
-lab-restart: build ## stop the lab and start it again (the lessons want fresh servers before each series)
+lab-restart: build ## lo detiene y lo vuelve a arrancar (las lecciones piden servidores recién arrancados en cada serie)
 	@$(BIN)/laboratorio lab reiniciar
 
-lab-estado: build ## which servers are up, their pids, addresses and logs
+lab-estado: build ## qué servidores corren, con su pid, su dirección y su bitácora
 	@$(BIN)/laboratorio lab estado
 
-lab: build ## the lab in the foreground, one prefix per program; Ctrl+C stops all
+lab: build ## el laboratorio en primer plano, cada línea con su programa; Ctrl+C lo detiene
 	@$(BIN)/laboratorio lab primer-plano
 
-lab-tmux: build ## the lab in tmux: a pane per server (Ctrl+C stops it, ↑ Enter restarts it) and one for curl
+lab-tmux: build ## el laboratorio en tmux: un panel por servidor (Ctrl+C lo detiene, ↑ Enter lo arranca) y otro para curl
 	@$(BIN)/laboratorio lab tmux
 
-puertos: build ## check that the course's ports (18080-18083) are free, as the scenes need
+puertos: build ## comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas
 	@$(BIN)/laboratorio lab puertos
 
 # The version the programs carry: the nearest tag, the commit, and whether the tree had changes.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo desarrollo)
 
-dist: ## release archives in dist/: one per platform (zip for Windows) and SHA256SUMS; reproducible
+dist: ## los archivos para descargar, en dist/: uno por plataforma (zip para Windows) y SHA256SUMS; reproducibles
 	$(GO) run ./scripts/dist --version $(VERSION) --salida dist $(PLATAFORMAS)
 
-clean: ## remove bin/, lab/ and dist/
+clean: ## borra bin/, lab/ y dist/
 	rm -rf $(BIN) lab dist
 
-bench: build ## load benchmark of the built servers against a trivial Go server (targets in the table)
+bench: build ## prueba de carga de los servidores frente a un servidor trivial de Go (con sus objetivos)
 	$(GO) run ./scripts/bench --bin $(BIN) $(if $(DURACION),--duracion $(DURACION))
 
-fuzz: ## every fuzz target briefly, as CI does (FUZZTIME=20000x inputs each by default)
+fuzz: ## cada objetivo de fuzz un momento, como en CI (FUZZTIME=20000x entradas por omisión)
 	@GO=$(GO) FUZZTIME=$(or $(FUZZTIME),20000x) scripts/fuzz.sh
 
-fuzz-largo: ## every fuzz target for longer (FUZZTIME=5m each by default)
+fuzz-largo: ## cada objetivo de fuzz más tiempo (FUZZTIME=5m por omisión)
 	@GO=$(GO) FUZZTIME=$(or $(FUZZTIME),5m) scripts/fuzz.sh

@@ -47,7 +47,7 @@ func nuevaRaiz(stdout io.Writer, entorno func(string) (string, bool)) *cobra.Com
 		},
 		RunE: func(c *cobra.Command, args []string) error {
 			if u, err := url.Parse(pasarela); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return cli.UsoMal("alta-segura: --pasarela debe ser una dirección http, no %q", pasarela)
+				return cli.UsoMal("alta-segura: --pasarela debe ser una dirección http, no «%s»", pasarela)
 			}
 			limite, texto := altasegura.LimiteDeEntorno(entorno("ALTA_LIMITE_MS"))
 			return cli.Salir(altasegura.Correr(c.Context(), altasegura.Opciones{

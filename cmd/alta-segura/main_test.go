@@ -42,7 +42,7 @@ func TestUsoIncorrecto(t *testing.T) {
 		"a b --x":                              "alta-segura: no existe la opción --x; «alta-segura --help» muestra las opciones\n",
 		"a b --pasarela":                       "alta-segura: la opción --pasarela necesita un valor; «alta-segura --help» muestra las opciones\n",
 		"a b --sin-llave=quizá":                "alta-segura: la opción --sin-llave espera true o false, no «quizá»; «alta-segura --help» muestra las opciones\n",
-		"a b --pasarela 127.0.0.1:18082":       "alta-segura: --pasarela debe ser una dirección http, no \"127.0.0.1:18082\"\n",
+		"a b --pasarela 127.0.0.1:18082":       "alta-segura: --pasarela debe ser una dirección http, no «127.0.0.1:18082»\n",
 		"help":                                 uso,
 	})
 }

@@ -152,7 +152,7 @@ func servir(ctx context.Context, programa string, o servidor.Opciones, h http.Ha
 		return err
 	}
 	log.Info().Str("direccion", ln.Addr().String()).Msg(linea(ln.Addr().String()))
-	return servidor.Servir(ctx, ln, servidor.Nuevo(h))
+	return servidor.Servir(ctx, ln, servidor.Nuevo(h), log)
 }
 
 // validar checks what the flags cannot: the port's range.

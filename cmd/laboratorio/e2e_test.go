@@ -261,3 +261,35 @@ func TestE2EHostil(t *testing.T) {
 		t.Errorf("Ctrl+C: salida %d", codigo)
 	}
 }
+
+// The first Ctrl+C with a slow request in flight says what the server waits for; the second one
+// stops it at once, with 130, instead of waiting up to 10 s.
+func TestE2ESegundoCtrlC(t *testing.T) {
+	t.Parallel()
+	bin := compilar(t)
+	p := lanzar(t, bin, "--puerto", "0")
+	addr := regexp.MustCompile(`127\.0\.0\.1:\d+`).FindString(p.linea(t))
+	go func() {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		io.WriteString(c, "GET /lento/9000 HTTP/1.1\r\nHost: x\r\n\r\n")
+		io.ReadAll(c)
+	}()
+	if l := p.linea(t); l != "GET /lento/9000" {
+		t.Fatalf("bitácora %q", l)
+	}
+	p.cmd.Process.Signal(os.Interrupt)
+	if l, want := p.linea(t), "esperando a que termine 1 petición en curso (hasta 10 s); otro Ctrl+C detiene el servidor ya"; l != want {
+		t.Errorf("tras el primer Ctrl+C: %q, se esperaba %q", l, want)
+	}
+	t0 := time.Now()
+	if codigo := p.terminar(t, os.Interrupt); codigo != 130 {
+		t.Errorf("segundo Ctrl+C: salida %d, se esperaba 130", codigo)
+	}
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Errorf("el segundo Ctrl+C tardó %s en detenerlo", d)
+	}
+}

@@ -51,7 +51,7 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			}
 			u, err := url.Parse(destino)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return cli.UsoMal("pasarela: --destino debe ser una dirección http, no %q", destino)
+				return cli.UsoMal("pasarela: --destino debe ser una dirección http, no «%s»", destino)
 			}
 			return servir(c.Context(), o, u, stdout, stderr)
 		},
@@ -72,7 +72,7 @@ func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, stdout, 
 	srv := servidor.Nuevo(pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: log}))
 	log.Info().Str("direccion", ln.Addr().String()).Str("destino", destino.String()).
 		Msg(pasarela.LineaDeInicio(ln.Addr().String(), destino))
-	if err := servidor.Servir(ctx, ln, srv); err != nil {
+	if err := servidor.Servir(ctx, ln, srv, log); err != nil {
 		return fmt.Errorf("pasarela: %w", err)
 	}
 	return nil

@@ -21,12 +21,13 @@ func TestUsoIncorrecto(t *testing.T) {
 		"--puerto abc":   "pasarela: la opción --puerto espera un número entero, no «abc»; «pasarela --help» muestra las opciones\n",
 		"--puerto 70000": "pasarela: --puerto va de 0 a 65535 (0: uno libre), no 70000\n",
 		"--log-json=tal": "pasarela: la opción --log-json espera true o false, no «tal»; «pasarela --help» muestra las opciones\n",
-		"--destino x":    "pasarela: --destino debe ser una dirección http, no \"x\"\n",
-		"--destino ftp://127.0.0.1:18080 --puerto 0": "pasarela: --destino debe ser una dirección http, no \"ftp://127.0.0.1:18080\"\n",
-		"--destino=http:// --puerto 0":               "pasarela: --destino debe ser una dirección http, no \"http://\"\n",
+		"--destino x":    "pasarela: --destino debe ser una dirección http, no «x»\n",
+		"--destino ftp://127.0.0.1:18080 --puerto 0": "pasarela: --destino debe ser una dirección http, no «ftp://127.0.0.1:18080»\n",
+		"--destino=http:// --puerto 0":               "pasarela: --destino debe ser una dirección http, no «http://»\n",
 		"revisor":                                    "pasarela: sobra «revisor»; «pasarela --help» muestra cómo se usa\n",
 		"help":                                       "pasarela: sobra «help»; «pasarela --help» muestra cómo se usa\n",
 		"completion":                                 "pasarela: sobra «completion»; «pasarela --help» muestra cómo se usa\n",
+		"completion tcsh":                            "pasarela: sobra «completion»; «pasarela --help» muestra cómo se usa\n",
 	})
 }
 

@@ -22,7 +22,7 @@ func TestUsoIncorrecto(t *testing.T) {
 		"servir --puerto=-1":          "revisor servir: --puerto va de 0 a 65535 (0: uno libre), no -1\n",
 		"--log-json=tal":              "revisor: la opción --log-json espera true o false, no «tal»; «revisor --help» muestra las opciones\n",
 		"--vigencia-llaves 0s":        "revisor: la opción --vigencia-llaves no acepta «0s»: se espera una duración positiva (24h, 5s, 1500ms); «revisor --help» muestra las opciones\n",
-		"--limitador cubo --puerto 0": "revisor: --limitador: algoritmo desconocido \"cubo\": usa ventana, deslizante o cubeta\n",
+		"--limitador cubo --puerto 0": "revisor: --limitador: algoritmo desconocido «cubo»: usa ventana, deslizante o cubeta\n",
 		"servir --destinos laboratorio:18081 --puerto 0": "revisor servir: destinos permitidos que no son ip:puerto: \"laboratorio:18081\"\n",
 		"--leccion 5 --puerto 0":                         "revisor: --leccion: «revisor» tiene versiones de las lecciones 4, 6 y 7, no de «5»\n",
 		"--leccion 7 --defecto pila":                     "revisor: --defecto pila es una versión rota del programa de la lección 4, no de la 7\n",
@@ -30,7 +30,7 @@ func TestUsoIncorrecto(t *testing.T) {
 		"--ejercicio 3":                                  "revisor: --ejercicio: no hay un ejercicio 3 de la lección 7 que cambie «revisor»; los que hay: --leccion 4 --ejercicio 3\n",
 		"otra":                                           "revisor: sobra «otra»; «revisor --help» muestra cómo se usa\n",
 		"help":                                           "revisor: sobra «help»; «revisor --help» muestra cómo se usa\n",
-		"completion bash":                                "revisor: sobra «completion»; «revisor --help» muestra cómo se usa\n",
+		"revisa":                                         "revisor: no existe la orden «revisa»; ¿querías decir «revisar»? «revisor --help» muestra las órdenes\n",
 		"servir de-mas":                                  "revisor servir: sobra «de-mas»; «revisor servir --help» muestra cómo se usa\n",
 		"tabla23 de-mas":                                 "revisor tabla23: sobra «de-mas»; «revisor tabla23 --help» muestra cómo se usa\n",
 		"agente uno dos":                                 "revisor agente: sobra «dos»; «revisor agente --help» muestra cómo se usa\n",
@@ -38,7 +38,7 @@ func TestUsoIncorrecto(t *testing.T) {
 		"comprobar tabla --puerto-hostil x":              "revisor comprobar tabla: la opción --puerto-hostil espera un número entero, no «x»; «revisor comprobar tabla --help» muestra las opciones\n",
 		"comprobar otra":                                 "revisor comprobar: no existe la orden «otra»; «revisor comprobar --help» muestra las órdenes\n",
 		"rafaga --tope 5":                                "revisor rafaga: la opción --tope espera una duración (como 90s o 1m30s), no «5»; «revisor rafaga --help» muestra las opciones\n",
-		"rafaga x":                                       "rafaga: N debe ser un entero positivo, no \"x\"\n",
+		"rafaga x":                                       "rafaga: N debe ser un entero positivo, no «x»\n",
 	})
 }
 

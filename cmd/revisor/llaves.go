@@ -62,7 +62,7 @@ func (v *vigenciaLlaves) registro(entorno func(string) (string, bool)) (*idempot
 		if texto, hay := entorno("REVISOR_VIGENCIA_MS"); hay {
 			ms, ok := idempotencia.VigenciaDeEntorno(texto)
 			if !ok {
-				return nil, fmt.Errorf("REVISOR_VIGENCIA_MS debe ser un número entero de milisegundos mayor que 0, no %q", texto)
+				return nil, fmt.Errorf("REVISOR_VIGENCIA_MS debe ser un número entero de milisegundos mayor que 0, no «%s»", texto)
 			}
 			d = ms
 		}

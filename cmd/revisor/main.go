@@ -133,7 +133,7 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 	defer rv.Cerrar()
 	srv := servidor.Nuevo(servidor.Registrar(log, rv))
 	log.Info().Str("direccion", ln.Addr().String()).Msg("revisor en http://" + ln.Addr().String())
-	if err := servidor.Servir(c.Context(), ln, srv); err != nil {
+	if err := servidor.Servir(c.Context(), ln, srv, log); err != nil {
 		return fmt.Errorf("%s: %w", c.CommandPath(), err)
 	}
 	return nil

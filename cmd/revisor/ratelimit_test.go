@@ -47,7 +47,7 @@ func TestLimitadorDesconocido(t *testing.T) {
 	t.Parallel()
 	var out, errOut bytes.Buffer
 	codigo := run(context.Background(), []string{"--limitador", "cubo", "--puerto", "0"}, nil, &out, &errOut)
-	if want := "revisor: --limitador: algoritmo desconocido \"cubo\": usa ventana, deslizante o cubeta\n"; codigo != 2 || errOut.String() != want || out.Len() != 0 {
+	if want := "revisor: --limitador: algoritmo desconocido «cubo»: usa ventana, deslizante o cubeta\n"; codigo != 2 || errOut.String() != want || out.Len() != 0 {
 		t.Errorf("código %d, stdout %q, stderr %q", codigo, out.String(), errOut.String())
 	}
 }

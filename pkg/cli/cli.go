@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"cursohttp/pkg/curso"
 )
 
 // Exit codes: 0 done (a server: stopped cleanly by Ctrl+C or SIGTERM), 1 it could not do its work,
@@ -58,12 +60,25 @@ func Ejecutar(ctx context.Context, raiz *cobra.Command, args []string, stdin io.
 	raiz.SetIn(stdin)
 	raiz.SetOut(stdout)
 	raiz.SetErr(stderr)
-	var err error
-	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
-		err = sobra(raiz, args[0]) // cobra's hidden shell-completion hook, which answers in English
-	} else {
-		err = raiz.ExecuteContext(ctx)
+	if escribir := guionSinOrden(raiz, args); escribir != nil {
+		if err := escribir(stdout); err != nil {
+			fmt.Fprintln(stderr, err)
+			return SalidaFallo
+		}
+		return SalidaBien
 	}
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// cobra's hidden hook that the completion scripts call: the choices it prints on stdout
+		// carry the commands' and flags' Spanish descriptions; on stderr it explains itself in
+		// English, for nobody (the scripts throw stderr away), so that goes nowhere.
+		raiz.SetErr(io.Discard)
+		stderr = io.Discard
+		// The hidden «help» that stands in for cobra's is always offered; it is no order to offer.
+		opciones := &sinAyuda{w: stdout}
+		raiz.SetOut(opciones)
+		defer opciones.terminar()
+	}
+	err := raiz.ExecuteContext(ctx)
 	var uso *ErrorDeUso
 	var codigo salida
 	switch {
@@ -84,7 +99,8 @@ func Ejecutar(ctx context.Context, raiz *cobra.Command, args []string, stdin io.
 const marca = "cli.preparado"
 
 // Preparar gives raiz and every command under it the Spanish help (-h, --help: on stdout, exit 0),
-// Spanish flag errors, no completion or help subcommands, and SinArgumentos where a command says
+// Spanish flag errors, --version on the root, «completion» in Spanish (hidden from the help, so
+// the course's help pages read the same; see guionSinOrden), no help subcommand, and SinArgumentos where a command says
 // nothing about its arguments. A command with subcommands and nothing to run rejects an unknown
 // order. Call it after the whole tree is built; Ejecutar calls it too, and a second call does
 // nothing.
@@ -98,16 +114,23 @@ func Preparar(raiz *cobra.Command) {
 	raiz.Annotations[marca] = "sí"
 	raiz.SilenceUsage = true
 	raiz.SilenceErrors = true
-	raiz.CompletionOptions.DisableDefaultCmd = true
+	raiz.CompletionOptions.DisableDefaultCmd = true // cobra's, in English; ordenCompletar instead
 	if raiz.PersistentFlags().Lookup("help") == nil {
 		raiz.PersistentFlags().BoolP("help", "h", false, textoAyuda)
 	}
 	raiz.SetHelpCommand(sinOrdenAyuda())
 	ponerVersion(raiz)
+	if raiz.HasAvailableSubCommands() {
+		// A program without orders (pasarela, alta-segura) gets «completion <shell>» in Ejecutar
+		// instead: an order would turn «alta-segura help» from the course's usage line into
+		// cobra's help command.
+		raiz.AddCommand(ordenCompletar(raiz))
+	}
 	recorrer(raiz, func(c *cobra.Command) {
 		c.SetUsageFunc(func(c *cobra.Command) error { return escribirUso(c.OutOrStderr(), c) })
 		c.SetHelpFunc(ayuda)
 		c.SetFlagErrorFunc(errorDeOpcion)
+		c.SuggestionsMinimumDistance = 2 // cobra sets it on the root only
 		if fl := c.Flags().Lookup("help"); fl != nil {
 			fl.Usage = textoAyuda
 		}
@@ -136,7 +159,7 @@ func grupo(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return c.Help()
 	}
-	return UsoMal("%s: no existe la orden «%s»; «%s --help» muestra las órdenes", c.CommandPath(), args[0], c.CommandPath())
+	return noExisteLaOrden(c, args[0], c.SuggestionsFor(args[0]))
 }
 
 // sinOrdenAyuda takes the place of cobra's English "help" subcommand: hidden, and «programa help»
@@ -164,10 +187,20 @@ func recorrer(c *cobra.Command, f func(*cobra.Command)) {
 type Programa func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 // Main is every command's main: Ctrl+C and SIGTERM cancel the context (servers then shut down
-// gracefully), and the program's code is the process's exit code.
+// gracefully, clients stop), and the program's code is the process's exit code. A second Ctrl+C
+// does not wait for anything: the process ends at once with 130, as killed by SIGINT.
 func Main(run Programa) {
-	ctx, parar := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	senales := make(chan os.Signal, 1)
+	signal.Notify(senales, os.Interrupt, syscall.SIGTERM)
+	ctx, cancelar := context.WithCancel(context.Background())
+	go func() {
+		<-senales
+		cancelar()
+		<-senales
+		os.Exit(curso.Interrumpido)
+	}()
 	codigo := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	parar()
+	signal.Stop(senales)
+	cancelar()
 	os.Exit(codigo)
 }

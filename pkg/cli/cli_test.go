@@ -99,13 +99,14 @@ func TestErroresDeUso(t *testing.T) {
 		{[]string{"otra"}, 2, "prueba: sobra «otra»; «prueba --help» muestra cómo se usa\n"},
 		{[]string{"help"}, 2, "prueba: sobra «help»; «prueba --help» muestra cómo se usa\n"},
 		{[]string{"help", "uno", "--x"}, 2, "prueba: sobra «help»; «prueba --help» muestra cómo se usa\n"},
-		{[]string{"completion", "bash"}, 2, "prueba: sobra «completion»; «prueba --help» muestra cómo se usa\n"},
-		{[]string{"__complete", ""}, 2, "prueba: sobra «__complete»; «prueba --help» muestra cómo se usa\n"},
-		{[]string{"__completeNoDesc", "u"}, 2, "prueba: sobra «__completeNoDesc»; «prueba --help» muestra cómo se usa\n"},
 		{[]string{"uno"}, 2, "uso: prueba uno <palabra>\n"},
 		{[]string{"uno", "a", "b"}, 2, "prueba uno: sobra «b»; «prueba uno --help» muestra cómo se usa\n"},
 		{[]string{"uno", "--x"}, 2, "prueba uno: no existe la opción --x; «prueba uno --help» muestra las opciones\n"},
 		{[]string{"grupo", "rama"}, 2, "prueba grupo: no existe la orden «rama»; «prueba grupo --help» muestra las órdenes\n"},
+		// A typo of an order gets the closest ones, in Spanish.
+		{[]string{"un"}, 2, "prueba: no existe la orden «un»; ¿querías decir «uno»? «prueba --help» muestra las órdenes\n"},
+		{[]string{"grup"}, 2, "prueba: no existe la orden «grup»; ¿querías decir «grupo»? «prueba --help» muestra las órdenes\n"},
+		{[]string{"grupo", "hija"}, 2, "prueba grupo: no existe la orden «hija»; ¿querías decir «hoja»? «prueba grupo --help» muestra las órdenes\n"},
 		{[]string{"grupo", "hoja", "de-mas"}, 2, "prueba grupo hoja: sobra «de-mas»; «prueba grupo hoja --help» muestra cómo se usa\n"},
 		{[]string{"uno", "falla"}, 1, "prueba uno: falló\n"},
 		{[]string{"uno", "tres"}, 3, ""},
@@ -234,5 +235,36 @@ func TestVersion(t *testing.T) {
 	codigo, out, errOut := ejecutar("--version")
 	if codigo != 0 || errOut != "" || out != "prueba "+Version()+"\n" || Version() == "" {
 		t.Errorf("--version: %d %q %q", codigo, out, errOut)
+	}
+}
+
+// completion writes each shell's script, and the hidden hook the scripts call answers with the
+// orders and flags and their Spanish descriptions, without the hidden «help» nor «completion».
+func TestCompletar(t *testing.T) {
+	t.Parallel()
+	for shell, marca := range map[string]string{
+		"bash": "complete -o default -F __start_prueba prueba", "zsh": "#compdef prueba",
+		"fish": "complete -c prueba", "powershell": "Register-ArgumentCompleter",
+	} {
+		codigo, out, errOut := ejecutar("completion", shell)
+		if codigo != 0 || errOut != "" || !strings.Contains(out, marca) {
+			t.Errorf("completion %s: %d, stderr %q, sin %q", shell, codigo, errOut, marca)
+		}
+	}
+	codigo, out, errOut := ejecutar("__complete", "")
+	if want := "grupo\treúne órdenes\nuno\tlleva una palabra\n:4\n"; codigo != 0 || out != want || errOut != "" {
+		t.Errorf("__complete: %d %q %q; se esperaba %q", codigo, out, errOut, want)
+	}
+	codigo, out, _ = ejecutar("__complete", "--p")
+	if want := "--propio\tun valor propio\n--puerto\tpuerto en el que escucha\n:4\n"; codigo != 0 || out != want {
+		t.Errorf("__complete --p: %d %q; se esperaba %q", codigo, out, want)
+	}
+	// completion is there, but not in the help: the course's help pages read the same.
+	_, ayuda, _ := ejecutar("--help")
+	if strings.Contains(ayuda, "completion") {
+		t.Errorf("la ayuda muestra completion:\n%s", ayuda)
+	}
+	if codigo, _, errOut := ejecutar("completion", "tcsh"); codigo != 2 || !strings.Contains(errOut, "no existe la orden «tcsh»") {
+		t.Errorf("completion tcsh: %d %q", codigo, errOut)
 	}
 }

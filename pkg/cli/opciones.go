@@ -71,7 +71,22 @@ func HastaArgumentos(n int) cobra.PositionalArgs {
 }
 
 func sobra(c *cobra.Command, palabra string) error {
+	if c.HasAvailableSubCommands() {
+		if s := c.SuggestionsFor(palabra); len(s) > 0 {
+			return noExisteLaOrden(c, palabra, s)
+		}
+	}
 	return UsoMal("%s: sobra «%s»; «%s --help» muestra cómo se usa", c.CommandPath(), palabra, c.CommandPath())
+}
+
+// noExisteLaOrden is a word that is not one of c's orders, with the closest ones (cobra's
+// suggestions: a small edit distance or a prefix).
+func noExisteLaOrden(c *cobra.Command, palabra string, sugerencias []string) error {
+	texto := fmt.Sprintf("%s: no existe la orden «%s»;", c.CommandPath(), palabra)
+	if len(sugerencias) > 0 {
+		texto = strings.TrimSuffix(texto, ";") + "; ¿querías decir «" + strings.Join(sugerencias, "» o «") + "»?"
+	}
+	return UsoMal("%s «%s --help» muestra las órdenes", texto, c.CommandPath())
 }
 
 // ValidarPuerto checks a port flag's value: 0 (a free port, which the program prints) to 65535.

@@ -14,7 +14,10 @@ import (
 func tmuxPrivado(t *testing.T) Tmux {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux no está instalado")
+		if os.Getenv("CI") != "" {
+			t.Fatal("falta tmux en CI (.ci/run lo instala)")
+		}
+		t.Skip("tmux no está instalado (apt-get install tmux)")
 	}
 	// bash, as a student's shell: ↑ needs a shell with history, which sh (dash) is not.
 	bash, err := exec.LookPath("bash")

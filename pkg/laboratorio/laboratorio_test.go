@@ -317,7 +317,7 @@ func TestLentoApagado(t *testing.T) {
 	}
 	ctx, apagar := context.WithCancel(context.Background())
 	servido := make(chan error, 1)
-	go func() { servido <- servidor.Servir(ctx, ln, servidor.Nuevo(Nuevo(zerolog.Nop()))) }()
+	go func() { servido <- servidor.Servir(ctx, ln, servidor.Nuevo(Nuevo(zerolog.Nop())), zerolog.Nop()) }()
 
 	respuesta := make(chan crudo, 1)
 	go func() {

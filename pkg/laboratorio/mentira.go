@@ -61,7 +61,7 @@ func LeerRespuesta(s string) (Respuesta, error) {
 		r.Extra, r.ConExtra = partes[1], true
 		for _, c := range []byte(r.Extra) {
 			if (c < 0x20 && c != '\t') || c == 0x7f {
-				return Respuesta{}, fmt.Errorf("%w %q: el extra no puede llevar caracteres de control", ErrRespuesta, s)
+				return Respuesta{}, fmt.Errorf("%w «%s»: el extra no puede llevar caracteres de control", ErrRespuesta, s)
 			}
 		}
 	}

@@ -14,6 +14,8 @@ import (
 
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/servidor"
+
+	"github.com/rs/zerolog"
 )
 
 func TestLeerRespuesta(t *testing.T) {
@@ -296,7 +298,7 @@ func TestMentiraApagado(t *testing.T) {
 	ctx, apagar := context.WithCancel(context.Background())
 	defer context.AfterFunc(ctx, m.Cerrar)()
 	servido := make(chan error, 1)
-	go func() { servido <- servidor.Servir(ctx, ln, servidor.Nuevo(m)) }()
+	go func() { servido <- servidor.Servir(ctx, ln, servidor.Nuevo(m), zerolog.Nop()) }()
 
 	c, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {

@@ -59,7 +59,7 @@ func FabricaDe(algoritmo string) (Fabrica, error) {
 	case AlgoritmoCubeta:
 		return func(c int, v time.Duration) Limitador { return NuevaCubeta(c, v) }, nil
 	}
-	return nil, fmt.Errorf("algoritmo desconocido %q: usa %s, %s o %s", algoritmo, AlgoritmoVentana, AlgoritmoDeslizante, AlgoritmoCubeta)
+	return nil, fmt.Errorf("algoritmo desconocido «%s»: usa %s, %s o %s", algoritmo, AlgoritmoVentana, AlgoritmoDeslizante, AlgoritmoCubeta)
 }
 
 // Nuevo builds a limiter by algorithm name, for programs that take it as a flag.

@@ -124,8 +124,8 @@ func TestNuevo(t *testing.T) {
 		{"ventana", 3, time.Minute, ""},
 		{"deslizante", 1, time.Second, ""},
 		{"cubeta", 10, time.Hour, ""},
-		{"leaky", 3, time.Minute, `algoritmo desconocido "leaky": usa ventana, deslizante o cubeta`},
-		{"Ventana", 3, time.Minute, `algoritmo desconocido "Ventana": usa ventana, deslizante o cubeta`},
+		{"leaky", 3, time.Minute, `algoritmo desconocido «leaky»: usa ventana, deslizante o cubeta`},
+		{"Ventana", 3, time.Minute, `algoritmo desconocido «Ventana»: usa ventana, deslizante o cubeta`},
 		{"ventana", 0, time.Minute, "la cuota debe ser 1 o más, no 0"},
 		{"cubeta", 3, 0, "la ventana debe durar más que 0, no 0s"},
 	}

@@ -100,7 +100,7 @@ func TestLineasDeOrdenes(t *testing.T) {
 		{rafaga, "", nil, 0, `revisor="http://127.0.0.1:18080" laboratorio="" {N:0 SinRitmo:{Credencial:escritura-b Servicio:3} ConRitmo:{Credencial:escritura-a Servicio:1} Tope:1m5s}`, ""},
 		{rafaga, "4 --sin-ritmo admin:2 --tope 5s", nil, 0, `revisor="http://127.0.0.1:18080" laboratorio="" {N:4 SinRitmo:{Credencial:admin Servicio:2} ConRitmo:{Credencial:escritura-a Servicio:1} Tope:5s}`, ""},
 		{rafaga, "-3", nil, cli.SalidaUso, "", "rafaga: no existe la opción -3; «rafaga --help» muestra las opciones\n"},
-		{rafaga, "x", nil, cli.SalidaUso, "", "rafaga: N debe ser un entero positivo, no \"x\"\n"},
+		{rafaga, "x", nil, cli.SalidaUso, "", "rafaga: N debe ser un entero positivo, no «x»\n"},
 	}
 	for _, c := range casos {
 		var out, errOut bytes.Buffer

@@ -24,9 +24,9 @@ func nuevoCmdFueraDeTabla(f *Fabrica, runF func(context.Context, Entorno) int) *
 	return armar(f, &cobra.Command{
 		Use:   "fuera-de-tabla [opciones]",
 		Short: "Qué hace la tabla con códigos que no lista: el x00 de su familia (fig07_06.ts)",
-		Long: `Pide al laboratorio trece códigos que la tabla no lista (y cuatro que sí, para comparar) y
-muestra que cada uno cae en el x00 de su familia, como ordena el RFC 9110; fuera de 100-599 se
-procesa como un 5xx. Necesita el laboratorio corriendo.`,
+		Long: `Pide al laboratorio trece códigos, nueve que la tabla no lista y cuatro que sí (para
+comparar), y muestra que cada uno que no lista cae en el x00 de su familia, como ordena el
+RFC 9110; fuera de 100-599 se procesa como un 5xx. Necesita el laboratorio corriendo.`,
 		Args: cli.SinArgumentos,
 	}, runF, FueraDeTabla, conLaboratorio)
 }

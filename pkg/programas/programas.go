@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -174,11 +175,31 @@ func describir(err error) string {
 	}
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Sprintf("nadie escucha en %s (conexión rechazada): ¿está corriendo?", ue.URL)
+		return fmt.Sprintf("nadie escucha en %s (conexión rechazada): ¿está corriendo%s?", ue.URL, quienEscucharia(ue.URL))
 	case ue.Timeout():
 		return fmt.Sprintf("%s no respondió a tiempo", ue.URL)
 	}
 	return fmt.Sprintf("sin respuesta de %s (%s)", ue.URL, nodejs.CodigoDeError(ue.Err))
+}
+
+// quienEscucharia names the course's program that listens where a refused request went (« el
+// laboratorio (bin/laboratorio)»), or nothing for an address the course does not use.
+func quienEscucharia(destino string) string {
+	u, err := url.Parse(destino)
+	if err != nil || u.Hostname() != curso.Host {
+		return ""
+	}
+	switch u.Port() {
+	case strconv.Itoa(curso.PuertoRevisor):
+		return " el revisor (bin/revisor)"
+	case strconv.Itoa(curso.PuertoLaboratorio):
+		return " el laboratorio (bin/laboratorio)"
+	case strconv.Itoa(curso.PuertoPasarela):
+		return " la pasarela (bin/pasarela) o laboratorio mentira"
+	case strconv.Itoa(curso.PuertoHostil):
+		return " el servicio hostil (bin/laboratorio hostil)"
+	}
+	return ""
 }
 
 // padEnd is String.prototype.padEnd(n) with spaces.

@@ -145,7 +145,7 @@ la ventana del revisor (60 s); con uno menor la tanda se detiene en vez de adela
 			if len(args) == 1 {
 				n, err := strconv.Atoi(args[0])
 				if err != nil || n < 1 {
-					return cli.UsoMal("rafaga: N debe ser un entero positivo, no %q", args[0])
+					return cli.UsoMal("rafaga: N debe ser un entero positivo, no «%s»", args[0])
 				}
 				o.N = n
 			}
@@ -173,7 +173,7 @@ func leerTanda(s string) (Tanda, error) {
 	credencial, id, ok := strings.Cut(s, ":")
 	n, err := strconv.Atoi(id)
 	if !ok || credencial == "" || err != nil || n < 1 {
-		return Tanda{}, fmt.Errorf("se esperaba credencial:servicio (p. ej. escritura-a:1), no %q", s)
+		return Tanda{}, fmt.Errorf("se esperaba credencial:servicio (p. ej. escritura-a:1), no «%s»", s)
 	}
 	return Tanda{Credencial: credencial, Servicio: n}, nil
 }

@@ -123,10 +123,10 @@ func TestComandoRafaga(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{[]string{"cero"}, "rafaga: N debe ser un entero positivo, no \"cero\"\n"},
-		{[]string{"0"}, "rafaga: N debe ser un entero positivo, no \"0\"\n"},
-		{[]string{"--sin-ritmo", "escritura-b"}, "rafaga: se esperaba credencial:servicio (p. ej. escritura-a:1), no \"escritura-b\"\n"},
-		{[]string{"--con-ritmo", "escritura-a:x"}, "rafaga: se esperaba credencial:servicio (p. ej. escritura-a:1), no \"escritura-a:x\"\n"},
+		{[]string{"cero"}, "rafaga: N debe ser un entero positivo, no «cero»\n"},
+		{[]string{"0"}, "rafaga: N debe ser un entero positivo, no «0»\n"},
+		{[]string{"--sin-ritmo", "escritura-b"}, "rafaga: se esperaba credencial:servicio (p. ej. escritura-a:1), no «escritura-b»\n"},
+		{[]string{"--con-ritmo", "escritura-a:x"}, "rafaga: se esperaba credencial:servicio (p. ej. escritura-a:1), no «escritura-a:x»\n"},
 	}
 	for _, c := range casos {
 		out, errOut, codigo := ejecutar(t, append([]string{"rafaga", "--revisor", "http://127.0.0.1:1"}, c.args...)...)

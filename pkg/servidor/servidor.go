@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -186,8 +187,17 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 }
 
 // Servir serves on ln until ctx ends, then lets requests in flight finish (up to EsperaApagado).
-// A nil return is a clean shutdown.
-func Servir(ctx context.Context, ln net.Listener, srv *http.Server) error {
+// If some are still running a moment later, it says in log how many and that a second Ctrl+C
+// stops at once (cli.Main does that). A nil return is a clean shutdown.
+func Servir(ctx context.Context, ln net.Listener, srv *http.Server, log zerolog.Logger) error {
+	var enCurso atomic.Int64
+	if h := srv.Handler; h != nil {
+		srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			enCurso.Add(1)
+			defer enCurso.Add(-1)
+			h.ServeHTTP(w, r)
+		})
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -197,11 +207,34 @@ func Servir(ctx context.Context, ln net.Listener, srv *http.Server) error {
 	}
 	apagar, cancelar := context.WithTimeout(context.Background(), EsperaApagado)
 	defer cancelar()
-	if err := srv.Shutdown(apagar); err != nil {
+	apagado := make(chan error, 1)
+	go func() { apagado <- srv.Shutdown(apagar) }()
+	var err error
+	select {
+	case err = <-apagado:
+	case <-time.After(avisoApagado):
+		if n := enCurso.Load(); n > 0 {
+			log.Warn().Int64("en_curso", n).Msg(esperando(n))
+		}
+		err = <-apagado
+	}
+	if err != nil {
 		srv.Close()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
+}
+
+// avisoApagado is how long a stopping server waits in silence: requests that end by then (almost
+// all) are not worth a line.
+const avisoApagado = 300 * time.Millisecond
+
+func esperando(n int64) string {
+	peticiones := fmt.Sprintf("terminen %d peticiones en curso", n)
+	if n == 1 {
+		peticiones = "termine 1 petición en curso"
+	}
+	return fmt.Sprintf("esperando a que %s (hasta %d s); otro Ctrl+C detiene el servidor ya", peticiones, int(EsperaApagado/time.Second))
 }

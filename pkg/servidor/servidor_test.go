@@ -14,6 +14,8 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/estado"
+
+	"github.com/rs/zerolog"
 )
 
 func TestLaBitacoraEnTerminalMuestraSoloLaLinea(t *testing.T) {
@@ -81,7 +83,7 @@ func TestServirApagaConCalma(t *testing.T) {
 	addr := ln.Addr().String()
 	ctx, cancelar := context.WithCancel(context.Background())
 	fin := make(chan error, 1)
-	go func() { fin <- Servir(ctx, ln, Nuevo(h)) }()
+	go func() { fin <- Servir(ctx, ln, Nuevo(h), zerolog.Nop()) }()
 	respuesta := make(chan string, 1)
 	go func() {
 		res, err := http.Get("http://" + addr + "/lento")

@@ -59,7 +59,8 @@
 //	escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [--escena nombre] [escena|carpeta|archivo ...]
 //
 // With no arguments it replays every scene under scripts/leccion-*/. A name
-// may be a prefix: "4.4" replays every scene of §4.4; --escena picks the same
+// may be a section: "4.4" replays every scene of §4.4 and its subsections (and "7.1" not 7.10);
+// a name that does not end in a digit is a plain prefix. --escena picks the same
 // way among the scenes the arguments name.
 //
 // It drives bash, process groups and flock, as on the course's machines; on Windows it runs in WSL.
@@ -98,7 +99,7 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 	raiz := banderas.String("escenas", "scripts", "carpeta que contiene leccion-4/, leccion-6/ y leccion-7/")
 	paso := banderas.Bool("paso", false, "para antes de cada comando: Enter lo ejecuta y muestra su salida en vivo")
 	lista := banderas.Bool("lista", false, "lista las escenas y no reproduce nada")
-	elegida := banderas.String("escena", "", "solo las escenas con este nombre o que empiezan así (4.4.3, 6.5.4-mentira)")
+	elegida := banderas.String("escena", "", "solo esta escena, o las de esta sección y sus subsecciones (7.1 no incluye 7.10), o las que empiezan así (6.5.4-ment)")
 	banderas.Usage = func() {
 		fmt.Fprintln(errores, "uso: escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [--escena nombre] [escena|carpeta|archivo ...]")
 		banderas.PrintDefaults()
@@ -139,16 +140,20 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 	}
 	defer candado.Close()
 
+	color := false
+	if f, ok := salida.(*os.File); ok {
+		color = ConColor(f, os.LookupEnv)
+	}
 	r := &Reproductor{
 		Bin: *bin, Programas: ServidoresDelCurso(), Puertos: []int{curso.PuertoRevisor, curso.PuertoLaboratorio, curso.PuertoPasarela, curso.PuertoHostil},
-		Paso: *paso, Entrada: bufio.NewReader(entrada), Salida: salida,
+		Paso: *paso, Entrada: bufio.NewReader(entrada), Salida: salida, Color: color,
 		LimiteComando: 90 * time.Second, EsperaBitacora: 2 * time.Second,
 	}
 	inicio := time.Now()
 	bien := 0
 	for _, e := range escenas {
 		if *paso {
-			fmt.Fprintf(salida, "\n\033[1m=== %s\033[0m\n", e.Nombre)
+			fmt.Fprintf(salida, "\n%s\n", r.tinta(negrita, "=== "+e.Nombre))
 		}
 		res := r.Reproducir(ctx, e)
 		switch {
@@ -232,7 +237,7 @@ func Buscar(raiz string, args []string) ([]string, error) {
 				encontradas = []string{t}
 				break
 			}
-			if strings.HasPrefix(base, nombre) {
+			if EsDeLaSeccion(base, nombre) {
 				encontradas = append(encontradas, t)
 			}
 		}
@@ -245,7 +250,21 @@ func Buscar(raiz string, args []string) ([]string, error) {
 	return rutas, nil
 }
 
-// Elegir keeps the scenes whose name is nombre, or else starts with it.
+// EsDeLaSeccion says whether the scene called base is nombre or falls under it. A name ending in a
+// digit is a section: «7.1» takes 7.1 and its subsections (7.1-…, 7.1.2-…) but not 7.10-7.14;
+// any other name is a plain prefix («6.5.4-ment»).
+func EsDeLaSeccion(base, nombre string) bool {
+	resto, ok := strings.CutPrefix(base, nombre)
+	if !ok || resto == "" || nombre == "" {
+		return ok
+	}
+	if u := nombre[len(nombre)-1]; u >= '0' && u <= '9' {
+		return resto[0] == '.' || resto[0] == '-'
+	}
+	return true
+}
+
+// Elegir keeps the scenes whose name is nombre, or else falls under it (EsDeLaSeccion).
 func Elegir(rutas []string, nombre string) ([]string, error) {
 	nombre = strings.TrimSuffix(filepath.Base(nombre), Extension)
 	var elegidas []string
@@ -254,7 +273,7 @@ func Elegir(rutas []string, nombre string) ([]string, error) {
 		if base == nombre {
 			return []string{r}, nil
 		}
-		if strings.HasPrefix(base, nombre) {
+		if EsDeLaSeccion(base, nombre) {
 			elegidas = append(elegidas, r)
 		}
 	}

@@ -26,6 +26,7 @@ type Reproductor struct {
 	Paso      bool                // pause before each command (--paso)
 	Entrada   *bufio.Reader       // where Enter comes from in --paso
 	Salida    io.Writer           // where --paso shows everything live
+	Color     bool                // ANSI colours on Salida: a terminal, and no NO_COLOR
 	// LimiteComando bounds one command; the longest lesson command is a sleep 8.
 	LimiteComando time.Duration
 	// EsperaBitacora is how long a server's terminal may take to show its lines.
@@ -113,7 +114,7 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 	}
 	for _, nombre := range e.Servidores {
 		if r.Paso {
-			fmt.Fprintf(r.Salida, "\033[2m# arranco %s\033[0m\n", strings.Join(flota.Linea(nombre, nil), " "))
+			fmt.Fprintln(r.Salida, r.tinta(tenue, "# arranco "+strings.Join(flota.Linea(nombre, nil), " ")))
 		}
 		if err := flota.Arrancar(ctx, nombre, nil, e.Entorno); err != nil {
 			res.Err = err
@@ -137,7 +138,7 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 				args = flota.Ultimos(p.Servidor)
 			}
 			if r.Paso {
-				fmt.Fprintf(r.Salida, "\033[2m# arranco %s\033[0m\n", strings.Join(flota.Linea(p.Servidor, args), " "))
+				fmt.Fprintln(r.Salida, r.tinta(tenue, "# arranco "+strings.Join(flota.Linea(p.Servidor, args), " ")))
 			}
 			if err := flota.Arrancar(ctx, p.Servidor, args, p.Env); err != nil {
 				res.Err = fmt.Errorf("%s:%d: %w", e.Ruta, p.Numero, err)
@@ -145,7 +146,7 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 			}
 		case Detener:
 			if r.Paso {
-				fmt.Fprintf(r.Salida, "\033[2m# detengo %s (Ctrl+C)\033[0m\n", p.Servidor)
+				fmt.Fprintln(r.Salida, r.tinta(tenue, "# detengo "+p.Servidor+" (Ctrl+C)"))
 			}
 			if err := flota.Detener(p.Servidor); err != nil {
 				res.Err = fmt.Errorf("%s:%d: %w", e.Ruta, p.Numero, err)
@@ -173,7 +174,7 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 // comando runs one `$ ` line and compares what it printed.
 func (r *Reproductor) comando(ctx context.Context, e *Escena, p Paso, dir string, entorno []string, nEsp, nObt *Numerador) (string, error) {
 	if r.Paso {
-		fmt.Fprintf(r.Salida, "\n\033[1m$ %s\033[0m", p.Comando)
+		fmt.Fprint(r.Salida, "\n"+r.tinta(negrita, "$ "+p.Comando))
 		if err := r.esperarEnter(ctx); err != nil {
 			return "", err
 		}
@@ -192,9 +193,9 @@ func (r *Reproductor) comando(ctx context.Context, e *Escena, p Paso, dir string
 	}
 	if r.Paso {
 		if d == "" {
-			fmt.Fprintln(r.Salida, "\033[32m✔ como en la lección\033[0m")
+			fmt.Fprintln(r.Salida, r.tinta(verde, "✔ como en la lección"))
 		} else {
-			fmt.Fprintf(r.Salida, "\033[31m✘ distinto de la lección:\033[0m\n%s", d)
+			fmt.Fprintf(r.Salida, "%s\n%s", r.tinta(rojo, "✘ distinto de la lección:"), d)
 		}
 	}
 	return d, nil
@@ -220,11 +221,11 @@ func (r *Reproductor) bitacora(ctx context.Context, e *Escena, p Paso, flota *Fl
 		if d == "" || time.Now().After(limite) || ctx.Err() != nil {
 			*nEsp, *nObt = *esp, *obt
 			if r.Paso {
-				fmt.Fprintf(r.Salida, "\n\033[1m--- terminal de %s:\033[0m\n%s", p.Servidor, texto)
+				fmt.Fprintf(r.Salida, "\n%s\n%s", r.tinta(negrita, "--- terminal de "+p.Servidor+":"), texto)
 				if d == "" {
-					fmt.Fprintln(r.Salida, "\033[32m✔ como en la lección\033[0m")
+					fmt.Fprintln(r.Salida, r.tinta(verde, "✔ como en la lección"))
 				} else {
-					fmt.Fprintf(r.Salida, "\033[31m✘ distinto de la lección:\033[0m\n%s", d)
+					fmt.Fprintf(r.Salida, "%s\n%s", r.tinta(rojo, "✘ distinto de la lección:"), d)
 				}
 			}
 			return d
@@ -381,7 +382,7 @@ func (r *Reproductor) correr(ctx context.Context, dir string, entorno []string, 
 
 // esperarEnter waits for the instructor, or for Ctrl+C.
 func (r *Reproductor) esperarEnter(ctx context.Context) error {
-	fmt.Fprint(r.Salida, "   \033[2m[Enter]\033[0m")
+	fmt.Fprint(r.Salida, "   "+r.tinta(tenue, "[Enter]"))
 	listo := make(chan error, 1)
 	go func() {
 		_, err := r.Entrada.ReadString('\n')
@@ -403,7 +404,33 @@ func (r *Reproductor) esperarEnter(ctx context.Context) error {
 func (r *Reproductor) mostrarComentarios(e *Escena, desde, hasta int) {
 	for _, c := range e.Comentario {
 		if c.Numero > desde && c.Numero < hasta {
-			fmt.Fprintf(r.Salida, "\033[2m# %s\033[0m\n", c.Texto)
+			fmt.Fprintln(r.Salida, r.tinta(tenue, "# "+c.Texto))
 		}
 	}
+}
+
+// The replayer's ANSI styles.
+const (
+	negrita = "1"
+	tenue   = "2"
+	rojo    = "31"
+	verde   = "32"
+)
+
+// tinta styles texto when the output has colour (Color); plain text otherwise.
+func (r *Reproductor) tinta(estilo, texto string) string {
+	if !r.Color {
+		return texto
+	}
+	return "\033[" + estilo + "m" + texto + "\033[0m"
+}
+
+// ConColor says whether to colour what goes to f: a terminal, unless NO_COLOR is set and not
+// empty (no-color.org).
+func ConColor(f *os.File, entorno func(string) (string, bool)) bool {
+	if v, _ := entorno("NO_COLOR"); v != "" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
