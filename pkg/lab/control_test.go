@@ -372,3 +372,44 @@ func TestAnunciarYLeer(t *testing.T) {
 		t.Errorf("Leer tras cerrar: %v %v", vivo, err)
 	}
 }
+
+// make lab with a slow request in flight: the first signal waits for it, the second stops the
+// servers at once.
+func TestPrimerPlanoDosSenales(t *testing.T) {
+	t.Parallel()
+	c, out := nuevoControl(t)
+	senales := make(chan os.Signal, 2)
+	fin := make(chan error, 1)
+	go func() { fin <- c.PrimerPlano(senales) }()
+	esperarHasta(t, "los tres escuchan", func() bool {
+		return escucha(c.Servidores[0]) && escucha(c.Servidores[1]) && escucha(c.Servidores[2])
+	})
+	go func() {
+		if resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/lento/9000", c.Servidores[0].Puerto)); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	esperarHasta(t, "la petición lenta llega", func() bool { return strings.Contains(out.String(), "GET /lento/9000") })
+	senales <- os.Interrupt
+	esperarHasta(t, "el laboratorio dice que espera", func() bool {
+		return strings.Contains(out.String(), "laboratorio | esperando a que termine 1 petición en curso")
+	})
+	t0 := time.Now()
+	senales <- os.Interrupt
+	select {
+	case err := <-fin:
+		if err != nil {
+			t.Fatalf("PrimerPlano: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("el segundo Ctrl+C no los detuvo:\n%s", out)
+	}
+	if d := time.Since(t0); d > 3*time.Second {
+		t.Errorf("tras el segundo Ctrl+C tardaron %s", d)
+	}
+	for _, s := range c.Servidores {
+		if escucha(s) {
+			t.Errorf("%s sigue escuchando", s.Programa)
+		}
+	}
+}
