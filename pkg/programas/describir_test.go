@@ -23,4 +23,3 @@ func TestDescribirNadieEscucha(t *testing.T) {
 		}
 	}
 }
-
