@@ -251,6 +251,7 @@ declarar la herramienta en un marco de agentes.`,
 	}
 	conRevisor(c, &e)
 	conLaboratorio(c, &e)
+	c.AddCommand(nuevoCmdAgenteMCP(f, nil))
 	c.Flags().BoolVar(&esquema, "esquema", false, "imprime el JSON Schema del objeto que recibe el agente y termina")
 	return c
 }

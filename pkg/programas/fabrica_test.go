@@ -42,6 +42,12 @@ func TestLineasDeOrdenes(t *testing.T) {
 			return 3 // a program's own exit code comes back as the command's
 		})
 	}
+	mcp := func(f *Fabrica, a anotar) *cobra.Command {
+		return nuevoCmdAgenteMCP(f, func(_ context.Context, e Entorno, credencial string, entrada io.Reader) int {
+			a(fmt.Sprintf("%s credencial=%s %v", bases(e), credencial, entrada != nil))
+			return 0
+		})
+	}
 	ventana := func(f *Fabrica, a anotar) *cobra.Command {
 		return nuevoCmdVentana(f, func(_ context.Context, _ Entorno, algoritmo string) int { a("algoritmo=" + algoritmo); return 0 })
 	}
@@ -83,6 +89,14 @@ func TestLineasDeOrdenes(t *testing.T) {
 		{ventana, "--algoritmo cubeta", nil, 0, "algoritmo=cubeta", ""},
 		{agente, "", nil, 3, `revisor="http://127.0.0.1:18080" laboratorio="http://127.0.0.1:18081" sin nombre`, ""},
 		{agente, "ñandú --revisor http://r", nil, 3, `revisor="http://r" laboratorio="http://127.0.0.1:18081" nombre="ñandú"`, ""},
+		// The tool's credential comes from the environment, never from the model (nor from a flag).
+		{mcp, "", nil, 0, `revisor="http://127.0.0.1:18080" laboratorio="http://127.0.0.1:18081" credencial=escritura-a true`, ""},
+		{mcp, "--revisor http://r/ --laboratorio http://l/", map[string]string{"REVISOR_CREDENCIAL": "escritura-b"}, 0,
+			`revisor="http://r" laboratorio="http://l" credencial=escritura-b true`, ""},
+		{mcp, "", map[string]string{"REVISOR_CREDENCIAL": ""}, 0, `revisor="http://127.0.0.1:18080" laboratorio="http://127.0.0.1:18081" credencial=escritura-a true`, ""},
+		{mcp, "", map[string]string{"REVISOR_CREDENCIAL": "mi credencial"}, cli.SalidaUso, "",
+			"mcp: REVISOR_CREDENCIAL no puede llevar espacios, caracteres de control ni fuera de ASCII\n"},
+		{mcp, "agenda", nil, cli.SalidaUso, "", "mcp: sobra «agenda»; «mcp --help» muestra cómo se usa\n"},
 		{revisar, "", nil, 0, `revisor="http://127.0.0.1:18080" laboratorio="" credencial=lectura-a permitidos=[] nil=true`, ""},
 		{revisar, "inventada", map[string]string{"REVISOR_DESTINOS": "10.0.0.1:80, [::1]:81"}, 0,
 			`revisor="http://127.0.0.1:18080" laboratorio="" credencial=inventada permitidos=["10.0.0.1:80" "[::1]:81"] nil=false`, ""},

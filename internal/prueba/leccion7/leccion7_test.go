@@ -51,3 +51,25 @@ func TestFilas(t *testing.T) {
 		}
 	}
 }
+
+func TestAltas(t *testing.T) {
+	t.Parallel()
+	altas := Altas(Agente)
+	if len(altas) != 5 {
+		t.Fatalf("S9 tiene %d altas, se esperaban 5", len(altas))
+	}
+	nombres := []string{"agenda", "agenda", NombreHostil, NombreHostil, ""}
+	for i, a := range altas {
+		if a.Nombre != nombres[i] || !strings.HasPrefix(a.Objeto, "{\n") || !strings.HasSuffix(a.Objeto, "\n}") {
+			t.Errorf("alta %d: %q %q", i+1, a.Nombre, a.Objeto)
+		}
+	}
+	// Read back and printed again, the altas are the transcript.
+	var b strings.Builder
+	for _, a := range altas {
+		b.WriteString("alta de «" + a.Nombre + "»\n" + a.Objeto + "\n")
+	}
+	if b.String() != Agente {
+		t.Errorf("las altas no rehacen S9:\n%s", b.String())
+	}
+}
