@@ -89,6 +89,8 @@ func TestLineasDeOrdenes(t *testing.T) {
 		{ventana, "--algoritmo cubeta", nil, 0, "algoritmo=cubeta", ""},
 		{agente, "", nil, 3, `revisor="http://127.0.0.1:18080" laboratorio="http://127.0.0.1:18081" sin nombre`, ""},
 		{agente, "ñandú --revisor http://r", nil, 3, `revisor="http://r" laboratorio="http://127.0.0.1:18081" nombre="ñandú"`, ""},
+		// `agente mcp` is the MCP server; a service called mcp is registered after --.
+		{agente, "-- mcp", nil, 3, `revisor="http://127.0.0.1:18080" laboratorio="http://127.0.0.1:18081" nombre="mcp"`, ""},
 		// The tool's credential comes from the environment, never from the model (nor from a flag).
 		{mcp, "", nil, 0, `revisor="http://127.0.0.1:18080" laboratorio="http://127.0.0.1:18081" credencial=escritura-a true`, ""},
 		{mcp, "--revisor http://r/ --laboratorio http://l/", map[string]string{"REVISOR_CREDENCIAL": "escritura-b"}, 0,
