@@ -1,3 +1,7 @@
+//go:build unix
+
+// Signals (SIGTERM, Ctrl+C as SIGINT) and /proc: unix only; Windows has neither to send.
+
 package main
 
 import (

@@ -1,3 +1,7 @@
+//go:build unix
+
+// Signals (SIGTERM, Ctrl+C as SIGINT) and /proc: unix only; Windows has neither to send.
+
 package altasegura_test
 
 // End-to-end: the lesson's 6.5 scenes with the real programs (revisor, pasarela, alta-segura and

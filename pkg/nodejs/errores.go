@@ -8,6 +8,17 @@ import (
 	"syscall"
 )
 
+// errnoDeNode is a system error and the code Node gives it: the same code on every system, though
+// Windows reports these with Winsock's own numbers (errno_windows.go).
+type errnoDeNode struct {
+	errno  syscall.Errno
+	codigo string
+}
+
+// Rechazada says whether a connection was refused (nobody listens there): ECONNREFUSED in Node,
+// on every system.
+func Rechazada(err error) bool { return CodigoDeError(err) == "ECONNREFUSED" }
+
 // CodigoDeError names a failed request the way the course's program does: the `cause.code` Node's
 // fetch reports (ECONNREFUSED, ECONNRESET, ENOTFOUND, UND_ERR_SOCKET…), or, when there is none,
 // the error as Node prints it.
@@ -19,20 +30,7 @@ func CodigoDeError(err error) string {
 		}
 		return "EAI_AGAIN"
 	}
-	for _, par := range []struct {
-		errno  syscall.Errno
-		codigo string
-	}{
-		{syscall.ECONNREFUSED, "ECONNREFUSED"},
-		{syscall.ECONNRESET, "ECONNRESET"},
-		{syscall.EPIPE, "EPIPE"},
-		{syscall.ETIMEDOUT, "ETIMEDOUT"},
-		{syscall.EHOSTUNREACH, "EHOSTUNREACH"},
-		{syscall.ENETUNREACH, "ENETUNREACH"},
-		{syscall.EADDRNOTAVAIL, "EADDRNOTAVAIL"},
-		{syscall.ECONNABORTED, "ECONNABORTED"},
-		{syscall.EACCES, "EACCES"},
-	} {
+	for _, par := range errnosDeNode() {
 		if errors.Is(err, par.errno) {
 			return par.codigo
 		}

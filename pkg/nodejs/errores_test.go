@@ -46,3 +46,21 @@ func TestCodigoDeError(t *testing.T) {
 		}
 	}
 }
+
+// A real refused connection on this system, whatever number it reports it with, is ECONNREFUSED.
+func TestRechazadaDeVerdad(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	_, err = net.Dial("tcp", addr)
+	if err == nil {
+		t.Skip("alguien abrió el puerto entre tanto")
+	}
+	if !Rechazada(err) || CodigoDeError(err) != "ECONNREFUSED" {
+		t.Errorf("%v: Rechazada %v, código %s", err, Rechazada(err), CodigoDeError(err))
+	}
+}

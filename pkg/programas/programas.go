@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -174,7 +173,7 @@ func describir(err error) string {
 		return err.Error()
 	}
 	switch {
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case nodejs.Rechazada(err):
 		return fmt.Sprintf("nadie escucha en %s (conexión rechazada): ¿está corriendo%s?", ue.URL, quienEscucharia(ue.URL))
 	case ue.Timeout():
 		return fmt.Sprintf("%s no respondió a tiempo", ue.URL)

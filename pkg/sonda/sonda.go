@@ -5,16 +5,15 @@ package sonda
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/destinos"
+	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/reintento"
 )
 
@@ -161,9 +160,10 @@ func clasificarError(padre, limite context.Context, err error) Consulta {
 	if padre.Err() == nil && errors.Is(limite.Err(), context.DeadlineExceeded) {
 		return Consulta{Tipo: TiempoAgotado}
 	}
-	var dns *net.DNSError
-	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EHOSTUNREACH) ||
-		errors.Is(err, syscall.ENETUNREACH) || errors.As(err, &dns) {
+	// Nobody there, no route, no such name: named as Node names them, so Windows's own error
+	// numbers count too.
+	switch nodejs.CodigoDeError(err) {
+	case "ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN":
 		return Consulta{Tipo: SinConexion, Motivo: err.Error()}
 	}
 	return Consulta{Tipo: RespuestaInvalida, Motivo: err.Error()}
