@@ -18,27 +18,30 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/variantes"
 )
 
 func main() { cli.Main(run) }
 
 // run is the whole program with its arguments and streams passed in, so tests run it in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cli.Ejecutar(ctx, nuevaRaiz(stdout, os.LookupEnv), args, stdin, stdout, stderr)
+	return cli.Ejecutar(ctx, nuevaRaiz(stdout, stderr, os.LookupEnv), args, stdin, stdout, stderr)
 }
 
 // nuevaRaiz builds the command; entorno reads ALTA_LIMITE_MS (os.LookupEnv, or a test's map).
-func nuevaRaiz(stdout io.Writer, entorno func(string) (string, bool)) *cobra.Command {
+func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *cobra.Command {
 	politica := reintento.PoliticaAlta() // what the help describes is what runs
 	var sinLlave bool
 	var pasarela, credencial string
+	var version *variantes.Banderas
 	raiz := &cobra.Command{
 		Use:   "alta-segura <nombre> <url>",
 		Short: "da de alta un servicio a través de la pasarela y reintenta sin duplicarlo",
-		Long:  descripcion(politica),
+		Long:  descripcion(politica) + "\n\n" + variantes.Ayuda(variantes.AltaSegura),
 		Example: `  alta-segura agenda http://127.0.0.1:18081/codigo/200
   alta-segura nomina2 http://127.0.0.1:18081/codigo/200 --sin-llave
-  ALTA_LIMITE_MS=300 alta-segura muda http://127.0.0.1:18081/codigo/200`,
+  ALTA_LIMITE_MS=300 alta-segura muda http://127.0.0.1:18081/codigo/200
+  alta-segura --defecto llave-por-intento agenda http://127.0.0.1:18081/codigo/200   (la versión rota de la lección 6)`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) < 2 {
 				return cli.UsoMal("%s", altasegura.Uso) // the course's line
@@ -49,17 +52,26 @@ func nuevaRaiz(stdout io.Writer, entorno func(string) (string, bool)) *cobra.Com
 			if u, err := url.Parse(pasarela); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return cli.UsoMal("alta-segura: --pasarela debe ser una dirección http, no «%s»", pasarela)
 			}
+			programa, err := version.Eleccion(nil)
+			if err != nil {
+				return cli.UsoMal("%s: %v", c.CommandPath(), err)
+			}
+			// A broken version says so first, every time.
+			if aviso := programa.Aviso(); aviso != "" {
+				fmt.Fprintln(stderr, aviso)
+			}
 			limite, texto := altasegura.LimiteDeEntorno(entorno("ALTA_LIMITE_MS"))
 			return cli.Salir(altasegura.Correr(c.Context(), altasegura.Opciones{
-				Nombre:      args[0],
-				URL:         args[1],
-				SinLlave:    sinLlave,
-				Pasarela:    pasarela,
-				Credencial:  credencial,
-				Limite:      limite,
-				LimiteTexto: texto,
-				Politica:    politica,
-				Salida:      stdout,
+				Nombre:          args[0],
+				URL:             args[1],
+				SinLlave:        sinLlave,
+				LlavePorIntento: programa.EsDefecto(variantes.LlavePorIntento),
+				Pasarela:        pasarela,
+				Credencial:      credencial,
+				Limite:          limite,
+				LimiteTexto:     texto,
+				Politica:        politica,
+				Salida:          stdout,
 			}))
 		},
 	}
@@ -67,6 +79,7 @@ func nuevaRaiz(stdout io.Writer, entorno func(string) (string, bool)) *cobra.Com
 	fs.BoolVar(&sinLlave, "sin-llave", false, "no mandar Idempotency-Key (un reintento podría duplicar el alta)")
 	fs.StringVar(&pasarela, "pasarela", curso.URLPasarela, "la pasarela a la que se manda el alta")
 	fs.StringVar(&credencial, "credencial", altasegura.CredencialPorOmision, "la credencial (Bearer) con la que se da de alta")
+	version = variantes.Declarar(fs, variantes.AltaSegura)
 	cli.Preparar(raiz)
 	return raiz
 }

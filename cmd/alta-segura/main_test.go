@@ -20,7 +20,7 @@ import (
 func conEntorno(entorno map[string]string) prueba.Programa {
 	leer := func(k string) (string, bool) { v, ok := entorno[k]; return v, ok }
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-		return cli.Ejecutar(ctx, nuevaRaiz(stdout, leer), args, stdin, stdout, stderr)
+		return cli.Ejecutar(ctx, nuevaRaiz(stdout, stderr, leer), args, stdin, stdout, stderr)
 	}
 }
 
@@ -44,14 +44,17 @@ func TestUsoIncorrecto(t *testing.T) {
 		"a b --sin-llave=quizá":                "alta-segura: la opción --sin-llave espera true o false, no «quizá»; «alta-segura --help» muestra las opciones\n",
 		"a b --pasarela 127.0.0.1:18082":       "alta-segura: --pasarela debe ser una dirección http, no «127.0.0.1:18082»\n",
 		"help":                                 uso,
+		"a b --defecto rota":                   "alta-segura: --defecto: «alta-segura» no tiene la versión rota «rota»; las que hay: llave-por-intento\n",
+		"--defecto llave-por-intento agenda":   uso,
 	})
 }
 
 func TestAyuda(t *testing.T) {
 	t.Parallel()
-	prueba.Ayudas(t, conEntorno(nil), nuevaRaiz(io.Discard, nil), "Idempotency-Key", "http://127.0.0.1:18082",
+	prueba.Ayudas(t, conEntorno(nil), nuevaRaiz(io.Discard, io.Discard, nil), "Idempotency-Key", "http://127.0.0.1:18082",
 		"ALTA_LIMITE_MS", "Ctrl+C", "Ejemplos:\n", "Uso:\n  alta-segura <nombre> <url> [opciones]\n", "--sin-llave  ",
-		"--pasarela TEXTO", "(si no se dice: http://127.0.0.1:18082)", "(si no se dice: escritura-a)", "muestra esta ayuda")
+		"--pasarela TEXTO", "(si no se dice: http://127.0.0.1:18082)", "(si no se dice: escritura-a)", "muestra esta ayuda",
+		"--defecto llave-por-intento  lección 6, la llave que cambia en cada intento, serie K")
 }
 
 // The help's numbers and rule come from the policy: with the course's, the course's sentences; with

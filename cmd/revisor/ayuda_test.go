@@ -26,8 +26,14 @@ func TestUsoIncorrecto(t *testing.T) {
 		"servir --destinos laboratorio:18081 --puerto 0": "revisor servir: destinos permitidos que no son ip:puerto: \"laboratorio:18081\"\n",
 		"--leccion 5 --puerto 0":                         "revisor: --leccion: «revisor» tiene versiones de las lecciones 4, 6 y 7, no de «5»\n",
 		"--leccion 7 --defecto pila":                     "revisor: --defecto pila es una versión rota del programa de la lección 4, no de la 7\n",
-		"servir --defecto rota":                          "revisor servir: --defecto: «revisor» no tiene la versión rota «rota»; las que hay: pila, sin-pasarela\n",
-		"--ejercicio 3":                                  "revisor: --ejercicio: no hay un ejercicio 3 de la lección 7 que cambie «revisor»; los que hay: --leccion 4 --ejercicio 3\n",
+		"servir --defecto rota":                          "revisor servir: --defecto: «revisor» no tiene la versión rota «rota»; las que hay: pila, sin-pasarela, sin-huella\n",
+		"--ejercicio 1":                                  "revisor: --ejercicio: no hay un ejercicio 1 de la lección 7 que cambie «revisor»; los que hay: --leccion 4 --ejercicio 3; --leccion 7 --ejercicio 3\n",
+		"--leccion 4 --defecto sin-huella":               "revisor: --defecto sin-huella es una versión rota del programa de la lección 6, no de la 4\n",
+		"sincronizar --defecto sin-huella":               "revisor sincronizar: --defecto: «revisor sincronizar» no tiene la versión rota «sin-huella»; las que hay: lee-la-frase\n",
+		"comprobar tabla --ejercicio 2":                  "revisor comprobar tabla: no existe la opción --ejercicio; «revisor comprobar tabla --help» muestra las opciones\n",
+		"decidir":                                        "revisor decidir: falta al menos un código; «revisor decidir --help» muestra cómo se usa\n",
+		"decidir 2xx":                                    "revisor decidir: «2xx» no es un código de estado (un número entero)\n",
+		"decidir --ejercicio 3 413":                      "revisor decidir: --ejercicio: no hay un ejercicio 3 que cambie «revisor decidir»; los que hay: --ejercicio 2\n",
 		"otra":                                           "revisor: sobra «otra»; «revisor --help» muestra cómo se usa\n",
 		"help":                                           "revisor: sobra «help»; «revisor --help» muestra cómo se usa\n",
 		"revisa":                                         "revisor: no existe la orden «revisa»; ¿querías decir «revisar»? «revisor --help» muestra las órdenes\n",
@@ -61,6 +67,7 @@ func TestAyudaDeTodoElArbol(t *testing.T) {
 		_, out, _ := prueba.Correr(t, run, ruta...)
 		for _, s := range []string{"http://127.0.0.1:18080", "Ctrl+C", "Ejemplos:\n", "(si no se dice: 18080)",
 			"--leccion 4 ", "--defecto pila ", "--defecto sin-pasarela ", "--leccion 4 --ejercicio 3 ", "(si no se dice: CURSO_LECCION o 7)",
+			"--defecto sin-huella ", "--leccion 7 --ejercicio 3 ",
 			"--vigencia-llaves DURACIÓN", "(si no se dice: REVISOR_DESTINOS o 127.0.0.1:18081)"} {
 			if !strings.Contains(out, s) {
 				t.Errorf("%v: la ayuda no dice %q:\n%s", ruta, s, out)

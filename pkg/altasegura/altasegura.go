@@ -31,10 +31,15 @@ const (
 type Opciones struct {
 	Nombre, URL string
 	SinLlave    bool
-	Pasarela    string        // base URL of the gateway
-	Credencial  string        // Bearer token
-	Limite      time.Duration // per attempt; see LimiteDeEntorno
-	LimiteTexto string        // how the limit is printed ("2000"); derived from Limite when empty
+	// LlavePorIntento is Lesson 6's broken client (defectos/llave-por-intento, Series K), wrong on
+	// purpose: a new key on every attempt instead of one per intent. Every attempt is then a new
+	// request for the gateway and the revisor, and the program's own lines lie as the lesson's do
+	// (each wait still says «con la misma llave», the last line names the last attempt's key).
+	LlavePorIntento bool
+	Pasarela        string        // base URL of the gateway
+	Credencial      string        // Bearer token
+	Limite          time.Duration // per attempt; see LimiteDeEntorno
+	LimiteTexto     string        // how the limit is printed ("2000"); derived from Limite when empty
 	// Politica is the retry policy, its jitter draw and sleep included; the zero value means
 	// reintento.PoliticaAlta(). What the program prints about its waits comes from it.
 	Politica reintento.Politica
@@ -135,15 +140,16 @@ func Correr(ctx context.Context, o Opciones) int {
 	// One key per intent, not per attempt: every retry of this registration carries the same one.
 	llave := ""
 	como := "sin llave (podría duplicar)"
-	pendiente := "no se sabe si el alta ocurrió"
 	if !o.SinLlave {
 		llave = o.Llave()
 		como = "con la misma llave"
-		pendiente = "repetir más tarde con la llave " + llave + " es seguro"
 	}
 	cuerpo := Cuerpo(o.Nombre, o.URL)
 
 	d, err := reintento.Correr(ctx, o.Politica, func(ctx context.Context) (Intento, reintento.Resultado) {
+		if o.LlavePorIntento && !o.SinLlave {
+			llave = o.Llave() // the defect: the key is invented again at every turn of the loop
+		}
 		i := o.intentar(ctx, llave, cuerpo)
 		return i, i.resultado()
 	}, reintento.Avisos[Intento]{
@@ -167,6 +173,10 @@ func Correr(ctx context.Context, o Opciones) int {
 		return curso.Interrumpido
 	}
 
+	pendiente := "no se sabe si el alta ocurrió"
+	if !o.SinLlave {
+		pendiente = "repetir más tarde con la llave " + llave + " es seguro"
+	}
 	ultimo := d.Ultimo
 	switch d.Fin {
 	case reintento.Agotado:

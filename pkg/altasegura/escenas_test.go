@@ -331,3 +331,39 @@ func TestEscenaMentira(t *testing.T) {
 		})
 	}
 }
+
+// Series K (--defecto llave-por-intento) with the real gateway and revisor: four 502s although the
+// first attempt created agenda; the revisor saw four registrations and never a repeated key, the
+// gateway lost one 201 and three 409s.
+func TestEscenaLlavePorIntento(t *testing.T) {
+	t.Parallel()
+	rev, pas := revisorYPasarela(t)
+	cmd := exec.Command(filepath.Join(binarios, "alta-segura"), "--defecto", "llave-por-intento", "agenda",
+		"http://127.0.0.1:18081/codigo/200", "--pasarela", "http://"+pas.addr)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Errorf("salida %v, se esperaba el código 1", err)
+	}
+	if !strings.HasPrefix(errOut.String(), "AVISO: «alta-segura --defecto llave-por-intento» es una versión rota a propósito, la de la lección 6") ||
+		strings.Count(errOut.String(), "\n") != 1 {
+		t.Errorf("stderr: %q", errOut.String())
+	}
+	comparar(t, out.String(), "intento 1: 502 "+perdidaJSON+"\n  espero entre 0 y 500 ms y reintento con la misma llave\n"+
+		"intento 2: 502 "+perdidaJSON+"\n  espero entre 0 y 1000 ms y reintento con la misma llave\n"+
+		"intento 3: 502 "+perdidaJSON+"\n  espero entre 0 y 2000 ms y reintento con la misma llave\n"+
+		"intento 4: 502 "+perdidaJSON+"\n"+
+		"se agotaron los 4 intentos sin una respuesta definitiva; repetir más tarde con la llave LLAVE es seguro\n")
+	_, lista := pedir(t, "GET", "http://"+rev.addr+"/servicios", "escritura-a", "")
+	if n := strings.Count(lista, `"nombre":"agenda"`); n != 1 || !strings.Contains(lista, `{"id":7,"nombre":"agenda"`) {
+		t.Errorf("%d servicios agenda:\n%s", n, lista)
+	}
+	if n := strings.Count(rev.salida(), "POST /servicios\n"); n != 4 || strings.Contains(rev.salida(), "idempotencia:") {
+		t.Errorf("bitácora del revisor:\n%s", rev.salida())
+	}
+	if !strings.HasSuffix(pas.salida(), "pasarela: el revisor respondió 201, pero la respuesta se pierde\n"+
+		strings.Repeat("pasarela: el revisor respondió 409, pero la respuesta se pierde\n", 3)) {
+		t.Errorf("bitácora de la pasarela:\n%s", pas.salida())
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/nodejs"
 )
 
 // Accion is one of the table's six outcomes; only Esperar retries.
@@ -147,13 +148,43 @@ func porType(tipo string) (entrada, bool) {
 	return entrada{}, false
 }
 
-// Decidir applies the three layers in order: a known type, the status, the x00 of its class.
-// retryAfterS and tipo may be nil (no header, not Problem Details). It puts no cap on the wait and
-// knows nothing of the method: those are the caller's (pkg/reintento's policies).
+// Decidir applies the course's table (decisiones.ts) in three layers, in order: a known type, the
+// status, the x00 of its class. retryAfterS and tipo may be nil (no header, not Problem Details).
+// It puts no cap on the wait and knows nothing of the method: those are the caller's
+// (pkg/reintento's policies).
 func Decidir(codigo int, retryAfterS *int64, tipo *string) Decision {
+	d, _ := Tabla{}.Decidir(codigo, retryAfterS, tipo) // the course's table never fails
+	return d
+}
+
+// Tabla is one version of the decision table. The zero value is the course's; each field is one of
+// the lessons' programs that change it.
+type Tabla struct {
+	// Con413 is Lesson 7 exercise 2's table (ejercicios/ej2/decisiones.ts): one more row, 413 is
+	// corregir with its own reason instead of the 400's inherited one.
+	Con413 bool
+	// SinHasOwn imitates Lesson 7's broken table (defectos/sin-hasown, S16). The course looks the
+	// type up in an object literal; without Object.hasOwn, a type naming one of Object.prototype's
+	// members («constructor», «toString», «__proto__»…) finds that member instead of nothing, and
+	// destructuring it as a row throws. Go has no prototype chain: the lookup here reports what
+	// JavaScript would find and fails with V8's TypeError, as the student's program does.
+	SinHasOwn bool
+}
+
+// Decidir is Decidir with this version of the table. Only SinHasOwn ever returns an error: the
+// TypeError the broken table throws.
+func (t Tabla) Decidir(codigo int, retryAfterS *int64, tipo *string) (Decision, error) {
 	e, ok := entrada{}, false
 	if tipo != nil {
 		e, ok = porType(*tipo)
+		if !ok && t.SinHasOwn {
+			if typeof, heredado := nodejs.DeObjectPrototype(*tipo); heredado {
+				return Decision{}, nodejs.NoIterable(typeof)
+			}
+		}
+	}
+	if !ok && t.Con413 && codigo == 413 {
+		e, ok = entrada{Corregir, "el cuerpo pasa del tope: manda menos"}, true
 	}
 	if !ok {
 		e, ok = porCodigo(codigo)
@@ -166,7 +197,7 @@ func Decidir(codigo int, retryAfterS *int64, tipo *string) Decision {
 		s := *retryAfterS // a copy: the decision shares no memory with the caller
 		d.EsperaS = &s
 	}
-	return d
+	return d, nil
 }
 
 // porFamilia treats a status the table does not list as the x00 of its class (RFC 9110, §15), and

@@ -445,3 +445,28 @@ func indice(s string) (uint64, bool) {
 	}
 	return n, true
 }
+
+// Cadena is String(v) for a value JSON.parse made (what Decodificar returns): a string is itself,
+// a number is written as JavaScript writes it, an array is its elements' Cadena joined with ","
+// (null as nothing), an object is "[object Object]".
+func Cadena(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		return nodejs.Numero(x)
+	case string:
+		return x
+	case []any:
+		partes := make([]string, len(x))
+		for i, e := range x {
+			if e != nil {
+				partes[i] = Cadena(e)
+			}
+		}
+		return strings.Join(partes, ",")
+	}
+	return "[object Object]"
+}

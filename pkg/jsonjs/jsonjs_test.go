@@ -164,3 +164,21 @@ func FuzzDecodificarCuerpo(f *testing.F) {
 		}
 	})
 }
+
+// String(JSON.parse(texto)), as Node 20 prints it.
+func TestCadenaComoString(t *testing.T) {
+	t.Parallel()
+	for texto, want := range map[string]string{
+		`"a"`: "a", `1.5`: "1.5", `1e21`: "1e+21", `-0`: "0", `true`: "true", `null`: "null",
+		`[1,[2,[null,"x"]],{"a":1}]`: "1,2,,x,[object Object]", `{"a":1}`: "[object Object]", `[]`: "", `[null]`: "",
+		`0.1`: "0.1", `100`: "100",
+	} {
+		v, err := Decodificar([]byte(texto))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Cadena(v); got != want {
+			t.Errorf("String(JSON.parse(%s)) = %q, se esperaba %q", texto, got, want)
+		}
+	}
+}

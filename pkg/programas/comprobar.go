@@ -15,6 +15,7 @@ import (
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/variantes"
 
 	"github.com/spf13/cobra"
 )
@@ -27,11 +28,12 @@ type caso struct {
 	probar func(context.Context) string
 }
 
-// ComprobarTabla is fig07_04.ts: seven checks of the client's decision table, four of them against a
-// hostile service that answers Problem Details with whatever type it is asked for. It opens that
-// service on direccion (host:port) with the handler hostil only while it runs. Exit code 0 only if
-// all seven pass, so it can be used in a script.
-func ComprobarTabla(ctx context.Context, e Entorno, direccion string, hostil http.Handler) int {
+// ComprobarTabla is fig07_04.ts: seven checks of a version of the client's decision table (the
+// course's is decision.Tabla{}), four of them against a hostile service that answers Problem
+// Details with whatever type it is asked for. It opens that service on direccion (host:port) with
+// the handler hostil only while it runs. Exit code 0 only if all seven pass, so it can be used in a
+// script.
+func ComprobarTabla(ctx context.Context, e Entorno, tabla decision.Tabla, direccion string, hostil http.Handler) int {
 	ln, err := servidor.Escuchar("comprobar tabla", servidorEn(direccion))
 	if err != nil {
 		var ocupado *servidor.PuertoOcupado
@@ -43,7 +45,7 @@ func ComprobarTabla(ctx context.Context, e Entorno, direccion string, hostil htt
 	srv := servidor.Nuevo(hostil)
 	go srv.Serve(ln) //nolint:errcheck // Close below ends it
 	defer srv.Close()
-	return comprobarTabla(ctx, e, "http://"+ln.Addr().String(), srv.Close)
+	return comprobarTabla(ctx, e, tabla, "http://"+ln.Addr().String(), srv.Close)
 }
 
 // servidorEn turns host:port into the suite's listening options; a bad port becomes 0 and fails
@@ -62,17 +64,21 @@ func servidorEn(direccion string) servidor.Opciones {
 
 // comprobarTabla runs the checks against a hostile service already listening at base; cerrar closes
 // it before the summary, as the course does.
-func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() error) int {
+func comprobarTabla(ctx context.Context, e Entorno, tabla decision.Tabla, base string, cerrar func() error) int {
 	lab := e.Laboratorio + "/codigo/"
+	decidirDe := func(ctx context.Context, url string) (decision.Decision, respuesta, error) {
+		return e.decidirDe(ctx, tabla, url)
+	}
 	accionDe := func(ctx context.Context, url string) (decision.Accion, error) {
-		d, _, err := e.decidirDe(ctx, url)
+		d, _, err := decidirDe(ctx, url)
 		return d.Accion, err
 	}
-	// A request that fails is that check's failure text; the course's program would crash instead.
+	// A request that fails, or a table that throws, is that check's failure text; the course's
+	// program would crash instead (except in the fifth check, which catches it as this one does).
 	casos := []caso{
 		{"los 23 códigos del curso caen en una de las seis acciones", func(ctx context.Context) string {
 			for _, codigo := range codigosDelCurso {
-				d, _, err := e.decidirDe(ctx, lab+strconv.Itoa(codigo))
+				d, _, err := decidirDe(ctx, lab+strconv.Itoa(codigo))
 				if err != nil {
 					return describir(err)
 				}
@@ -84,7 +90,7 @@ func comprobarTabla(ctx context.Context, e Entorno, base string, cerrar func() e
 		}},
 		{"corregir, reautenticar, reconciliar y rendirse nunca reintentan", func(ctx context.Context) string {
 			for _, codigo := range codigosDelCurso {
-				d, _, err := e.decidirDe(ctx, lab+strconv.Itoa(codigo))
+				d, _, err := decidirDe(ctx, lab+strconv.Itoa(codigo))
 				if err != nil {
 					return describir(err)
 				}
@@ -197,26 +203,47 @@ func nuevoCmdComprobar(f *Fabrica) *cobra.Command {
 }
 
 // nuevoCmdComprobarTabla is `revisor comprobar tabla`; runF nil runs ComprobarTabla with the
-// hostile service at 127.0.0.1 and the --puerto-hostil chosen.
-func nuevoCmdComprobarTabla(f *Fabrica, runF func(ctx context.Context, e Entorno, direccion string, hostil http.Handler) int) *cobra.Command {
+// hostile service at 127.0.0.1 and the --puerto-hostil chosen, over the course's table or, with
+// --defecto sin-hasown, Lesson 7's broken one.
+func nuevoCmdComprobarTabla(f *Fabrica, runF func(ctx context.Context, e Entorno, tabla decision.Tabla, direccion string, hostil http.Handler) int) *cobra.Command {
 	if runF == nil {
 		runF = ComprobarTabla
 	}
 	e := f.Entorno
 	var puerto int
+	var version *variantes.Banderas
 	c := &cobra.Command{
 		Use:   "tabla [opciones]",
 		Short: "Siete comprobaciones de la tabla de decisión del cliente (fig07_04.ts)",
 		Long: `Comprueba la tabla de decisión contra el laboratorio y contra un servicio «hostil» que abre
 solo mientras corre (en 127.0.0.1:18083, o el puerto de --puerto-hostil) y que responde Problem
-Details con el type que se le pida. Sale con código 0 solo si pasan las siete.`,
+Details con el type que se le pida. Sale con código 0 solo si pasan las siete.
+
+Con --defecto sin-hasown comprueba la tabla rota de la lección 7 (defectos/sin-hasown): imita un
+tropiezo de JavaScript que Go no tiene. La tabla del curso busca el type en un objeto, y sin
+Object.hasOwn un type «constructor» encuentra lo que todo objeto hereda de Object.prototype (una
+función) en vez de una decisión; la comprobación quinta lo encuentra con el mismo TypeError.
+
+` + variantes.Ayuda(variantes.RevisorComprobarTabla),
+		Example: `  revisor comprobar tabla
+  revisor comprobar tabla --defecto sin-hasown   (la tabla rota de la lección 7: 6 de 7)`,
 		Args: cli.SinArgumentos,
 		RunE: func(c *cobra.Command, _ []string) error {
+			programa, err := version.Eleccion(f.Variable)
+			if err != nil {
+				return cli.UsoMal("%s: %v", c.CommandPath(), err)
+			}
+			// A broken version says so first, every time.
+			if aviso := programa.Aviso(); aviso != "" {
+				fmt.Fprintln(e.errOut(), aviso)
+			}
+			tabla := decision.Tabla{SinHasOwn: programa.EsDefecto(variantes.SinHasOwn)}
 			direccion := net.JoinHostPort(curso.Host, strconv.Itoa(puerto))
-			return cli.Salir(runF(c.Context(), e.conBases(), direccion, laboratorio.NuevoHostil()))
+			return cli.Salir(runF(c.Context(), e.conBases(), tabla, direccion, laboratorio.NuevoHostil()))
 		},
 	}
 	conLaboratorio(c, &e)
 	c.Flags().IntVar(&puerto, "puerto-hostil", curso.PuertoHostil, "puerto del servicio hostil que se abre mientras corre")
+	version = variantes.Declarar(c.Flags(), variantes.RevisorComprobarTabla)
 	return c
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"cursohttp/pkg/decision"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/problema"
 	respuestas "cursohttp/pkg/respuesta"
@@ -31,7 +32,7 @@ func TestComprobarTablaSieteDeSiete(t *testing.T) {
 	var out bytes.Buffer
 	e := entornoDePrueba(&out)
 	e.Laboratorio = lab
-	if c := ComprobarTabla(context.Background(), e, "127.0.0.1:0", laboratorio.NuevoHostil()); c != 0 {
+	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, "127.0.0.1:0", laboratorio.NuevoHostil()); c != 0 {
 		t.Fatalf("código de salida %d, se esperaba 0:\n%s", c, out.String())
 	}
 	compararLineas(t, out.String(), salidaComprobarTabla)
@@ -48,7 +49,7 @@ func TestComprobarTablaInformaLasFallas(t *testing.T) {
 	var out bytes.Buffer
 	e := entornoDePrueba(&out)
 	e.Laboratorio = lab
-	if c := ComprobarTabla(context.Background(), e, "127.0.0.1:0", mentiroso); c != 1 {
+	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, "127.0.0.1:0", mentiroso); c != 1 {
 		t.Fatalf("código de salida %d, se esperaba 1", c)
 	}
 	for _, linea := range []string{
@@ -74,7 +75,7 @@ func TestComprobarTablaConElPuertoOcupado(t *testing.T) {
 	var out bytes.Buffer
 	e := entornoDePrueba(&out)
 	e.Laboratorio = "http://127.0.0.1:1"
-	if c := ComprobarTabla(context.Background(), e, ln.Addr().String(), laboratorio.NuevoHostil()); c != 1 {
+	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, ln.Addr().String(), laboratorio.NuevoHostil()); c != 1 {
 		t.Fatalf("código de salida %d, se esperaba 1", c)
 	}
 	if !strings.Contains(out.String(), "el puerto ya está en uso") || strings.Contains(out.String(), "comprobaciones") {
@@ -95,7 +96,7 @@ func TestComprobarTablaCierraElServicioHostil(t *testing.T) {
 	var out bytes.Buffer
 	e := entornoDePrueba(&out)
 	e.Laboratorio = lab
-	if c := ComprobarTabla(context.Background(), e, direccion, laboratorio.NuevoHostil()); c != 0 {
+	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, direccion, laboratorio.NuevoHostil()); c != 0 {
 		t.Fatalf("código de salida %d:\n%s", c, out.String())
 	}
 	if conn, err := net.Dial("tcp", direccion); err == nil {

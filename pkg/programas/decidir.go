@@ -14,23 +14,32 @@ func typeDe(r respuesta) (string, bool) {
 	return decision.TypeDe(ct, r.cuerpo)
 }
 
-// decidirRespuesta is the table applied to a response: status, Retry-After and type, never the text.
+// decidirRespuesta is the course's table applied to a response: status, Retry-After and type, never
+// the text.
 func (e Entorno) decidirRespuesta(r respuesta) decision.Decision {
+	d, _ := e.decidirCon(decision.Tabla{}, r) // the course's table never fails
+	return d
+}
+
+// decidirCon is decidirRespuesta with another version of the table, which may fail as the lesson's
+// broken one does.
+func (e Entorno) decidirCon(tabla decision.Tabla, r respuesta) (decision.Decision, error) {
 	tipo, hay := typeDe(r)
 	var t *string
 	if hay {
 		t = &tipo
 	}
-	return decision.Decidir(r.codigo, r.retryAfter(e.ahora()), t)
+	return tabla.Decidir(r.codigo, r.retryAfter(e.ahora()), t)
 }
 
-// decidirDe asks url with GET and decides on what came back.
-func (e Entorno) decidirDe(ctx context.Context, url string) (decision.Decision, respuesta, error) {
+// decidirDe asks url with GET and decides on what came back with tabla.
+func (e Entorno) decidirDe(ctx context.Context, tabla decision.Tabla, url string) (decision.Decision, respuesta, error) {
 	r, err := e.pedir(ctx, "GET", url, nil, nil)
 	if err != nil {
 		return decision.Decision{}, r, err
 	}
-	return e.decidirRespuesta(r), r, nil
+	d, err := e.decidirCon(tabla, r)
+	return d, r, err
 }
 
 // tablaDe asks the laboratory for each code and prints cabecera and one row per answer: the status
@@ -39,7 +48,7 @@ func (e Entorno) decidirDe(ctx context.Context, url string) (decision.Decision, 
 func (e Entorno) tablaDe(ctx context.Context, programa, cabecera string, codigos []int, extra func(decision.Decision) string) int {
 	fmt.Fprintln(e.Out, cabecera)
 	for _, codigo := range codigos {
-		d, r, err := e.decidirDe(ctx, e.Laboratorio+"/codigo/"+strconv.Itoa(codigo))
+		d, r, err := e.decidirDe(ctx, decision.Tabla{}, e.Laboratorio+"/codigo/"+strconv.Itoa(codigo))
 		if err != nil {
 			return e.fallo(programa, err)
 		}

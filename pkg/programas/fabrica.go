@@ -42,6 +42,7 @@ func Agregar(raiz *cobra.Command, f *Fabrica) {
 		nuevoCmdSincronizar(f, nil),
 		nuevoCmdAgente(f, nil),
 		nuevoCmdComprobar(f),
+		nuevoCmdDecidir(f),
 		nuevoCmdFueraDeTabla(f, nil),
 		nuevoCmdAhorro(f, nil),
 		nuevoCmdRetroceso(f, nil),

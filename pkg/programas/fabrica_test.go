@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/decision"
 )
 
 // What each command line becomes, seen through runF without running any program: the inputs a
@@ -52,8 +53,8 @@ func TestLineasDeOrdenes(t *testing.T) {
 		return nuevoCmdVentana(f, func(_ context.Context, _ Entorno, algoritmo string) int { a("algoritmo=" + algoritmo); return 0 })
 	}
 	tabla := func(f *Fabrica, a anotar) *cobra.Command {
-		return nuevoCmdComprobarTabla(f, func(_ context.Context, e Entorno, direccion string, hostil http.Handler) int {
-			a(fmt.Sprintf("%s hostil=%s %v", bases(e), direccion, hostil != nil))
+		return nuevoCmdComprobarTabla(f, func(_ context.Context, e Entorno, tabla decision.Tabla, direccion string, hostil http.Handler) int {
+			a(fmt.Sprintf("%s %+v hostil=%s %v", bases(e), tabla, direccion, hostil != nil))
 			return 0
 		})
 	}
@@ -108,8 +109,12 @@ func TestLineasDeOrdenes(t *testing.T) {
 		{revisar, "", map[string]string{"REVISOR_DESTINOS": "laboratorio:18081"}, cli.SalidaUso, "",
 			"revisar: destinos permitidos que no son ip:puerto: \"laboratorio:18081\"\n"},
 		{revisar, "--destinos 10.0.0.1", nil, cli.SalidaUso, "", "revisar: destinos permitidos que no son ip:puerto: \"10.0.0.1\"\n"},
-		{tabla, "", nil, 0, `revisor="" laboratorio="http://127.0.0.1:18081" hostil=127.0.0.1:18083 true`, ""},
-		{tabla, "--puerto-hostil 0", nil, 0, `revisor="" laboratorio="http://127.0.0.1:18081" hostil=127.0.0.1:0 true`, ""},
+		{tabla, "", nil, 0, `revisor="" laboratorio="http://127.0.0.1:18081" {Con413:false SinHasOwn:false} hostil=127.0.0.1:18083 true`, ""},
+		{tabla, "--puerto-hostil 0", nil, 0, `revisor="" laboratorio="http://127.0.0.1:18081" {Con413:false SinHasOwn:false} hostil=127.0.0.1:0 true`, ""},
+		{tabla, "--defecto sin-hasown", map[string]string{"CURSO_LECCION": "4"}, 0,
+			`revisor="" laboratorio="http://127.0.0.1:18081" {Con413:false SinHasOwn:true} hostil=127.0.0.1:18083 true`, avisoSinHasOwn + "\n"},
+		{tabla, "--defecto lee-la-frase", nil, cli.SalidaUso, "",
+			"tabla: --defecto: «revisor comprobar tabla» no tiene la versión rota «lee-la-frase»; las que hay: sin-hasown\n"},
 		{idempotencia, "", nil, 0, `base="http://127.0.0.1:18080" true`, ""},
 		{idempotencia, "--revisor http://r/", nil, 0, `base="http://r" true`, ""},
 		{idempotencia, "http://base/ --revisor http://r", nil, 0, `base="http://base/" true`, ""},

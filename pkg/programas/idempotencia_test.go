@@ -3,97 +3,28 @@ package programas
 import (
 	"bytes"
 	"context"
-	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"cursohttp/pkg/idempotencia"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/problema"
-	idemrespuesta "cursohttp/pkg/respuesta"
+	"cursohttp/pkg/variantes"
 )
 
-// idemRevisorDePrueba is a small registration endpoint built on pkg/idempotencia, with the course's
-// order of decisions; sinHuella reproduces the lesson's second defect (the fingerprint ignored).
-func idemRevisorDePrueba(t *testing.T, sinHuella bool) string {
-	var (
-		mu        sync.Mutex
-		servicios []jsonjs.Objeto
-	)
-	llaves := idempotencia.Nuevo(idempotencia.Opciones{})
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
-			mu.Lock()
-			lista := make([]any, len(servicios))
-			for i, s := range servicios {
-				lista[i] = s
-			}
-			mu.Unlock()
-			idemrespuesta.JSON(w, r, 200, jsonjs.Objeto{{Nombre: "servicios", Valor: lista}})
-			return
-		}
-		b, _ := io.ReadAll(r.Body)
-		datos, _ := jsonjs.Decodificar(b)
-		o := datos.(jsonjs.Objeto)
-		llave := r.Header.Get("Idempotency-Key")
-		huella := idempotencia.Huella(datos)
-		if sinHuella {
-			huella = "la misma"
-		}
-		switch turno := llaves.Tomar("escritura-a", llave, huella); turno.Tipo {
-		case idempotencia.Repetir:
-			idemrespuesta.Bytes(w, r, turno.Grabada.Codigo, "application/json", turno.Grabada.Cuerpo, turno.Grabada.Cabeceras...)
-			return
-		case idempotencia.OtraPeticion:
-			problema.Escribir(w, r, problema.LlaveReutilizada, "la llave "+llave+" ya se usó con un cuerpo distinto")
-			return
-		case idempotencia.EnCurso:
-			problema.Escribir(w, r, problema.LlaveEnCurso, "la petición original con la llave "+llave+" todavía no termina")
-			return
-		}
-		nombre, _ := o.Texto("nombre")
-		url, _ := o.Texto("url")
-		if !strings.HasPrefix(url, "http") {
-			llaves.Soltar("escritura-a", llave)
-			problema.Escribir(w, r, problema.DatosInvalidos, "1 dato(s) no se pueden cumplir")
-			return
-		}
-		time.Sleep(300 * time.Millisecond)
-		mu.Lock()
-		for i, s := range servicios {
-			if n, _ := s.Texto("nombre"); n == nombre {
-				mu.Unlock()
-				llaves.Soltar("escritura-a", llave)
-				problema.Escribir(w, r, problema.NombreRepetido, "ya existe un servicio llamado "+nombre,
-					problema.ConExtension("existente", "/servicios/"+strconv.Itoa(i+1)))
-				return
-			}
-		}
-		id := len(servicios) + 1
-		s := jsonjs.Objeto{{Nombre: "id", Valor: id}, {Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}}
-		servicios = append(servicios, s)
-		mu.Unlock()
-		g := idempotencia.Grabada{Codigo: 201, Cabeceras: []idemrespuesta.Cabecera{{Nombre: "Location", Valor: "/servicios/" + strconv.Itoa(id)}},
-			Cuerpo: append(jsonjs.Codificar(s), '\n')}
-		llaves.Grabar("escritura-a", llave, g)
-		idemrespuesta.Bytes(w, r, 201, "application/json", g.Cuerpo, g.Cabeceras...)
-	}))
-	t.Cleanup(ts.Close)
-	return ts.URL
+// idemRevisor is our revisor, the program pedido asks for, saving in 300 ms: long enough for the
+// third check to arrive while the original is in progress.
+func idemRevisor(t *testing.T, pedido variantes.Pedido) string {
+	t.Helper()
+	base, _ := revisorVariante(t, 300*time.Millisecond, pedido)
+	return base
 }
 
 // S-J: the correct revisor passes the five checks.
 func TestComprobarIdempotencia(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	if codigo := ComprobarIdempotencia(context.Background(), idemRevisorDePrueba(t, false), &out); codigo != 0 {
+	if codigo := ComprobarIdempotencia(context.Background(), idemRevisor(t, variantes.Pedido{}), &out); codigo != 0 {
 		t.Fatalf("código %d:\n%s", codigo, out.String())
 	}
 	want := `ok    misma llave y mismo cuerpo: la misma respuesta, un solo servicio
@@ -109,11 +40,12 @@ ok    dos llaves distintas con el mismo cuerpo: la segunda choca con el nombre (
 	}
 }
 
-// S-L4: the defect "the fingerprint nobody compares" fails exactly check 2, with the course's text.
+// S-L4: the revisor's defect "the fingerprint nobody compares" (--defecto sin-huella) fails exactly
+// check 2, with the course's text (the replayed 201 has no type: «201 ,»).
 func TestComprobarIdempotenciaSinHuella(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	if codigo := ComprobarIdempotencia(context.Background(), idemRevisorDePrueba(t, true), &out); codigo != 1 {
+	if codigo := ComprobarIdempotencia(context.Background(), idemRevisor(t, variantes.Pedido{Defecto: variantes.SinHuella}), &out); codigo != 1 {
 		t.Fatalf("código %d, se esperaba 1", codigo)
 	}
 	want := `ok    misma llave y mismo cuerpo: la misma respuesta, un solo servicio

@@ -11,6 +11,7 @@ import (
 
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/decision"
 	"cursohttp/pkg/sonda"
 )
 
@@ -77,7 +78,7 @@ func TestComprobadoresInterrumpidos(t *testing.T) {
 	out.Reset()
 	e := entornoDePrueba(&out)
 	e.Laboratorio = lab.URL
-	if c := ComprobarTabla(ctx, e, "127.0.0.1:0", http.NotFoundHandler()); c != curso.Interrumpido || out.Len() != 0 {
+	if c := ComprobarTabla(ctx, e, decision.Tabla{}, "127.0.0.1:0", http.NotFoundHandler()); c != curso.Interrumpido || out.Len() != 0 {
 		t.Fatalf("tabla: código %d, salida %q", c, out.String())
 	}
 }

@@ -18,15 +18,27 @@ import (
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
+	"cursohttp/pkg/variantes"
 )
 
 // revisorDePrueba starts our revisor in-process, freshly (ids 1-6 seeded, so the next is 7), with its
 // per-request log. guardar is its simulated save (0: the course's 500 ms).
 func revisorDePrueba(t *testing.T, guardar time.Duration) (string, *prueba.Buffer) {
 	t.Helper()
+	return revisorVariante(t, guardar, variantes.Pedido{})
+}
+
+// revisorVariante is revisorDePrueba for the program the command line «revisor ARGS» would start
+// (pedido says what those ARGS ask).
+func revisorVariante(t *testing.T, guardar time.Duration, pedido variantes.Pedido) (string, *prueba.Buffer) {
+	t.Helper()
+	programa, err := variantes.Resolver(variantes.Revisor, pedido)
+	if err != nil {
+		t.Fatal(err)
+	}
 	registro := &prueba.Buffer{}
 	log := servidor.NuevoLogger(registro, registro, false)
-	rv := revisor.Nuevo(revisor.Opciones{Log: log, Guardar: guardar, EsperaCierre: 10 * time.Millisecond})
+	rv := revisor.Nuevo(revisor.Opciones{Log: log, Guardar: guardar, EsperaCierre: 10 * time.Millisecond, Programa: programa})
 	t.Cleanup(rv.Cerrar)
 	ts := servidortest.Nuevo(t, servidor.Registrar(log, rv))
 	return ts.URL, registro

@@ -1,11 +1,16 @@
 package programas
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/decision"
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/nodejs"
+	"cursohttp/pkg/variantes"
 
 	"github.com/spf13/cobra"
 )
@@ -37,6 +42,17 @@ type altaDeLista struct {
 // Idempotency-Key, and each answer is decided by status, Retry-After and type; the body is read only
 // for the type, never for title or detail.
 func Sincronizar(ctx context.Context, e Entorno) int {
+	return sincronizar(ctx, e, e.decidirRespuesta)
+}
+
+// SincronizarLeyendoLaFrase is Lesson 7's broken script (defectos/lee-la-frase/fig07_02.ts, S15):
+// the same eight altas, decided by searching the detail's words. Three of the eight decisions
+// change, and a detail written in other words (exercise 3) changes another.
+func SincronizarLeyendoLaFrase(ctx context.Context, e Entorno) int {
+	return sincronizar(ctx, e, decidirPorLaFrase)
+}
+
+func sincronizar(ctx context.Context, e Entorno, decidir func(respuesta) decision.Decision) int {
 	lab := e.Laboratorio + urlDelLaboratorio200
 	altas := []altaDeLista{
 		{"agenda", lab, ""},
@@ -57,7 +73,7 @@ func Sincronizar(ctx context.Context, e Entorno) int {
 		if err != nil {
 			return e.fallo("sincronizar", err)
 		}
-		d := e.decidirRespuesta(r)
+		d := decidir(r)
 		tipo, hay := typeDe(r)
 		if !hay {
 			tipo = "(sin Problem Details)"
@@ -69,14 +85,92 @@ func Sincronizar(ctx context.Context, e Entorno) int {
 	return 0
 }
 
-// nuevoCmdSincronizar is `revisor sincronizar`; runF nil runs Sincronizar.
+// frases are the broken script's searches, in its order: the first whose words the detail contains
+// decides, and a detail none recognises is rendirse.
+var frases = []struct {
+	palabras []string
+	accion   decision.Accion
+}{
+	{[]string{"no existe"}, decision.Rendirse},
+	{[]string{"ya existe"}, decision.Reconciliar},
+	{[]string{"credencial"}, decision.Reautenticar},
+	{[]string{"no se pueden cumplir", "no se conecta"}, decision.Corregir},
+}
+
+// decidirPorLaFrase is the broken script's decision, wrong on purpose: a 2xx goes on, and anything
+// else is decided by the words of the detail (JSON.parse(body).detail as a string; "" when the body
+// is not JSON or has none), searched without case as /…/i does. The motive is the detail itself.
+func decidirPorLaFrase(r respuesta) decision.Decision {
+	if r.ok() {
+		return decision.Decision{Accion: decision.Seguir, Motivo: "salió bien"}
+	}
+	detail := ""
+	if v, err := jsonjs.Decodificar([]byte(nodejs.Texto(r.cuerpo))); err == nil {
+		if o, ok := v.(jsonjs.Objeto); ok {
+			if d, hay := o.Valor("detail"); hay && d != nil {
+				detail = jsonjs.Cadena(d)
+			}
+		}
+	}
+	accion := decision.Rendirse
+	for _, f := range frases {
+		if slices.ContainsFunc(f.palabras, func(p string) bool { return contieneSinMayusculas(detail, p) }) {
+			accion = f.accion
+			break
+		}
+	}
+	return decision.Decision{Accion: accion, Motivo: detail, Reintenta: accion == decision.Esperar}
+}
+
+// contieneSinMayusculas is /palabras/i.test(texto) for a pattern of ASCII letters and spaces. A
+// regular expression without the u flag folds case as toUpperCase does but never maps a character
+// beyond ASCII onto an ASCII one, so only ASCII letters fold: «ſ» is not «s» (Go's (?i) would say
+// it is), and no byte of a multi-byte UTF-8 sequence is ASCII.
+func contieneSinMayusculas(texto, palabras string) bool {
+	b := []byte(texto)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return bytes.Contains(b, []byte(palabras))
+}
+
+// nuevoCmdSincronizar is `revisor sincronizar`; runF nil runs Sincronizar or, with --defecto
+// lee-la-frase, SincronizarLeyendoLaFrase.
 func nuevoCmdSincronizar(f *Fabrica, runF func(context.Context, Entorno) int) *cobra.Command {
-	return armar(f, &cobra.Command{
+	var version *variantes.Banderas
+	var programa variantes.Eleccion
+	c := armar(f, &cobra.Command{
 		Use:   "sincronizar [opciones]",
 		Short: "El guion de sincronización bien escrito: decide con la tabla, no con la frase (fig07_02.ts)",
 		Long: `Da de alta ocho servicios, cada uno con su propia Idempotency-Key, y dice qué haría con cada
 respuesta. Decide con el código, Retry-After y el type; no lee ni el title ni el detail.
-Necesita el revisor y el laboratorio recién arrancados.`,
+Necesita el revisor y el laboratorio recién arrancados.
+
+Con --defecto lee-la-frase es el guion roto de la lección 7 (defectos/lee-la-frase/fig07_02.ts):
+decide buscando palabras en el detail, y tres de las ocho decisiones cambian.
+
+` + variantes.Ayuda(variantes.RevisorSincronizar),
+		Example: `  revisor sincronizar
+  revisor sincronizar --defecto lee-la-frase   (el guion roto de la lección 7; avisa al empezar)`,
 		Args: cli.SinArgumentos,
-	}, runF, Sincronizar, conRevisor, conLaboratorio)
+		PreRunE: func(c *cobra.Command, _ []string) (err error) {
+			if programa, err = version.Eleccion(f.Variable); err != nil {
+				return cli.UsoMal("%s: %v", c.CommandPath(), err)
+			}
+			// A broken version says so first, every time.
+			if aviso := programa.Aviso(); aviso != "" {
+				fmt.Fprintln(f.errOut(), aviso)
+			}
+			return nil
+		},
+	}, runF, func(ctx context.Context, e Entorno) int {
+		if programa.EsDefecto(variantes.LeeLaFrase) {
+			return SincronizarLeyendoLaFrase(ctx, e)
+		}
+		return Sincronizar(ctx, e)
+	}, conRevisor, conLaboratorio)
+	version = variantes.Declarar(c.Flags(), variantes.RevisorSincronizar)
+	return c
 }

@@ -107,6 +107,8 @@ type Revisor struct {
 	// leccion6: Idempotency-Key on POST /servicios, the save pause and checks with retries, which
 	// Lesson 6 added; Lesson 4's program has none of them.
 	leccion6 bool
+	// huella is what a key keeps of the body it was first used with (idempotencia.Huella).
+	huella func(cuerpo any) string
 
 	mantenimiento atomic.Bool
 
@@ -153,6 +155,10 @@ func Nuevo(o Opciones) *Revisor {
 	if o.Programa.EnLeccion4() {
 		fallar, leccion6 = problema.EscribirTexto, false
 	}
+	huella := idempotencia.Huella
+	if o.Programa.EsDefecto(variantes.SinHuella) {
+		huella = sinHuella
+	}
 	vida, cerrar := context.WithCancel(context.Background())
 	return &Revisor{
 		log:          o.Log,
@@ -169,10 +175,17 @@ func Nuevo(o Opciones) *Revisor {
 		programa:     o.Programa,
 		fallar:       fallar,
 		leccion6:     leccion6,
+		huella:       huella,
 		vida:         vida,
 		cerrar:       cerrar,
 	}
 }
+
+// sinHuella is Lesson 6's broken store (--defecto sin-huella, Series L), wrong on purpose: the key
+// is kept without the body's fingerprint, so every body sent with a used key is "the same request"
+// and gets the first one's recorded answer (or its 409 while it runs) instead of 422
+// llave-reutilizada.
+func sinHuella(any) string { return "" }
 
 // Almacen is the store the revisor serves.
 func (rv *Revisor) Almacen() *almacen.Almacen { return rv.almacen }

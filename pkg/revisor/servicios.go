@@ -110,13 +110,18 @@ func (rv *Revisor) destinoPermitido(c *contexto, url string) bool {
 }
 
 // nombreRepetido answers 409: Lesson 4 names the existing service in the detail; from Lesson 6 it
-// goes in the extension existente.
+// goes in the extension existente. Lesson 7's exercise 3 writes the detail in English (for a
+// foreign client): a client that decides by the type must not notice.
 func (rv *Revisor) nombreRepetido(c *contexto, nombre string, existente int) {
 	if rv.programa.EnLeccion4() {
 		rv.fallar(c.w, c.r, problema.NombreRepetido, "ya existe un servicio llamado "+nombre+": /servicios/"+strconv.Itoa(existente))
 		return
 	}
-	rv.fallar(c.w, c.r, problema.NombreRepetido, "ya existe un servicio llamado "+nombre,
+	detalle := "ya existe un servicio llamado " + nombre
+	if rv.programa.EsEjercicio(7, 3) {
+		detalle = "a service named " + nombre + " already exists"
+	}
+	rv.fallar(c.w, c.r, problema.NombreRepetido, detalle,
 		problema.ConExtension("existente", "/servicios/"+strconv.Itoa(existente)))
 }
 
@@ -148,7 +153,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	}
 	nombre := c.credencial.Nombre
 	if llave != "" {
-		turno := rv.llaves.Tomar(nombre, llave, idempotencia.Huella(datos))
+		turno := rv.llaves.Tomar(nombre, llave, rv.huella(datos))
 		switch turno.Tipo {
 		case idempotencia.Repetir:
 			rv.log.Info().Str("llave", llave).Msg("idempotencia: la llave " + llave + " ya se atendió; repito su respuesta")

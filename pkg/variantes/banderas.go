@@ -25,10 +25,10 @@ func Declarar(fs *pflag.FlagSet, p Programa) *Banderas {
 		fs.Lookup("leccion").DefValue = VariableLeccion + " o " + itoa(ls[len(ls)-1])
 	}
 	if len(De(p, Defecto)) > 0 {
-		fs.StringVar(&b.defecto, "defecto", "", "arranca una versión rota a propósito (ver «Versiones del curso»)")
+		fs.StringVar(&b.defecto, "defecto", "", "arranca una versión rota a propósito (ver «Versiones rotas a propósito»)")
 	}
 	if len(De(p, Ejercicio)) > 0 {
-		fs.IntVar(&b.ejercicio, "ejercicio", 0, "la solución de ese ejercicio (ver «Versiones del curso»)")
+		fs.IntVar(&b.ejercicio, "ejercicio", 0, "la solución de ese ejercicio (ver «Soluciones de ejercicios»)")
 		fs.Lookup("ejercicio").DefValue = ""
 	}
 	return b

@@ -19,18 +19,26 @@ type Programa string
 
 // The programs that carry variants today.
 const (
-	Revisor            Programa = "revisor"
-	Laboratorio        Programa = "laboratorio"
-	RevisorRetryAfter  Programa = "revisor retry-after"
-	LeccionPorOmision           = 7
-	VariableLeccion             = "CURSO_LECCION"
-	descripcionDefecto          = "versión rota a propósito"
+	Revisor               Programa = "revisor"
+	Laboratorio           Programa = "laboratorio"
+	RevisorRetryAfter     Programa = "revisor retry-after"
+	RevisorSincronizar    Programa = "revisor sincronizar"
+	RevisorComprobarTabla Programa = "revisor comprobar tabla"
+	RevisorDecidir        Programa = "revisor decidir"
+	AltaSegura            Programa = "alta-segura"
+	LeccionPorOmision              = 7
+	VariableLeccion                = "CURSO_LECCION"
+	descripcionDefecto             = "versión rota a propósito"
 )
 
 // The broken versions, by the name of the course's folder.
 const (
-	Pila        = "pila"         // Lesson 4, Series I
-	SinPasarela = "sin-pasarela" // Lesson 4, Series J
+	Pila            = "pila"              // Lesson 4, Series I
+	SinPasarela     = "sin-pasarela"      // Lesson 4, Series J
+	LlavePorIntento = "llave-por-intento" // Lesson 6, Series K
+	SinHuella       = "sin-huella"        // Lesson 6, Series L
+	LeeLaFrase      = "lee-la-frase"      // Lesson 7, S15
+	SinHasOwn       = "sin-hasown"        // Lesson 7, S16
 )
 
 // Tipo tells a broken version from an exercise's solution.
@@ -59,7 +67,7 @@ type Variante struct {
 	Rota bool
 }
 
-// Catalogo lists every variant, in the lessons' order. The Lesson 6 and 7 entries go here too.
+// Catalogo lists every variant, in the lessons' order.
 var Catalogo = []Variante{
 	{Tipo: Defecto, Nombre: Pila, Programa: Revisor, Leccion: 4,
 		Seccion: "§4.7, la pila que viaja, serie I", Carpeta: "defectos/pila/servidor.ts",
@@ -73,6 +81,24 @@ var Catalogo = []Variante{
 	{Tipo: Ejercicio, Numero: 3, Programa: Revisor, Leccion: 4,
 		Seccion: "ejercicio 3, serie M", Carpeta: "ejercicios/ej3/servicios.ts",
 		Descripcion: "el límite de revisiones por servicio y después de buscarlo: no para al enumerador y castiga a admin", Rota: true},
+	{Tipo: Defecto, Nombre: LlavePorIntento, Programa: AltaSegura, Leccion: 6,
+		Seccion: "la llave que cambia en cada intento, serie K", Carpeta: "defectos/llave-por-intento/alta-segura.ts",
+		Descripcion: "inventa una llave en cada intento, no una por intención: cuatro 502 por la pasarela aunque el alta se hizo", Rota: true},
+	{Tipo: Defecto, Nombre: SinHuella, Programa: Revisor, Leccion: 6,
+		Seccion: "la huella que nadie compara, serie L", Carpeta: "defectos/sin-huella/idempotencia.ts",
+		Descripcion: "guarda la Idempotency-Key sin la huella del cuerpo: otro cuerpo con la misma llave recibe el 201 del primero y no se crea nada", Rota: true},
+	{Tipo: Defecto, Nombre: LeeLaFrase, Programa: RevisorSincronizar, Leccion: 7,
+		Seccion: "la frase que se mueve, S15", Carpeta: "defectos/lee-la-frase/fig07_02.ts",
+		Descripcion: "decide leyendo la frase del detail, no el type ni el código: tres de las ocho decisiones cambian", Rota: true},
+	{Tipo: Defecto, Nombre: SinHasOwn, Programa: RevisorComprobarTabla, Leccion: 7,
+		Seccion: "un type llamado constructor, S16", Carpeta: "defectos/sin-hasown/decisiones.ts",
+		Descripcion: "imita un tropiezo de JavaScript: la tabla busca el type sin Object.hasOwn, y un type «constructor» encuentra una función heredada de Object.prototype en vez de una decisión", Rota: true},
+	{Tipo: Ejercicio, Numero: 2, Programa: RevisorDecidir, Leccion: 7,
+		Seccion: "ejercicio 2, S17", Carpeta: "ejercicios/ej2/decisiones.ts",
+		Descripcion: "la tabla con una fila más: el 413 es corregir, «el cuerpo pasa del tope: manda menos»"},
+	{Tipo: Ejercicio, Numero: 3, Programa: Revisor, Leccion: 7,
+		Seccion: "ejercicio 3, S18", Carpeta: "ejercicios/ej3/servicios.ts",
+		Descripcion: "el detail del 409 nombre-repetido en inglés («a service named X already exists»): el guion que decide con la tabla no cambia, el que lee la frase sí"},
 }
 
 // Version is one lesson's own program of a server, for --leccion.

@@ -37,10 +37,20 @@ func TestResolver(t *testing.T) {
 		{"y gana a la variable", Revisor, Pedido{Defecto: SinPasarela, Entorno: entorno("7")}, 4, "--defecto sin-pasarela", ""},
 		{"con su lección dicha", Revisor, Pedido{Defecto: Pila, Leccion: 4, LeccionDada: true}, 4, "--defecto pila", ""},
 		{"con otra lección dicha", Revisor, Pedido{Defecto: Pila, Leccion: 7, LeccionDada: true}, 0, "", "--defecto pila es una versión rota del programa de la lección 4, no de la 7"},
-		{"defecto desconocido", Revisor, Pedido{Defecto: "otro"}, 0, "", "--defecto: «revisor» no tiene la versión rota «otro»; las que hay: pila, sin-pasarela"},
+		{"defecto desconocido", Revisor, Pedido{Defecto: "otro"}, 0, "", "--defecto: «revisor» no tiene la versión rota «otro»; las que hay: pila, sin-pasarela, sin-huella"},
+		{"un defecto de la lección 6", Revisor, Pedido{Defecto: SinHuella}, 6, "--defecto sin-huella", ""},
+		{"en el programa de la 7, que es el mismo", Revisor, Pedido{Defecto: SinHuella, Leccion: 7, LeccionDada: true}, 6, "--defecto sin-huella", ""},
+		{"pero no en el de la 4", Revisor, Pedido{Defecto: SinHuella, Leccion: 4, LeccionDada: true}, 0, "", "--defecto sin-huella es una versión rota del programa de la lección 6, no de la 4"},
+		{"el defecto de un cliente", AltaSegura, Pedido{Defecto: LlavePorIntento}, 6, "--defecto llave-por-intento", ""},
+		{"el defecto de otro programa", AltaSegura, Pedido{Defecto: SinHuella}, 0, "", "--defecto: «alta-segura» no tiene la versión rota «sin-huella»; las que hay: llave-por-intento"},
+		{"el defecto de una orden", RevisorComprobarTabla, Pedido{Defecto: SinHasOwn}, 7, "--defecto sin-hasown", ""},
 		{"ejercicio en su lección", Revisor, Pedido{Leccion: 4, LeccionDada: true, Ejercicio: 3, EjercicioDado: true}, 4, "--leccion 4 --ejercicio 3", ""},
 		{"ejercicio con la variable", Revisor, Pedido{Ejercicio: 3, EjercicioDado: true, Entorno: entorno("4")}, 4, "--leccion 4 --ejercicio 3", ""},
-		{"ejercicio de otra lección", Revisor, Pedido{Ejercicio: 3, EjercicioDado: true}, 0, "", "--ejercicio: no hay un ejercicio 3 de la lección 7 que cambie «revisor»; los que hay: --leccion 4 --ejercicio 3"},
+		{"el mismo número en la lección 7", Revisor, Pedido{Ejercicio: 3, EjercicioDado: true}, 7, "--leccion 7 --ejercicio 3", ""},
+		{"y en la 6, que es el mismo programa", Revisor, Pedido{Leccion: 6, LeccionDada: true, Ejercicio: 3, EjercicioDado: true}, 7, "--leccion 7 --ejercicio 3", ""},
+		{"la variable elige entre los dos", Revisor, Pedido{Ejercicio: 3, EjercicioDado: true, Entorno: entorno("4")}, 4, "--leccion 4 --ejercicio 3", ""},
+		{"ejercicio que no cambia el programa", Revisor, Pedido{Ejercicio: 1, EjercicioDado: true}, 0, "", "--ejercicio: no hay un ejercicio 1 de la lección 7 que cambie «revisor»; los que hay: --leccion 4 --ejercicio 3; --leccion 7 --ejercicio 3"},
+		{"ejercicio de otra lección", Revisor, Pedido{Leccion: 4, LeccionDada: true, Ejercicio: 2, EjercicioDado: true}, 0, "", "--ejercicio: no hay un ejercicio 2 de la lección 4 que cambie «revisor»; los que hay: --leccion 4 --ejercicio 3; --leccion 7 --ejercicio 3"},
 		{"defecto y ejercicio", Revisor, Pedido{Defecto: Pila, Ejercicio: 3, EjercicioDado: true}, 0, "", "--defecto y --ejercicio no van juntos: cada uno es otro programa"},
 		{"cliente con ejercicio", RevisorRetryAfter, Pedido{Ejercicio: 2, EjercicioDado: true}, 4, "--ejercicio 2", ""},
 		{"cliente sin ese ejercicio", RevisorRetryAfter, Pedido{Ejercicio: 3, EjercicioDado: true}, 0, "", "--ejercicio: no hay un ejercicio 3 que cambie «revisor retry-after»; los que hay: --ejercicio 2"},
@@ -92,7 +102,7 @@ func TestAviso(t *testing.T) {
 // The help lists every variant of the program with its lesson and section, within the width.
 func TestAyuda(t *testing.T) {
 	t.Parallel()
-	for _, p := range []Programa{Revisor, Laboratorio, RevisorRetryAfter} {
+	for _, p := range []Programa{Revisor, Laboratorio, RevisorRetryAfter, RevisorSincronizar, RevisorComprobarTabla, RevisorDecidir, AltaSegura} {
 		ayuda := Ayuda(p)
 		plano := strings.Join(strings.Fields(ayuda), " ")
 		for _, v := range Catalogo {
@@ -111,7 +121,7 @@ func TestAyuda(t *testing.T) {
 			}
 		}
 	}
-	if Ayuda("alta-segura") != "" {
+	if Ayuda("pasarela") != "" {
 		t.Error("un programa sin versiones tiene ayuda de versiones")
 	}
 }
