@@ -76,6 +76,7 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 
 func nuevaMentira(f flujos) *cobra.Command {
 	var o servidor.Opciones
+	var om laboratorio.OpcionesMentira
 	cmd := &cobra.Command{
 		Use:   "mentira <respuesta>...",
 		Short: "un servidor de mentira en el 18082 (donde estaría la pasarela) que contesta lo que le digas",
@@ -88,10 +89,13 @@ func nuevaMentira(f flujos) *cobra.Command {
   409:en-curso  responde el 409 de «llave en curso»; 409 a secas es otro 409
   mudo          acepta la conexión y no contesta nunca
 
-Un código va de 200 a 999; uno de 300 o más es un error en Problem Details.`,
+Un código va de 200 a 999; uno de 300 o más es un error en Problem Details, con el title
+«respuesta de mentira»; con --titulos-reales, con el que pondría un servidor de verdad: la frase
+del código (Service Unavailable) o, en el 409 de «llave en curso», el del revisor.`,
 		Example: `  laboratorio mentira 503:2 201
   laboratorio mentira 409:en-curso 201
-  laboratorio mentira mudo`,
+  laboratorio mentira mudo
+  laboratorio mentira --titulos-reales 503:2 201   (el servidor de una línea de la lección 6, S-I37)`,
 		Args: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -101,7 +105,7 @@ Un código va de 200 a 999; uno de 300 o más es un error en Problem Details.`,
 				return err
 			}
 			log := servidor.NuevoLogger(f.out, f.err, o.LogJSON)
-			m, err := laboratorio.NuevaMentira(args, log)
+			m, err := laboratorio.NuevaMentira(args, log, om)
 			if err != nil {
 				return cli.UsoMal("laboratorio mentira: %v", err)
 			}
@@ -113,6 +117,7 @@ Un código va de 200 a 999; uno de 300 o más es un error en Problem Details.`,
 		},
 	}
 	o.Banderas(cmd.Flags(), curso.PuertoPasarela)
+	cmd.Flags().BoolVar(&om.TitulosReales, "titulos-reales", false, "cada error lleva el title de un servidor de verdad, no «respuesta de mentira»")
 	return cmd
 }
 

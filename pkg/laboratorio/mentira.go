@@ -11,7 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"cursohttp/pkg/curso"
+	"cursohttp/pkg/estado"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
@@ -23,7 +23,7 @@ const Muda = "mudo"
 // EnCurso is the extra that turns a 409 into the revisor's "key in progress" 409.
 const EnCurso = "en-curso"
 
-// TituloMentira is the title of every error the fake gateway sends.
+// TituloMentira is the title of every error the fake gateway sends, unless it is asked for real ones.
 const TituloMentira = "respuesta de mentira"
 
 // Respuesta is one scripted answer of the fake gateway: "mudo", or CODE[:extra].
@@ -68,11 +68,20 @@ func LeerRespuesta(s string) (Respuesta, error) {
 	return r, nil
 }
 
+// OpcionesMentira adjust the fake gateway.
+type OpcionesMentira struct {
+	// TitulosReales: each error carries the title a real server would write instead of TituloMentira:
+	// the code's reason phrase for about:blank (RFC 9457 §4.2.1), and the revisor's own title for
+	// its «key in progress» 409. Lesson 6's one-line servers of S-I37 and S-I38 answer that way.
+	TitulosReales bool
+}
+
 // Mentira is the fake gateway on port 18082: each request gets the next scripted answer, and the
 // last one repeats.
 type Mentira struct {
 	respuestas []Respuesta
 	log        zerolog.Logger
+	opciones   OpcionesMentira
 
 	mu         sync.Mutex // keeps the count and its log line in the same order
 	peticiones int
@@ -82,11 +91,11 @@ type Mentira struct {
 }
 
 // NuevaMentira reads the script. It needs at least one answer.
-func NuevaMentira(pedidas []string, log zerolog.Logger) (*Mentira, error) {
+func NuevaMentira(pedidas []string, log zerolog.Logger, o OpcionesMentira) (*Mentira, error) {
 	if len(pedidas) == 0 {
 		return nil, fmt.Errorf("%w: hace falta al menos una", ErrRespuesta)
 	}
-	m := &Mentira{log: log, fin: make(chan struct{})}
+	m := &Mentira{log: log, opciones: o, fin: make(chan struct{})}
 	for _, p := range pedidas {
 		r, err := LeerRespuesta(p)
 		if err != nil {
@@ -152,13 +161,20 @@ func (m *Mentira) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		respuesta.JSON(w, r, p.Codigo, jsonjs.Objeto{{Nombre: "id", Valor: 99}}, extra...)
 		return
 	}
-	tipo := "about:blank"
+	tipo, titulo := "about:blank", TituloMentira
+	if m.opciones.TitulosReales {
+		titulo = estado.Frase(p.Codigo)
+	}
 	if p.Codigo == http.StatusConflict && p.ConExtra && p.Extra == EnCurso {
-		tipo = curso.Problemas + string(problema.LlaveEnCurso)
+		t := problema.Buscar(problema.LlaveEnCurso)
+		tipo = t.Type
+		if m.opciones.TitulosReales {
+			titulo = t.Title
+		}
 	}
 	cuerpo := jsonjs.Objeto{
 		{Nombre: "type", Valor: tipo},
-		{Nombre: "title", Valor: TituloMentira},
+		{Nombre: "title", Valor: titulo},
 		{Nombre: "status", Valor: p.Codigo},
 	}
 	respuesta.Bytes(w, r, p.Codigo, problema.TipoMedio, append(jsonjs.Codificar(cuerpo), '\n'), extra...)

@@ -88,18 +88,23 @@ func FuzzLeerRespuesta(f *testing.F) {
 
 func TestNuevaMentiraSinRespuestas(t *testing.T) {
 	t.Parallel()
-	if _, err := NuevaMentira(nil, nopLog()); !errors.Is(err, ErrRespuesta) {
+	if _, err := NuevaMentira(nil, nopLog(), OpcionesMentira{}); !errors.Is(err, ErrRespuesta) {
 		t.Errorf("sin respuestas: %v", err)
 	}
-	if _, err := NuevaMentira([]string{"201", "abc"}, nopLog()); !errors.Is(err, ErrRespuesta) || !strings.Contains(err.Error(), "«abc»") {
+	if _, err := NuevaMentira([]string{"201", "abc"}, nopLog(), OpcionesMentira{}); !errors.Is(err, ErrRespuesta) || !strings.Contains(err.Error(), "«abc»") {
 		t.Errorf("con una inválida: %v", err)
 	}
 }
 
 func nuevaMentira(t *testing.T, pedidas ...string) (*Mentira, *bitacora, string) {
 	t.Helper()
+	return nuevaMentiraCon(t, OpcionesMentira{}, pedidas...)
+}
+
+func nuevaMentiraCon(t *testing.T, o OpcionesMentira, pedidas ...string) (*Mentira, *bitacora, string) {
+	t.Helper()
 	var log bitacora
-	m, err := NuevaMentira(pedidas, servidor.NuevoLogger(&log, &log, false))
+	m, err := NuevaMentira(pedidas, servidor.NuevoLogger(&log, &log, false), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,6 +199,27 @@ func TestMentiraRespuestas(t *testing.T) {
 	}
 }
 
+// With real titles, the answers of Lesson 6's one-line servers (S-I37, S-I38): the reason phrase
+// for about:blank, the revisor's title for its «key in progress» 409.
+func TestMentiraTitulosReales(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		pedidas []string
+		cuerpos []string
+	}{
+		{[]string{"503:2", "201"}, []string{`{"type":"about:blank","title":"Service Unavailable","status":503}`, `{"id":99}`}},
+		{[]string{"409:en-curso", "201"}, []string{`{"type":"https://revisor.example/problemas/llave-en-curso","title":"Esa Idempotency-Key sigue en curso","status":409}`, `{"id":99}`}},
+		{[]string{"422", "700"}, []string{`{"type":"about:blank","title":"Unprocessable Content","status":422}`, `{"type":"about:blank","title":"unknown","status":700}`}},
+	} {
+		_, _, addr := nuevaMentiraCon(t, OpcionesMentira{TitulosReales: true}, c.pedidas...)
+		for i, want := range c.cuerpos {
+			if r := leerCrudo(t, addr, postServicios); r.cuerpo != want+"\n" {
+				t.Errorf("%v, petición %d: %q, se esperaba %q", c.pedidas, i+1, r.cuerpo, want)
+			}
+		}
+	}
+}
+
 // TestMentiraRetryAfterVacio: "503:" sends the header with nothing in it, as the course's does.
 func TestMentiraRetryAfterVacio(t *testing.T) {
 	t.Parallel()
@@ -238,7 +264,7 @@ func TestMentiraConcurrente(t *testing.T) {
 func TestMentiraMuda(t *testing.T) {
 	t.Parallel()
 	var log bitacora
-	m, err := NuevaMentira([]string{"mudo"}, servidor.NuevoLogger(&log, &log, false))
+	m, err := NuevaMentira([]string{"mudo"}, servidor.NuevoLogger(&log, &log, false), OpcionesMentira{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +313,7 @@ func TestMentiraMuda(t *testing.T) {
 // TestMentiraApagado: Ctrl+C with a "mudo" request held does not wait for it.
 func TestMentiraApagado(t *testing.T) {
 	t.Parallel()
-	m, err := NuevaMentira([]string{"mudo"}, nopLog())
+	m, err := NuevaMentira([]string{"mudo"}, nopLog(), OpcionesMentira{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,6 +81,9 @@ var catalogo = map[Clave]Tipo{
 	ServicioLento:         {curso.Problemas + "servicio-lento", "El servicio no respondió a tiempo", 504},
 }
 
+// Buscar returns the catalogue's entry for clave (the zero Tipo if there is none).
+func Buscar(clave Clave) Tipo { return catalogo[clave] }
+
 // Opcion adjusts one problem response.
 type Opcion func(*opciones)
 
