@@ -23,7 +23,7 @@ func TestUsoIncorrecto(t *testing.T) {
 		"--log-json=tal":              "revisor: la opción --log-json espera true o false, no «tal»; «revisor --help» muestra las opciones\n",
 		"--vigencia-llaves 0s":        "revisor: la opción --vigencia-llaves no acepta «0s»: se espera una duración positiva (24h, 5s, 1500ms); «revisor --help» muestra las opciones\n",
 		"--limitador cubo --puerto 0": "revisor: --limitador: algoritmo desconocido «cubo»: usa ventana, deslizante o cubeta\n",
-		"servir --destinos laboratorio:18081 --puerto 0": "revisor servir: destinos permitidos que no son ip:puerto: \"laboratorio:18081\"\n",
+		"servir --destinos laboratorio:18081 --puerto 0": "revisor servir: destinos permitidos que no son ip:puerto: «laboratorio:18081»\n",
 		"--leccion 5 --puerto 0":                         "revisor: --leccion: «revisor» tiene versiones de las lecciones 4, 6 y 7, no de «5»\n",
 		"--leccion 7 --defecto pila":                     "revisor: --defecto pila es una versión rota del programa de la lección 4, no de la 7\n",
 		"servir --defecto rota":                          "revisor servir: --defecto: «revisor» no tiene la versión rota «rota»; las que hay: pila, sin-pasarela, sin-huella\n",

@@ -84,7 +84,7 @@ func ValidarPermitidos(permitidos []string) error {
 			continue
 		}
 		if _, err := netip.ParseAddrPort(p); err != nil {
-			malas = append(malas, strconv.Quote(p))
+			malas = append(malas, "«"+p+"»")
 		}
 	}
 	if len(malas) > 0 {

@@ -244,7 +244,7 @@ func TestLeerPermitidos(t *testing.T) {
 	if err := ValidarPermitidos([]string{"127.0.0.1:18081", "[::1]:80", ""}); err != nil {
 		t.Errorf("ValidarPermitidos: %v", err)
 	}
-	if err := ValidarPermitidos([]string{"localhost:18081", "::1:80"}); err == nil || !strings.Contains(err.Error(), `"localhost:18081", "::1:80"`) {
+	if err := ValidarPermitidos([]string{"localhost:18081", "::1:80"}); err == nil || !strings.Contains(err.Error(), `«localhost:18081», «::1:80»`) {
 		t.Errorf("ValidarPermitidos con malas = %v", err)
 	}
 	// An empty list allows nothing private; nil is the default one.

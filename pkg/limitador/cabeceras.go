@@ -98,13 +98,13 @@ func LeerRateLimit(valor string) ([]Limite, error) {
 		l := Limite{Politica: e.nombre}
 		r, ok := e.entero("r")
 		if !ok {
-			return nil, fmt.Errorf("%w: %q no trae r, un entero no negativo", ErrRateLimit, e.nombre)
+			return nil, fmt.Errorf("%w: «%s» no trae r, un entero no negativo", ErrRateLimit, e.nombre)
 		}
 		l.Restantes = r
 		if _, esta := e.parametros["t"]; esta {
 			t, ok := e.entero("t")
 			if !ok {
-				return nil, fmt.Errorf("%w: el t de %q no es un entero no negativo", ErrRateLimit, e.nombre)
+				return nil, fmt.Errorf("%w: el t de «%s» no es un entero no negativo", ErrRateLimit, e.nombre)
 			}
 			l.Reinicio, l.ConReinicio = segundos(t), true
 		}
@@ -125,13 +125,13 @@ func LeerRateLimitPolicy(valor string) ([]PoliticaAnunciada, error) {
 		p := PoliticaAnunciada{Nombre: e.nombre}
 		q, ok := e.entero("q")
 		if !ok {
-			return nil, fmt.Errorf("%w: %q no trae q, un entero no negativo", ErrRateLimit, e.nombre)
+			return nil, fmt.Errorf("%w: «%s» no trae q, un entero no negativo", ErrRateLimit, e.nombre)
 		}
 		p.Cuota = q
 		if _, esta := e.parametros["w"]; esta {
 			w, ok := e.entero("w")
 			if !ok || w == 0 {
-				return nil, fmt.Errorf("%w: el w de %q no es un entero positivo", ErrRateLimit, e.nombre)
+				return nil, fmt.Errorf("%w: el w de «%s» no es un entero positivo", ErrRateLimit, e.nombre)
 			}
 			p.Ventana, p.ConVentana = segundos(w), true
 		}

@@ -107,8 +107,8 @@ func TestLineasDeOrdenes(t *testing.T) {
 			`revisor="http://127.0.0.1:18080" laboratorio="" credencial=lectura-a permitidos=["127.0.0.1:9"] nil=false`, ""},
 		// REVISOR_DESTINOS is read once, and checked as the server checks it.
 		{revisar, "", map[string]string{"REVISOR_DESTINOS": "laboratorio:18081"}, cli.SalidaUso, "",
-			"revisar: destinos permitidos que no son ip:puerto: \"laboratorio:18081\"\n"},
-		{revisar, "--destinos 10.0.0.1", nil, cli.SalidaUso, "", "revisar: destinos permitidos que no son ip:puerto: \"10.0.0.1\"\n"},
+			"revisar: destinos permitidos que no son ip:puerto: «laboratorio:18081»\n"},
+		{revisar, "--destinos 10.0.0.1", nil, cli.SalidaUso, "", "revisar: destinos permitidos que no son ip:puerto: «10.0.0.1»\n"},
 		{tabla, "", nil, 0, `revisor="" laboratorio="http://127.0.0.1:18081" {Con413:false SinHasOwn:false} hostil=127.0.0.1:18083 true`, ""},
 		{tabla, "--puerto-hostil 0", nil, 0, `revisor="" laboratorio="http://127.0.0.1:18081" {Con413:false SinHasOwn:false} hostil=127.0.0.1:0 true`, ""},
 		{tabla, "--defecto sin-hasown", map[string]string{"CURSO_LECCION": "4"}, 0,

@@ -70,7 +70,7 @@ func correr(ctx context.Context, args []string, out io.Writer) error {
 	for _, p := range plataformas {
 		goos, goarch, ok := strings.Cut(p, "/")
 		if !ok {
-			return fmt.Errorf("plataforma %q: se espera os/arch", p)
+			return fmt.Errorf("plataforma «%s»: se espera os/arch", p)
 		}
 		bins := filepath.Join(obra, goos+"-"+goarch)
 		if err := construir(ctx, goos, goarch, *version, bins); err != nil {
@@ -150,7 +150,7 @@ func fechaFija(ctx context.Context) (time.Time, error) {
 	}
 	s, err := strconv.ParseInt(texto, 10, 64)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q no es un número de segundos", texto)
+		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH «%s» no es un número de segundos", texto)
 	}
 	return time.Unix(s, 0).UTC(), nil
 }
