@@ -12,12 +12,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/altasegura"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/variantes"
 )
 
@@ -31,8 +34,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // nuevaRaiz builds the command; entorno reads ALTA_LIMITE_MS (os.LookupEnv, or a test's map).
 func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *cobra.Command {
 	politica := reintento.PoliticaAlta() // what the help describes is what runs
-	var sinLlave bool
-	var pasarela, credencial string
+	var sinLlave, logJSON bool
+	var pasarela, credencial, panel, simular string
 	var version *variantes.Banderas
 	raiz := &cobra.Command{
 		Use:   "alta-segura <nombre> <url>",
@@ -52,6 +55,12 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 			if u, err := url.Parse(pasarela); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return cli.UsoMal("alta-segura: --pasarela debe ser una dirección http, no «%s»", pasarela)
 			}
+			if err := servidor.ValidarPanel(panel); err != nil {
+				return cli.UsoMal("alta-segura: %v", err)
+			}
+			if strings.TrimSpace(simular) == "" {
+				return cli.UsoMal("alta-segura: --simular necesita un valor para X-Simular")
+			}
 			programa, err := version.Eleccion(nil)
 			if err != nil {
 				return cli.UsoMal("%s: %v", c.CommandPath(), err)
@@ -61,6 +70,17 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 				fmt.Fprintln(stderr, aviso)
 			}
 			limite, texto := altasegura.LimiteDeEntorno(entorno("ALTA_LIMITE_MS"))
+			var log *zerolog.Logger
+			if logJSON {
+				l := servidor.NuevoLogger(stdout, stdout, true)
+				log = &l
+			}
+			var emisor *eventos.Emisor
+			if panel != "" {
+				emisor = eventos.NuevoEmisor(panel, nil)
+				// The events go before the program ends: its last attempt is the one that matters.
+				defer emisor.Cerrar(2 * time.Second)
+			}
 			return cli.Salir(altasegura.Correr(c.Context(), altasegura.Opciones{
 				Nombre:          args[0],
 				URL:             args[1],
@@ -72,6 +92,9 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 				LimiteTexto:     texto,
 				Politica:        politica,
 				Salida:          stdout,
+				Simular:         simular,
+				Log:             log,
+				Panel:           emisor,
 			}))
 		},
 	}
@@ -80,6 +103,9 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 	fs.StringVar(&pasarela, "pasarela", curso.URLPasarela, "la pasarela a la que se manda el alta")
 	fs.StringVar(&credencial, "credencial", altasegura.CredencialPorOmision, "la credencial (Bearer) con la que se da de alta")
 	version = variantes.Declarar(fs, variantes.AltaSegura)
+	fs.StringVar(&simular, "simular", altasegura.SimularPorOmision, "lo que pide a la pasarela en X-Simular (pasarela --help lista los modos)")
+	fs.BoolVar(&logJSON, "log-json", false, "cada línea en JSON, con la traza y el tramo de su intento")
+	fs.StringVar(&panel, "panel", "", "manda un evento por intento a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
 	cli.Preparar(raiz)
 	return raiz
 }

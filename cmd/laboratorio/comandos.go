@@ -58,16 +58,22 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
+			if err := servidor.ValidarPanel(o.Panel); err != nil {
+				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
+			}
 			// Every lesson's bench is the same program: the choice is only checked.
 			if _, err := version.Eleccion(nil); err != nil {
 				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
 			}
 			log := servidor.NuevoLogger(f.out, f.err, o.LogJSON)
-			return servir(cmd.Context(), "laboratorio", o, servidor.Registrar(log, laboratorio.Nuevo(log)), log,
+			obs, cerrar := o.Observar("laboratorio", log)
+			defer cerrar()
+			return servir(cmd.Context(), "laboratorio", o, obs.Envolver(servidor.Registrar(log, laboratorio.Nuevo(log))), log,
 				func(addr string) string { return "laboratorio en http://" + addr + "/codigo/NNN" })
 		},
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoLaboratorio)
+	o.BanderasDeTraza(raiz.Flags())
 	version = variantes.Declarar(raiz.Flags(), variantes.Laboratorio)
 	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f), nuevoLab(f))
 	cli.Preparar(raiz)

@@ -31,7 +31,9 @@ func nuevaRaiz(stdout, stderr io.Writer) *cobra.Command {
 		Short: "la pasarela de la lección 6: reenvía al revisor y pierde la primera respuesta si se le pide",
 		Long: `La pasarela de la lección 6, en http://127.0.0.1:18082: reenvía cada petición al revisor
 (el de --destino) y devuelve su respuesta. De la petición pasan solo las cabeceras
-Authorization, Content-Type, Idempotency-Key, If-Match e If-None-Match.
+Authorization, Content-Type, Idempotency-Key, If-Match e If-None-Match, y el contexto de
+traza W3C (traceparent y tracestate): con --log-json, --log-detalle o --panel la pasarela
+continúa la traza con un tramo propio; sin ellas la deja pasar tal como llegó.
 
 Con «X-Simular: perder-primera» la petición llega al revisor, que hace su trabajo, pero la
 pasarela pierde su respuesta y contesta 502: el cliente no sabe si la escritura ocurrió. La
@@ -53,10 +55,14 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return cli.UsoMal("pasarela: --destino debe ser una dirección http, no «%s»", destino)
 			}
+			if err := servidor.ValidarPanel(o.Panel); err != nil {
+				return cli.UsoMal("pasarela: %v", err)
+			}
 			return servir(c.Context(), o, u, stdout, stderr)
 		},
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoPasarela)
+	o.BanderasDeTraza(raiz.Flags())
 	raiz.Flags().StringVar(&destino, "destino", curso.URLRevisor, "el revisor al que reenvía")
 	cli.Preparar(raiz)
 	return raiz
@@ -69,7 +75,9 @@ func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, stdout, 
 	if err != nil {
 		return err // one line, busy port included
 	}
-	srv := servidor.Nuevo(pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: log}))
+	obs, cerrar := o.Observar("pasarela", log)
+	defer cerrar()
+	srv := servidor.Nuevo(obs.Envolver(pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: log})))
 	log.Info().Str("direccion", ln.Addr().String()).Str("destino", destino.String()).
 		Msg(pasarela.LineaDeInicio(ln.Addr().String(), destino))
 	if err := servidor.Servir(ctx, ln, srv, log); err != nil {

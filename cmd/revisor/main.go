@@ -54,6 +54,7 @@ func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 	var versiones = map[*pflag.FlagSet]*variantes.Banderas{}
 	banderas := func(fs *pflag.FlagSet) {
 		o.Banderas(fs, curso.PuertoRevisor)
+		o.BanderasDeTraza(fs)
 		lim.banderas(fs)
 		vig.banderas(fs)
 		fs.StringVar(&permitidos, "destinos", "", "destinos ip:puerto a los que puede conectarse aunque sean privados, separados por comas")
@@ -105,6 +106,9 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 	if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
 		return err
 	}
+	if err := servidor.ValidarPanel(o.Panel); err != nil {
+		return cli.UsoMal("%s: %v", c.CommandPath(), err)
+	}
 	// A broken version says so first, every time, before anything else can scroll it away.
 	if aviso := programa.Aviso(); aviso != "" {
 		fmt.Fprintln(f.Err, aviso)
@@ -129,9 +133,12 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 	if err != nil {
 		return err // one line, busy port included (servidor.PuertoOcupado says what to do)
 	}
+	obs, cerrar := o.Observar("revisor", log)
+	defer cerrar()
+	ro.Observacion = obs
 	rv := revisor.Nuevo(ro)
 	defer rv.Cerrar()
-	srv := servidor.Nuevo(servidor.Registrar(log, rv))
+	srv := servidor.Nuevo(obs.Envolver(servidor.Registrar(log, rv)))
 	log.Info().Str("direccion", ln.Addr().String()).Msg("revisor en http://" + ln.Addr().String())
 	if err := servidor.Servir(c.Context(), ln, srv, log); err != nil {
 		return fmt.Errorf("%s: %w", c.CommandPath(), err)

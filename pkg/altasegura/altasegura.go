@@ -14,11 +14,14 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/rs/zerolog"
 
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/traza"
 )
 
 // The course's values.
@@ -48,6 +51,14 @@ type Opciones struct {
 	Cliente *http.Client
 	Llave   func() string    // a fresh key; uuid.NewString when nil
 	Ahora   func() time.Time // for Retry-After dates; time.Now when nil
+
+	// Simular is the X-Simular the attempts carry; "perder-primera", the course's, when empty.
+	Simular string
+	// Log, when set (--log-json), receives each line the program says as a JSON event carrying
+	// the intent's trace (an attempt's line, the attempt's span); nothing then goes to Salida.
+	Log *zerolog.Logger
+	// Panel receives an event per attempt and one for the intent (--panel).
+	Panel *eventos.Emisor
 }
 
 // LimiteDeEntorno reads ALTA_LIMITE_MS as the course does (`Number(x) > 0`, else 2000): it returns
@@ -69,6 +80,10 @@ type Intento struct {
 	ReintentarEn  int64  // Retry-After in seconds, when HayReintentar
 	HayReintentar bool
 	SinRespuesta  string // non-empty when no answer arrived: "ECONNREFUSED", "tiempo agotado: 2000 ms"…
+
+	traza  traza.Contexto // the attempt's span, child of the intent's
+	inicio time.Time
+	dur    time.Duration
 }
 
 // resultado is what the retry policy sees of an attempt. The type is read from every answer's body
@@ -129,6 +144,26 @@ func (o *Opciones) completar() {
 	if o.Ahora == nil {
 		o.Ahora = time.Now
 	}
+	if o.Simular == "" {
+		o.Simular = SimularPorOmision
+	}
+}
+
+// SimularPorOmision is the X-Simular the course's program sends: the gateway loses the first answer.
+const SimularPorOmision = "perder-primera"
+
+// decir prints one of the program's lines, or, with Log, writes it as a JSON event in the trace
+// ctx carries, with campos' fields.
+func (o *Opciones) decir(ctx context.Context, campos func(*zerolog.Event), linea string) {
+	if o.Log == nil {
+		io.WriteString(o.Salida, linea+"\n")
+		return
+	}
+	e := o.Log.Info().Ctx(ctx)
+	if campos != nil {
+		campos(e)
+	}
+	e.Msg(linea)
 }
 
 // Correr runs the registration and returns the exit code: 0 only when it was made (a 2xx), 1 when
@@ -146,30 +181,46 @@ func Correr(ctx context.Context, o Opciones) int {
 	}
 	cuerpo := Cuerpo(o.Nombre, o.URL)
 
+	// One trace per intent: every attempt is a span of it, and the gateway, the revisor and the
+	// bench continue it.
+	intencion := traza.Nueva()
+	ctxIntencion := traza.EnContexto(ctx, &intencion)
+	inicio := time.Now()
+	n := 0
 	d, err := reintento.Correr(ctx, o.Politica, func(ctx context.Context) (Intento, reintento.Resultado) {
 		if o.LlavePorIntento && !o.SinLlave {
 			llave = o.Llave() // the defect: the key is invented again at every turn of the loop
 		}
-		i := o.intentar(ctx, llave, cuerpo)
+		n++
+		i := o.intentar(ctx, llave, cuerpo, intencion.Hijo())
 		return i, i.resultado()
 	}, reintento.Avisos[Intento]{
 		Intento: func(n int, i Intento) {
+			o.avisarIntento(n, i, llave)
+			campos := func(e *zerolog.Event) {
+				e.Int("intento", n).Float64("ms", eventos.Milisegundos(i.dur))
+				if i.SinRespuesta == "" {
+					e.Int("codigo", i.Codigo)
+				}
+			}
+			ctx := traza.EnContexto(ctx, &i.traza)
 			if i.SinRespuesta != "" {
-				fmt.Fprintf(o.Salida, "intento %d: sin respuesta (%s)\n", n, i.SinRespuesta)
+				o.decir(ctx, campos, fmt.Sprintf("intento %d: sin respuesta (%s)", n, i.SinRespuesta))
 				return
 			}
-			fmt.Fprintf(o.Salida, "intento %d: %d %s\n", n, i.Codigo, i.Cuerpo)
+			o.decir(ctx, campos, fmt.Sprintf("intento %d: %d %s", n, i.Codigo, i.Cuerpo))
 		},
 		Espera: func(_ int, e reintento.Espera) {
 			if e.PorRetryAfter {
 				s := int64(e.Duracion / time.Second)
-				fmt.Fprintf(o.Salida, "  el servidor pide esperar %d s (Retry-After); espero %d s y reintento %s\n", s, s, como)
+				o.decir(ctxIntencion, nil, fmt.Sprintf("  el servidor pide esperar %d s (Retry-After); espero %d s y reintento %s", s, s, como))
 				return
 			}
-			fmt.Fprintf(o.Salida, "  espero entre 0 y %d ms y reintento %s\n", e.Techo.Milliseconds(), como)
+			o.decir(ctxIntencion, nil, fmt.Sprintf("  espero entre 0 y %d ms y reintento %s", e.Techo.Milliseconds(), como))
 		},
 	})
 	if err != nil {
+		o.avisarIntencion(intencion, inicio, llave, n, "interrumpida (Ctrl+C)")
 		return curso.Interrumpido
 	}
 
@@ -178,15 +229,17 @@ func Correr(ctx context.Context, o Opciones) int {
 		pendiente = "repetir más tarde con la llave " + llave + " es seguro"
 	}
 	ultimo := d.Ultimo
+	codigo, resultado := 1, ""
 	switch d.Fin {
 	case reintento.Agotado:
-		fmt.Fprintf(o.Salida, "se agotaron los %d intentos sin una respuesta definitiva; %s\n", o.Politica.Intentos, pendiente)
+		resultado = fmt.Sprintf("se agotaron los %d intentos sin una respuesta definitiva; %s", o.Politica.Intentos, pendiente)
 	case reintento.SinInsistir:
-		fmt.Fprintf(o.Salida, "el servidor pidió esperar %d s (Retry-After), más de los %d s que este programa espera; no se reintenta; %s\n",
+		resultado = fmt.Sprintf("el servidor pidió esperar %d s (Retry-After), más de los %d s que este programa espera; no se reintenta; %s",
 			ultimo.ReintentarEn, int64(o.Politica.TopeRetryAfter/time.Second), pendiente)
 	case reintento.Definitivo:
 		if ultimo.SinRespuesta == "" && ultimo.Codigo >= 200 && ultimo.Codigo < 300 {
-			return 0
+			codigo = 0
+			break
 		}
 		if ultimo.SinRespuesta == "" {
 			duda := ""
@@ -194,14 +247,61 @@ func Correr(ctx context.Context, o Opciones) int {
 			if o.SinLlave && d.Intentos > 1 {
 				duda = "; sin llave no se sabe si lo que ya existe lo creó un intento anterior"
 			}
-			fmt.Fprintf(o.Salida, "el servidor respondió %d: repetir lo mismo no lo arregla%s\n", ultimo.Codigo, duda)
+			resultado = fmt.Sprintf("el servidor respondió %d: repetir lo mismo no lo arregla%s", ultimo.Codigo, duda)
 		}
 	}
-	return 1
+	if resultado != "" {
+		o.decir(ctxIntencion, nil, resultado)
+	}
+	if codigo == 0 {
+		o.avisarIntencion(intencion, inicio, llave, d.Intentos, fmt.Sprintf("hecha: %d", ultimo.Codigo))
+	} else {
+		if resultado == "" {
+			resultado = "sin respuesta definitiva"
+		}
+		o.avisarIntencion(intencion, inicio, llave, d.Intentos, resultado)
+	}
+	return codigo
 }
 
-// intentar makes one attempt, bounded as a whole (connection, headers and body) by the limit.
-func (o *Opciones) intentar(ctx context.Context, llave string, cuerpo []byte) Intento {
+// avisarIntento sends the panel one attempt's event.
+func (o *Opciones) avisarIntento(n int, i Intento, llave string) {
+	if o.Panel == nil {
+		return
+	}
+	ev := eventos.Evento{Programa: Programa, Tipo: eventos.Intento, Inicio: i.inicio, Ms: eventos.Milisegundos(i.dur),
+		Metodo: http.MethodPost, Ruta: "/servicios", Llave: llave, Codigo: i.Codigo, Intento: n, Falla: o.Simular}
+	if i.SinRespuesta != "" {
+		ev.Resultado = "sin respuesta (" + i.SinRespuesta + ")"
+	}
+	ev.EnTraza(i.traza)
+	o.Panel.Enviar(ev)
+}
+
+// avisarIntencion sends the panel the intent's event: the trace's root, with how it ended.
+func (o *Opciones) avisarIntencion(tc traza.Contexto, inicio time.Time, llave string, intentos int, resultado string) {
+	if o.Panel == nil {
+		return
+	}
+	ev := eventos.Evento{Programa: Programa, Tipo: eventos.Intencion, Inicio: inicio, Ms: eventos.Milisegundos(time.Since(inicio)),
+		Metodo: http.MethodPost, Ruta: "/servicios", Llave: llave, Nombre: o.Nombre, Intento: intentos, Resultado: resultado}
+	ev.EnTraza(tc)
+	o.Panel.Enviar(ev)
+}
+
+// Programa is the name the program's events carry.
+const Programa = "alta-segura"
+
+// intentar makes one attempt as span tc, bounded as a whole (connection, headers and body) by the
+// limit.
+func (o *Opciones) intentar(ctx context.Context, llave string, cuerpo []byte, tc traza.Contexto) Intento {
+	inicio := time.Now()
+	i := o.intentarUnaVez(ctx, llave, cuerpo, tc)
+	i.traza, i.inicio, i.dur = tc, inicio, time.Since(inicio)
+	return i
+}
+
+func (o *Opciones) intentarUnaVez(ctx context.Context, llave string, cuerpo []byte, tc traza.Contexto) Intento {
 	ctx, cancelar := context.WithTimeoutCause(ctx, o.Limite, errTiempoAgotado)
 	defer cancelar()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(o.Pasarela, "/")+"/servicios", bytes.NewReader(cuerpo))
@@ -213,7 +313,8 @@ func (o *Opciones) intentar(ctx context.Context, llave string, cuerpo []byte) In
 	req.GetBody = nil
 	req.Header["Authorization"] = []string{"Bearer " + o.Credencial}
 	req.Header["Content-Type"] = []string{"application/json"}
-	req.Header["X-Simular"] = []string{"perder-primera"}
+	req.Header["X-Simular"] = []string{o.Simular}
+	req.Header[traza.Cabecera] = []string{tc.Valor()}
 	if llave != "" {
 		req.Header["Idempotency-Key"] = []string{llave}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/traza"
 )
 
 const (
@@ -294,7 +295,7 @@ func TestCodigoDeNode(t *testing.T) {
 			t.Parallel()
 			o := Opciones{Pasarela: c.base, Limite: 2 * time.Second}
 			o.completar()
-			i := o.intentar(context.Background(), "k", []byte("{}"))
+			i := o.intentar(context.Background(), "k", []byte("{}"), traza.Nueva())
 			if !slices.Contains(strings.Split(c.want, "|"), i.SinRespuesta) {
 				t.Fatalf("sin respuesta %q (código %d), se esperaba %q", i.SinRespuesta, i.Codigo, c.want)
 			}

@@ -9,6 +9,7 @@ package altasegura_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -365,5 +366,82 @@ func TestEscenaLlavePorIntento(t *testing.T) {
 	if !strings.HasSuffix(pas.salida(), "pasarela: el revisor respondió 201, pero la respuesta se pierde\n"+
 		strings.Repeat("pasarela: el revisor respondió 409, pero la respuesta se pierde\n", 3)) {
 		t.Errorf("bitácora de la pasarela:\n%s", pas.salida())
+	}
+}
+
+// lineasJSON reads a program's JSON log, one object per line.
+func lineasJSON(t *testing.T, programa, texto string) []map[string]any {
+	t.Helper()
+	var r []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(texto), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%s: una línea que no es JSON: %q", programa, l)
+		}
+		r = append(r, m)
+	}
+	return r
+}
+
+var horaFina = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}(Z|[+-]\d\d:\d\d)$`)
+
+// One intent through the lossy gateway is one trace: the client's lines, the gateway's and the
+// revisor's carry its id, each attempt is a span of it, each server's span hangs from its caller's,
+// and every line's time has microseconds.
+func TestEscenaUnaTraza(t *testing.T) {
+	t.Parallel()
+	rev := arrancar(t, "revisor", "--puerto", "0", "--log-json")
+	pas := arrancar(t, "pasarela", "--puerto", "0", "--destino", "http://"+rev.addr, "--log-json")
+	out, codigo := altaSegura(t, pas.addr, nil, "agenda", "http://127.0.0.1:18081/codigo/200", "--log-json")
+	if codigo != 0 {
+		t.Fatalf("código de salida %d:\n%s", codigo, out)
+	}
+	cliente := lineasJSON(t, "alta-segura", out)
+	if len(cliente) != 3 || cliente[0]["message"] != "intento 1: 502 "+perdidaJSON || cliente[0]["codigo"] != 502.0 || cliente[0]["intento"] != 1.0 ||
+		cliente[1]["message"] != "  espero entre 0 y 500 ms y reintento con la misma llave" || cliente[2]["codigo"] != 201.0 {
+		t.Fatalf("líneas de alta-segura:\n%s", out)
+	}
+	id := cliente[0]["traza"]
+	intencion := cliente[1]["tramo"]
+	intentos := []any{cliente[0]["tramo"], cliente[2]["tramo"]}
+	for _, l := range cliente {
+		if l["traza"] != id || !horaFina.MatchString(l["time"].(string)) {
+			t.Errorf("línea de alta-segura fuera de la traza %v o sin hora fina: %v", id, l)
+		}
+	}
+	if cliente[0]["padre"] != intencion || cliente[2]["padre"] != intencion || intentos[0] == intentos[1] || cliente[1]["padre"] != nil {
+		t.Errorf("cada intento debía ser un tramo hijo de la intención %v: %v", intencion, cliente)
+	}
+	// The gateway's line about the lost answer is attempt 1's: a span whose parent is the attempt.
+	var perdida map[string]any
+	for _, l := range lineasJSON(t, "pasarela", pas.salida()) {
+		if l["message"] == "pasarela: el revisor respondió 201, pero la respuesta se pierde" {
+			perdida = l
+		}
+	}
+	if perdida == nil || perdida["traza"] != id || perdida["padre"] != intentos[0] || !horaFina.MatchString(perdida["time"].(string)) {
+		t.Fatalf("la pasarela no dijo la pérdida en la traza %v:\n%s", id, pas.salida())
+	}
+	// The revisor saw both attempts in the trace, the first as the gateway's child, and the
+	// replay of the second under the same trace.
+	var posts, repetida []map[string]any
+	for _, l := range lineasJSON(t, "revisor", rev.salida()) {
+		switch {
+		case l["message"] == "POST /servicios":
+			posts = append(posts, l)
+		case strings.HasPrefix(l["message"].(string), "idempotencia: la llave "):
+			repetida = append(repetida, l)
+		}
+	}
+	if len(posts) != 2 || len(repetida) != 1 {
+		t.Fatalf("bitácora del revisor:\n%s", rev.salida())
+	}
+	for _, l := range append(posts, repetida...) {
+		if l["traza"] != id || !horaFina.MatchString(l["time"].(string)) {
+			t.Errorf("línea del revisor fuera de la traza %v: %v", id, l)
+		}
+	}
+	if posts[0]["padre"] != perdida["tramo"] || posts[1]["padre"] == perdida["tramo"] || repetida[0]["tramo"] != posts[1]["tramo"] {
+		t.Errorf("tramos del revisor: %v; la pasarela perdió en el tramo %v", posts, perdida["tramo"])
 	}
 }

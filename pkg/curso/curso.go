@@ -12,6 +12,8 @@ const (
 	PuertoLaboratorio = 18081
 	PuertoPasarela    = 18082 // also `laboratorio mentira`, which stands where the gateway would
 	PuertoHostil      = 18083
+	// PuertoPanel is the suite's own: the timeline page (laboratorio panel), not the course's.
+	PuertoPanel = 18084
 )
 
 // The same ports as host:port. Go has no constant conversion from int to string, so the digits are
@@ -21,6 +23,7 @@ const (
 	DireccionLaboratorio = Host + ":18081"
 	DireccionPasarela    = Host + ":18082"
 	DireccionHostil      = Host + ":18083"
+	DireccionPanel       = Host + ":18084"
 )
 
 // The base URLs the course's clients use by default.
@@ -28,6 +31,7 @@ const (
 	URLRevisor     = "http://" + DireccionRevisor
 	URLLaboratorio = "http://" + DireccionLaboratorio
 	URLPasarela    = "http://" + DireccionPasarela
+	URLPanel       = "http://" + DireccionPanel
 )
 
 // Problemas is where the revisor's problem types live: a type is Problemas + its key

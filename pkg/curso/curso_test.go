@@ -18,6 +18,7 @@ func TestDireccionesYPuertosCoinciden(t *testing.T) {
 		{DireccionLaboratorio, PuertoLaboratorio},
 		{DireccionPasarela, PuertoPasarela},
 		{DireccionHostil, PuertoHostil},
+		{DireccionPanel, PuertoPanel},
 	} {
 		if want := net.JoinHostPort(Host, strconv.Itoa(c.puerto)); c.direccion != want {
 			t.Errorf("dirección %q, su puerto dice %q", c.direccion, want)

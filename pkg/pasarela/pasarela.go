@@ -25,11 +25,14 @@ import (
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/traza"
 )
 
 // pasan are the request headers the course's gateway forwards; every other one stays behind
-// (X-Simular included: it is an order for the gateway, not for the revisor).
-var pasan = []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"}
+// (X-Simular included: it is an order for the gateway, not for the revisor). The trace context
+// (traceparent, tracestate) is the suite's addition: passed through as it came, or, when the
+// gateway observes its requests, continued with the gateway's own span.
+var pasan = []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", traza.Cabecera, traza.CabeceraEstado}
 
 // vuelven are the response headers it passes back, in the course's order. It writes their names in
 // lower case, as Node's gateway does (S-I39).
@@ -169,7 +172,7 @@ func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		p.log.Info().Int("codigo", resp.StatusCode).
+		p.log.Info().Ctx(r.Context()).Int("codigo", resp.StatusCode).
 			Msg("pasarela: el revisor respondió " + strconv.Itoa(resp.StatusCode) + ", pero la respuesta se pierde")
 		responder(w, cuerpo, func() { MalaPuerta(w, r, DetallePerdida) })
 		return
@@ -260,6 +263,9 @@ func (p *Pasarela) peticion(r *http.Request, retenido []byte, completo bool) (*h
 			salida.Header[nombre] = []string{unaCabecera(nombre, v)}
 		}
 	}
+	if tc := traza.DeContexto(r.Context()); tc != nil {
+		salida.Header[traza.Cabecera] = []string{tc.Valor()}
+	}
 	// No User-Agent of our own: the revisor sees only what the client sent through the allow-list.
 	salida.Header["User-Agent"] = []string{""}
 
@@ -346,14 +352,14 @@ func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.R
 	if resto != nil {
 		if _, err := io.Copy(w, resto); err != nil {
 			// Headers are gone already: the only honest signal left is to cut the connection.
-			p.log.Info().Msg("pasarela: el revisor no respondió")
+			p.log.Info().Ctx(r.Context()).Msg("pasarela: el revisor no respondió")
 			panic(http.ErrAbortHandler)
 		}
 	}
 }
 
 func (p *Pasarela) sinRespuesta(w http.ResponseWriter, r *http.Request, cuerpo *cuerpoVisto) {
-	p.log.Info().Msg("pasarela: el revisor no respondió")
+	p.log.Info().Ctx(r.Context()).Msg("pasarela: el revisor no respondió")
 	responder(w, cuerpo, func() { MalaPuerta(w, r, DetalleSinRevisor) })
 }
 

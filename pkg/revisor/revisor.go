@@ -84,6 +84,9 @@ type Opciones struct {
 	Programa variantes.Eleccion
 	// EsperaEnCola, Guardar and EsperaCierre: zero is the course's value; tests shorten them.
 	EsperaEnCola, Guardar, EsperaCierre time.Duration
+	// Observacion is what the server observes of its requests (servidor.Opciones.Observar): with
+	// --log-detalle or --panel every probe is a span of its own, logged and sent too.
+	Observacion servidor.Observacion
 }
 
 // Revisor is the API as an http.Handler. Build it with Nuevo and stop it with Cerrar.
@@ -127,7 +130,11 @@ func Nuevo(o Opciones) *Revisor {
 		o.Verificador = destinos.Nuevo(o.Destinos, nil)
 	}
 	if o.Sonda == nil {
-		o.Sonda = sonda.Nueva(o.Verificador, sonda.Opciones{})
+		var so sonda.Opciones
+		if o.Observacion.Detalle || o.Observacion.Panel != nil {
+			so.Observar = observarSondas(o.Observacion)
+		}
+		o.Sonda = sonda.Nueva(o.Verificador, so)
 	}
 	if o.Limitador == nil {
 		o.Limitador = func(c int, v time.Duration) limitador.Limitador { return limitador.NuevaVentanaFija(c, v) }
@@ -220,7 +227,7 @@ func (rv *Revisor) conRed(w http.ResponseWriter, r *http.Request, atender func(h
 			return
 		}
 		referencia := uuid.New().String()
-		rv.log.Error().Str("referencia", referencia).Str("metodo", r.Method).Str("url", r.RequestURI).
+		rv.log.Error().Ctx(r.Context()).Str("referencia", referencia).Str("metodo", r.Method).Str("url", r.RequestURI).
 			Msg(fmt.Sprintf("error %s en %s %s: %s", referencia, r.Method, r.RequestURI, pilaPropia(v)))
 		if ew.escrito {
 			// A response already on its way cannot turn into a 500: cut the connection, so the
@@ -248,7 +255,7 @@ func (rv *Revisor) errorInterno(w http.ResponseWriter, r *http.Request, referenc
 // gets one line with no reference and no trace. The information ends up on the wrong side.
 func (rv *Revisor) caerConLaPila(w *escritor, r *http.Request, v any) {
 	pila := strings.TrimRight(fmt.Sprint(v)+"\n"+string(debug.Stack()), "\n")
-	rv.log.Error().Str("metodo", r.Method).Str("url", r.RequestURI).Msg("error en " + r.Method + " " + r.RequestURI)
+	rv.log.Error().Ctx(r.Context()).Str("metodo", r.Method).Str("url", r.RequestURI).Msg("error en " + r.Method + " " + r.RequestURI)
 	if w.escrito {
 		panic(http.ErrAbortHandler)
 	}

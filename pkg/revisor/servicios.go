@@ -13,7 +13,9 @@ import (
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
+	"cursohttp/pkg/traza"
 )
 
 func representar(s almacen.Servicio) jsonjs.Objeto {
@@ -156,7 +158,10 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 		turno := rv.llaves.Tomar(nombre, llave, rv.huella(datos))
 		switch turno.Tipo {
 		case idempotencia.Repetir:
-			rv.log.Info().Str("llave", llave).Msg("idempotencia: la llave " + llave + " ya se atendió; repito su respuesta")
+			if reg := servidor.RegistroDe(c.r.Context()); reg != nil {
+				reg.Resultado = "respuesta repetida"
+			}
+			rv.log.Info().Ctx(c.r.Context()).Str("llave", llave).Msg("idempotencia: la llave " + llave + " ya se atendió; repito su respuesta")
 			g := turno.Grabada
 			respuesta.Bytes(c.w, c.r, g.Codigo, "application/json", g.Cuerpo, g.Cabeceras...)
 			return
@@ -331,7 +336,7 @@ func (rv *Revisor) pedirRevision(c *contexto) {
 		return
 	}
 	revision := rv.almacen.CrearRevision(s.ID)
-	rv.programar(revision.ID, s)
+	rv.programar(revision.ID, s, trazaDe(c.r))
 	respuesta.JSON(c.w, c.r, http.StatusAccepted, representarRevision(revision),
 		respuesta.Cabecera{Nombre: "Location", Valor: "/revisiones/" + strconv.Itoa(revision.ID)})
 }
@@ -340,10 +345,15 @@ func (rv *Revisor) pedirRevision(c *contexto) {
 // retries (Lesson 4's program probes once). The
 // check probes the service as it is when it runs, as in the course: a PUT in the meantime changes
 // the URL and the limit it uses. A service retired meanwhile is probed as it was last seen here.
-func (rv *Revisor) programar(id int, s almacen.Servicio) {
+func (rv *Revisor) programar(id int, s almacen.Servicio, tc *traza.Contexto) {
 	rv.tareas.Add(1)
 	go func() {
 		defer rv.tareas.Done()
+		// The check's probes continue the trace of the request that asked for it.
+		vida := rv.vida
+		if tc != nil {
+			vida = traza.EnContexto(vida, tc)
+		}
 		t := time.NewTimer(rv.enCola)
 		defer t.Stop()
 		select {
@@ -355,13 +365,13 @@ func (rv *Revisor) programar(id int, s almacen.Servicio) {
 			s = actual
 		}
 		if !rv.leccion6 {
-			res := rv.sonda.Revisar(rv.vida, s.URL, s.LimiteMs)
+			res := rv.sonda.Revisar(vida, s.URL, s.LimiteMs)
 			if rv.vida.Err() == nil {
 				rv.almacen.TerminarRevision(id, res)
 			}
 			return
 		}
-		if res, ok := rv.sonda.RevisarConReintentos(rv.vida, s.URL, s.LimiteMs); ok {
+		if res, ok := rv.sonda.RevisarConReintentos(vida, s.URL, s.LimiteMs); ok {
 			rv.almacen.TerminarRevision(id, res)
 		}
 	}()
@@ -399,7 +409,7 @@ func (rv *Revisor) salud(c *contexto) {
 		return
 	}
 	id := strconv.Itoa(s.ID)
-	consulta := rv.sonda.Consultar(c.r.Context(), s.URL, s.LimiteMs)
+	consulta := rv.sonda.Consultar(saliente(c.r), s.URL, s.LimiteMs)
 	switch consulta.Tipo {
 	case sonda.Respuesta:
 		respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{
@@ -426,7 +436,7 @@ func (rv *Revisor) saludSinPasarela(c *contexto) {
 	if !ok || !rv.destinoPermitido(c, s.URL) {
 		return
 	}
-	consulta := rv.sonda.Consultar(c.r.Context(), s.URL, s.LimiteMs)
+	consulta := rv.sonda.Consultar(saliente(c.r), s.URL, s.LimiteMs)
 	switch consulta.Tipo {
 	case sonda.Respuesta:
 		respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{
@@ -479,6 +489,6 @@ func (rv *Revisor) cambiarMantenimiento(c *contexto) {
 	if activo {
 		estado = "encendido"
 	}
-	rv.log.Info().Bool("mantenimiento", activo).Msg("operación: mantenimiento " + estado)
+	rv.log.Info().Ctx(c.r.Context()).Bool("mantenimiento", activo).Msg("operación: mantenimiento " + estado)
 	respuesta.Vacio(c.w, c.r, http.StatusNoContent)
 }

@@ -22,6 +22,7 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/estado"
 	"cursohttp/pkg/lab"
+	"cursohttp/pkg/traza"
 )
 
 // Limits set on purpose so a slow or hostile client cannot hold a server (see Nuevo).
@@ -39,6 +40,8 @@ type Opciones struct {
 	Puerto    int
 	LogJSON   bool
 	EstadoLab string // the lab controller's state file (lab.Anunciar); "" outside the controller
+	Detalle   bool   // --log-detalle (BanderasDeTraza)
+	Panel     string // --panel: the timeline page's URL (BanderasDeTraza)
 }
 
 // Banderas declares --direccion, --puerto and --log-json with the program's default port.
@@ -57,15 +60,35 @@ func (o Opciones) Addr() string {
 }
 
 // NuevoLogger builds the log a server writes: in a terminal, only the message, as the lessons show
-// it; with json, one JSON object per line. Errors go to errOut, the rest to out, like the course's
-// console.error and console.log.
+// it; with json, one JSON object per line, with the time to the microsecond and, for a line about
+// a request (logged with Ctx(r.Context())), the trace and span it belongs to. Errors go to errOut,
+// the rest to out, like the course's console.error and console.log.
 func NuevoLogger(out, errOut io.Writer, json bool) zerolog.Logger {
-	var normal, errores io.Writer = out, errOut
 	if !json {
-		normal = soloMensaje{out}
-		errores = soloMensaje{errOut}
+		// Only the message is printed: nothing else is worth computing.
+		return zerolog.New(porNivel{soloMensaje{out}, soloMensaje{errOut}})
 	}
-	return zerolog.New(porNivel{normal, errores}).With().Timestamp().Logger()
+	return zerolog.New(porNivel{out, errOut}).Hook(marcas{})
+}
+
+// FormatoHora is the JSON log's time: RFC 3339 with microseconds, so lines from the four programs
+// sort into one timeline.
+const FormatoHora = "2006-01-02T15:04:05.000000Z07:00"
+
+// marcas adds the time and the request's trace to each JSON line. It formats into a buffer on the
+// stack and writes raw JSON, so a line costs no allocation more than before.
+type marcas struct{}
+
+func (marcas) Run(e *zerolog.Event, _ zerolog.Level, _ string) {
+	var b [48]byte
+	hora := append(time.Now().AppendFormat(append(b[:0], '"'), FormatoHora), '"')
+	e.RawJSON("time", hora)
+	if c := traza.DeContexto(e.GetCtx()); c != nil {
+		e.Hex("traza", c.Traza[:]).Hex("tramo", c.Tramo[:])
+		if !c.Padre.Vacio() {
+			e.Hex("padre", c.Padre[:])
+		}
+	}
 }
 
 // soloMensaje writes the message of each event and nothing else. zerolog always puts the message
@@ -116,7 +139,7 @@ func (p porNivel) WriteLevel(l zerolog.Level, b []byte) (int, error) {
 // Registrar logs each request when it arrives, before any decision, as `METHOD URL` (the raw target).
 func Registrar(log zerolog.Logger, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.Info().Str("metodo", r.Method).Str("url", r.RequestURI).Str("remoto", r.RemoteAddr).
+		log.Info().Ctx(r.Context()).Str("metodo", r.Method).Str("url", r.RequestURI).Str("remoto", r.RemoteAddr).
 			Msg(r.Method + " " + r.RequestURI)
 		h.ServeHTTP(w, r)
 	})

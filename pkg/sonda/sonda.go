@@ -15,6 +15,7 @@ import (
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/traza"
 )
 
 // Tipo is what happened to one probe.
@@ -47,7 +48,13 @@ type Sonda struct {
 	cliente     *http.Client
 	politica    reintento.Politica
 	ahora       func() time.Time
+	observar    Observador
 }
+
+// Observador is told of each probe before it goes out: it may return a context carrying the
+// probe's own span (the request then carries it in traceparent) and a function to call with the
+// outcome. nil, the default, observes nothing.
+type Observador func(ctx context.Context, url string) (context.Context, func(Consulta))
 
 // Opciones configure a Sonda; zero fields take the course's values.
 type Opciones struct {
@@ -57,6 +64,8 @@ type Opciones struct {
 	Politica reintento.Politica
 	// Ahora reads the clock for Retry-After dates; nil is time.Now.
 	Ahora func() time.Time
+	// Observar, when set, sees every probe (the revisor's --log-detalle and --panel).
+	Observar Observador
 }
 
 // Nueva builds a probe that connects only where v allows.
@@ -86,13 +95,24 @@ func Nueva(v *destinos.Verificador, o Opciones) *Sonda {
 		},
 		politica: o.Politica,
 		ahora:    o.Ahora,
+		observar: o.Observar,
 	}
 }
 
 // Consultar sends one GET to texto and waits at most limiteMs for the response headers; the body is
 // never read. The destination is checked again before the connection: DNS may have changed since the
-// service was registered.
-func (s *Sonda) Consultar(ctx context.Context, texto string, limiteMs int) Consulta {
+// service was registered. When ctx carries a trace (traza.EnContexto), the GET carries it onward.
+func (s *Sonda) Consultar(ctx context.Context, texto string, limiteMs int) (c Consulta) {
+	if s.observar != nil {
+		var fin func(Consulta)
+		if ctx, fin = s.observar(ctx, texto); fin != nil {
+			defer func() { fin(c) }()
+		}
+	}
+	return s.consultar(ctx, texto, limiteMs)
+}
+
+func (s *Sonda) consultar(ctx context.Context, texto string, limiteMs int) Consulta {
 	veredicto := s.verificador.Revisar(ctx, texto)
 	if !veredicto.Permitido {
 		return Consulta{Tipo: DestinoProhibido, Motivo: veredicto.Motivo}
@@ -112,6 +132,9 @@ func (s *Sonda) Consultar(ctx context.Context, texto string, limiteMs int) Consu
 	}
 	req.URL = objetivo
 	req.Host = objetivo.Host
+	if tc := traza.DeContexto(ctx); tc != nil {
+		req.Header[traza.Cabecera] = []string{tc.Valor()}
+	}
 	inicio := time.Now()
 	resp, err := s.cliente.Do(req)
 	if err != nil {

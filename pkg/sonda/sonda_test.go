@@ -18,6 +18,7 @@ import (
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/traza"
 )
 
 // laboratorio is a small stand-in for the course's bench: /codigo/NNN, /lento/MS, /cortar and
@@ -344,5 +345,58 @@ func TestRebindingDNSNoLlegaAlaRedInterna(t *testing.T) {
 	}
 	if n := conexiones.Load(); n != 0 {
 		t.Errorf("la sonda abrió %d conexiones con la dirección interna", n)
+	}
+}
+
+// A probe carries the trace its context carries; an observer gives each probe a span of its own
+// and hears how it ended, once per attempt of a check.
+func TestLaSondaLlevaLaTraza(t *testing.T) {
+	t.Parallel()
+	recibidas := make(chan string, 10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		recibidas <- r.Header.Get("traceparent")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	padre := traza.Nueva()
+	ctx := traza.EnContexto(context.Background(), &padre)
+
+	if c := nuevaSonda([]string{addr}, nil).Consultar(ctx, srv.URL+"/x", 1000); c.Codigo != 503 {
+		t.Fatalf("%+v", c)
+	}
+	if got := <-recibidas; got != padre.Valor() {
+		t.Fatalf("traceparent %q, se esperaba %q", got, padre.Valor())
+	}
+	if c := nuevaSonda([]string{addr}, nil).Consultar(context.Background(), srv.URL+"/x", 1000); c.Codigo != 503 {
+		t.Fatalf("%+v", c)
+	}
+	if got := <-recibidas; got != "" {
+		t.Fatalf("sin traza la sonda mandó traceparent %q", got)
+	}
+
+	var mu sync.Mutex
+	var vistas []Consulta
+	var tramos []traza.Tramo
+	esp := &sinEspera{}
+	o := Opciones{Politica: reintento.PoliticaRevision(), Observar: func(ctx context.Context, url string) (context.Context, func(Consulta)) {
+		h := traza.DeContexto(ctx).Hijo()
+		mu.Lock()
+		tramos = append(tramos, h.Tramo)
+		mu.Unlock()
+		return traza.EnContexto(ctx, &h), func(c Consulta) { mu.Lock(); vistas = append(vistas, c); mu.Unlock() }
+	}}
+	o.Politica.Dormir = esp.dormir
+	if _, ok := Nueva(destinos.Nuevo([]string{addr}, nil), o).RevisarConReintentos(ctx, srv.URL+"/x", 1000); !ok {
+		t.Fatal("la revisión no terminó")
+	}
+	if len(vistas) != 3 || len(tramos) != 3 {
+		t.Fatalf("el observador vio %d sondas", len(vistas))
+	}
+	for i := range 3 {
+		got, _ := traza.Leer(<-recibidas)
+		if got.Traza != padre.Traza || got.Padre != tramos[i] || vistas[i].Codigo != 503 {
+			t.Errorf("intento %d: traceparent %+v, tramo %s, consulta %+v", i+1, got, tramos[i], vistas[i])
+		}
 	}
 }

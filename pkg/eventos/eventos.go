@@ -1,0 +1,203 @@
+// Package eventos is what the four programs tell the timeline page (laboratorio panel) when started
+// with --panel URL: one event per request, attempt, probe or intent, sent in the background so a
+// request never waits for the page, and dropped rather than queued without end if the page is gone.
+package eventos
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"cursohttp/pkg/traza"
+)
+
+// The kinds of event.
+const (
+	Intencion = "intencion" // alta-segura: one registration, all its attempts (the trace's root)
+	Intento   = "intento"   // alta-segura: one attempt
+	Peticion  = "peticion"  // a server: one request it answered (or did not)
+	Sonda     = "sonda"     // the revisor: one probe of a watched service
+	Simular   = "simular"   // the gateway: its process-wide fault mode changed
+)
+
+// Evento is one thing that happened, placed in its trace. Zero fields are left out of the JSON.
+type Evento struct {
+	Programa string    `json:"programa"`
+	Tipo     string    `json:"tipo"`
+	Traza    string    `json:"traza,omitempty"`
+	Tramo    string    `json:"tramo,omitempty"`
+	Padre    string    `json:"padre,omitempty"`
+	Inicio   time.Time `json:"inicio"`
+	Ms       float64   `json:"ms"`
+	Metodo   string    `json:"metodo,omitempty"`
+	Ruta     string    `json:"ruta,omitempty"`
+	Llave    string    `json:"llave,omitempty"`
+	// Codigo is the status this program's caller got; 0 when it got none.
+	Codigo int `json:"codigo,omitempty"`
+	// Revisor is, for the gateway, what the revisor answered; 0 when it never saw the request or
+	// gave no answer (Resultado says which).
+	Revisor int `json:"revisor,omitempty"`
+	// Falla is the gateway's fault mode applied to this request.
+	Falla string `json:"falla,omitempty"`
+	// Resultado says in words what the status cannot: «perdida», «nunca llegó al revisor»,
+	// «sin respuesta (ECONNRESET)», «respuesta repetida»…
+	Resultado string `json:"resultado,omitempty"`
+	Intento   int    `json:"intento,omitempty"`
+	Nombre    string `json:"nombre,omitempty"`
+	Detalle   string `json:"detalle,omitempty"`
+}
+
+// EnTraza fills the event's trace fields from c.
+func (e *Evento) EnTraza(c traza.Contexto) {
+	e.Traza, e.Tramo = c.Traza.String(), c.Tramo.String()
+	if !c.Padre.Vacio() {
+		e.Padre = c.Padre.String()
+	}
+}
+
+// Milisegundos is d in milliseconds with microsecond precision, as events and detailed logs give it.
+func Milisegundos(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}
+
+// Ruta is where a panel at base receives events.
+func Ruta(base string) string { return strings.TrimSuffix(base, "/") + "/eventos" }
+
+// Tipo is the media type of a batch: one JSON event per line.
+const Tipo = "application/x-ndjson"
+
+// Emisor sends events to a panel in the background. Enviar never blocks: when the queue is full
+// (the page is slower than the programs), the event is dropped and counted.
+type Emisor struct {
+	url      string
+	cliente  *http.Client
+	cola     chan Evento
+	cerrar   chan struct{}
+	hecho    chan struct{}
+	once     sync.Once
+	avisar   func(string)
+	perdidos atomic.Int64
+}
+
+// TopeCola is how many events wait to be sent before new ones are dropped.
+const TopeCola = 4096
+
+// NuevoEmisor starts sending to the panel at base (its root URL). avisar, when not nil, is told in
+// one line when the panel stops answering, and again when it answers after that.
+func NuevoEmisor(base string, avisar func(string)) *Emisor {
+	e := &Emisor{
+		url: Ruta(base),
+		// Its own transport: a panel that hangs must not hold the program's other connections.
+		cliente: &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 2}},
+		cola:    make(chan Evento, TopeCola),
+		cerrar:  make(chan struct{}),
+		hecho:   make(chan struct{}),
+		avisar:  avisar,
+	}
+	go e.correr()
+	return e
+}
+
+// Enviar queues ev for the panel.
+func (e *Emisor) Enviar(ev Evento) {
+	if e == nil {
+		return
+	}
+	select {
+	case e.cola <- ev:
+	default:
+		e.perdidos.Add(1)
+	}
+}
+
+// Perdidos is how many events were dropped because the queue was full or the panel did not take them.
+func (e *Emisor) Perdidos() int64 { return e.perdidos.Load() }
+
+// Cerrar sends what is queued (waiting at most espera) and stops.
+func (e *Emisor) Cerrar(espera time.Duration) {
+	if e == nil {
+		return
+	}
+	e.once.Do(func() { close(e.cerrar) })
+	t := time.NewTimer(espera)
+	defer t.Stop()
+	select {
+	case <-e.hecho:
+	case <-t.C:
+	}
+	e.cliente.CloseIdleConnections()
+}
+
+func (e *Emisor) correr() {
+	defer close(e.hecho)
+	var lote []Evento
+	caido := false
+	for {
+		select {
+		case ev := <-e.cola:
+			lote = append(lote[:0], ev)
+		case <-e.cerrar:
+			// Whatever is still queued goes in one last batch.
+			if lote = e.juntar(lote[:0], TopeCola); len(lote) > 0 {
+				e.mandar(lote, &caido)
+			}
+			return
+		}
+		// Whatever else is already waiting goes in the same request.
+		e.mandar(e.juntar(lote, 256), &caido)
+	}
+}
+
+// juntar adds to lote the events already queued, up to tope in all, without waiting.
+func (e *Emisor) juntar(lote []Evento, tope int) []Evento {
+	for len(lote) < tope {
+		select {
+		case ev := <-e.cola:
+			lote = append(lote, ev)
+		default:
+			return lote
+		}
+	}
+	return lote
+}
+
+func (e *Emisor) mandar(lote []Evento, caido *bool) {
+	var cuerpo bytes.Buffer
+	enc := json.NewEncoder(&cuerpo)
+	enc.SetEscapeHTML(false)
+	for i := range lote {
+		enc.Encode(&lote[i])
+	}
+	ctx, cancelar := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancelar()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.url, &cuerpo)
+	req.Header["Content-Type"] = []string{Tipo}
+	resp, err := e.cliente.Do(req)
+	if err == nil {
+		resp.Body.Close()
+		if resp.StatusCode >= 300 {
+			err = errStatus(resp.Status)
+		}
+	}
+	if err != nil {
+		e.perdidos.Add(int64(len(lote)))
+		if !*caido && e.avisar != nil {
+			e.avisar("panel: no pude mandar eventos a " + e.url + " (" + err.Error() + "); sigo sin él")
+		}
+		*caido = true
+		return
+	}
+	if *caido && e.avisar != nil {
+		e.avisar("panel: " + e.url + " vuelve a recibir eventos")
+	}
+	*caido = false
+}
+
+type errStatus string
+
+func (e errStatus) Error() string { return "respondió " + string(e) }
