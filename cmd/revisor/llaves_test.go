@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,6 +46,28 @@ func TestVigenciaLlaves(t *testing.T) {
 	for _, malo := range []string{"0s", "-1m", "cinco"} {
 		if err := fs.Parse([]string{"--vigencia-llaves", malo}); err == nil {
 			t.Errorf("--vigencia-llaves %s se aceptó", malo)
+		}
+	}
+}
+
+// The store's bounds come from their flags; a bound under 1 stops the revisor with one line.
+func TestTopesDeLlaves(t *testing.T) {
+	t.Parallel()
+	fs := pflag.NewFlagSet("revisor", pflag.ContinueOnError)
+	var v vigenciaLlaves
+	v.banderas(fs)
+	if err := fs.Parse([]string{"--tope-llaves", "50", "--tope-llaves-credencial", "10", "--tope-llaves-en-curso", "2"}); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := v.registro(func(string) (string, bool) { return "", false })
+	if err != nil || reg.Tope() != 50 || reg.TopePorCredencial() != 10 || reg.EnCursoPorCredencial() != 2 {
+		t.Fatalf("%v: tope %d, por credencial %d, en curso %d", err, reg.Tope(), reg.TopePorCredencial(), reg.EnCursoPorCredencial())
+	}
+	for _, args := range [][]string{{"--tope-llaves", "0"}, {"--tope-llaves-credencial", "-1"}, {"--tope-llaves-en-curso", "0"}, {"--tope-servicios", "0"}} {
+		var out, errOut bytes.Buffer
+		codigo := run(context.Background(), append(args, "--puerto", "0"), nil, &out, &errOut)
+		if codigo != 2 || !strings.HasPrefix(errOut.String(), "revisor: "+args[0]+" debe ser un número entero mayor que 0") || strings.Count(errOut.String(), "\n") != 1 {
+			t.Errorf("%v: código %d, stderr %q", args, codigo, errOut.String())
 		}
 	}
 }

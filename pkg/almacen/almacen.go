@@ -75,11 +75,19 @@ func (e *NombreRepetido) Error() string {
 	return "almacen: ya existe el servicio " + strconv.Itoa(e.Existente) + " con ese nombre"
 }
 
+// TopeAlcanzado says the team already has as many live services as Crear allows (409).
+type TopeAlcanzado struct{ Tope int }
+
+func (e *TopeAlcanzado) Error() string {
+	return "almacen: el equipo ya tiene " + strconv.Itoa(e.Tope) + " servicios"
+}
+
 // Almacen holds everything the revisor knows. Values handed out are copies: a caller can never
 // change the store except through its methods.
 type Almacen struct {
 	mu          sync.Mutex
 	servicios   map[int]*Servicio
+	porEquipo   map[string]int // live services per team
 	retirados   map[int]string
 	revisiones  map[int]*Revision
 	porServicio map[int][]int
@@ -127,6 +135,7 @@ func NuevoArranque() string {
 func NuevoCon(arranque string, semillas []Semilla) *Almacen {
 	a := &Almacen{
 		servicios:   map[int]*Servicio{},
+		porEquipo:   map[string]int{},
 		retirados:   map[int]string{},
 		revisiones:  map[int]*Revision{},
 		porServicio: map[int][]int{},
@@ -152,6 +161,7 @@ func (a *Almacen) crear(d Datos, equipo string) Servicio {
 	s := &Servicio{ID: a.sigServicio, Nombre: d.Nombre, URL: d.URL, LimiteMs: d.LimiteMs, Equipo: equipo, Version: 1}
 	a.sigServicio++
 	a.servicios[s.ID] = s
+	a.porEquipo[equipo]++
 	return *s
 }
 
@@ -166,13 +176,17 @@ func (a *Almacen) porNombre(equipo, nombre string) *Servicio {
 	return hallado
 }
 
-// Crear registers a service for equipo unless the team already has one with that name, in one step:
-// two registrations of the same name can never both win. The error is then *NombreRepetido.
-func (a *Almacen) Crear(equipo string, d Datos) (Servicio, error) {
+// Crear registers a service for equipo unless the team already has one with that name
+// (*NombreRepetido) or already has tope live services (*TopeAlcanzado; tope 0 is no bound), in one
+// step: two registrations of the same name can never both win, nor two pass the bound.
+func (a *Almacen) Crear(equipo string, d Datos, tope int) (Servicio, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if s := a.porNombre(equipo, d.Nombre); s != nil {
 		return Servicio{}, &NombreRepetido{Existente: s.ID}
+	}
+	if tope > 0 && a.porEquipo[equipo] >= tope {
+		return Servicio{}, &TopeAlcanzado{Tope: tope}
 	}
 	return a.crear(d, equipo), nil
 }
@@ -209,6 +223,9 @@ func (a *Almacen) Retirar(id int) bool {
 		return false
 	}
 	delete(a.servicios, id)
+	if a.porEquipo[s.Equipo]--; a.porEquipo[s.Equipo] == 0 {
+		delete(a.porEquipo, s.Equipo)
+	}
 	a.retirados[id] = s.Equipo
 	return true
 }

@@ -26,7 +26,7 @@ func TestSemillasYPrimerAlta(t *testing.T) {
 	if s, _ := a.Buscar(5); s.LimiteMs != 1000 || s.URL != "http://127.0.0.1:18081/lento/3000" {
 		t.Errorf("reportes = %+v", s)
 	}
-	s, err := a.Crear("a", Datos{"avisos", "http://127.0.0.1:18081/codigo/200", 2000})
+	s, err := a.Crear("a", Datos{"avisos", "http://127.0.0.1:18081/codigo/200", 2000}, 0)
 	if err != nil || s.ID != 7 {
 		t.Fatalf("primer alta = %+v, %v; se esperaba id 7", s, err)
 	}
@@ -50,12 +50,12 @@ func TestEtiquetaLlevaElArranque(t *testing.T) {
 func TestNombreRepetidoPorEquipo(t *testing.T) {
 	t.Parallel()
 	a := NuevoCon("00000000", Semillas())
-	_, err := a.Crear("a", Datos{"catalogo", "http://x", 2000})
+	_, err := a.Crear("a", Datos{"catalogo", "http://x", 2000}, 0)
 	var rep *NombreRepetido
 	if !errors.As(err, &rep) || rep.Existente != 1 {
 		t.Fatalf("Crear catalogo en a = %v, se esperaba NombreRepetido{1}", err)
 	}
-	if _, err := a.Crear("b", Datos{"catalogo", "http://x", 2000}); err != nil {
+	if _, err := a.Crear("b", Datos{"catalogo", "http://x", 2000}, 0); err != nil {
 		t.Errorf("otro equipo puede usar el nombre: %v", err)
 	}
 }

@@ -54,6 +54,11 @@ func Codificar(v any) []byte {
 	return b.Bytes()
 }
 
+// Agregar writes v to b as Codificar does, for a caller that builds a larger text piece by piece.
+func Agregar(b *bytes.Buffer, v any) {
+	escribir(b, v, "", "")
+}
+
 // CodificarSangria writes v as JSON.stringify(v, null, sangria) would.
 func CodificarSangria(v any, sangria string) []byte {
 	var b bytes.Buffer

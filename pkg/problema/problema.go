@@ -28,6 +28,7 @@ const (
 	ServicioInexistente   Clave = "servicio-inexistente"
 	RevisionInexistente   Clave = "revision-inexistente"
 	NombreRepetido        Clave = "nombre-repetido"
+	DemasiadosServicios   Clave = "demasiados-servicios"
 	ServicioRetirado      Clave = "servicio-retirado"
 	VersionRetirada       Clave = "version-retirada"
 	EtiquetaVencida       Clave = "etiqueta-vencida"
@@ -64,6 +65,7 @@ var catalogo = map[Clave]Tipo{
 	ServicioInexistente:   {curso.Problemas + "servicio-inexistente", "El servicio no existe", 404},
 	RevisionInexistente:   {curso.Problemas + "revision-inexistente", "La revisión no existe", 404},
 	NombreRepetido:        {curso.Problemas + "nombre-repetido", "Ya existe un servicio con ese nombre", 409},
+	DemasiadosServicios:   {curso.Problemas + "demasiados-servicios", "El equipo llegó a su tope de servicios", 409},
 	ServicioRetirado:      {curso.Problemas + "servicio-retirado", "El servicio se retiró", 410},
 	VersionRetirada:       {curso.Problemas + "version-retirada", "Esa versión de la API se retiró", 410},
 	EtiquetaVencida:       {curso.Problemas + "etiqueta-vencida", "Tu etiqueta ya no es la vigente", 412},

@@ -3,6 +3,7 @@
 package respuesta
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
@@ -29,12 +30,67 @@ func Poner(h http.Header, cabeceras ...Cabecera) {
 
 // Bytes sends codigo with a body of the given media type.
 func Bytes(w http.ResponseWriter, r *http.Request, codigo int, tipo string, cuerpo []byte, cabeceras ...Cabecera) {
+	cabeza(w, r, codigo, tipo, len(cuerpo), cabeceras...)
+	w.Write(cuerpo)
+}
+
+func cabeza(w http.ResponseWriter, r *http.Request, codigo int, tipo string, largo int, cabeceras ...Cabecera) {
 	h := w.Header()
 	Poner(h, cabeceras...)
 	h["Content-Type"] = []string{tipo}
-	h["Content-Length"] = []string{strconv.Itoa(len(cuerpo))}
+	h["Content-Length"] = []string{strconv.Itoa(largo)}
 	estado.Escribir(w, r, codigo)
-	w.Write(cuerpo)
+}
+
+// TopeLista is how much of a list ListaJSON holds before it stops building the body in memory.
+const TopeLista = 64 << 10
+
+// ListaJSON sends {"<miembro>":[e(0),…,e(n-1)]} and a newline, application/json, the same bytes
+// JSON sends for that object, with its Content-Length. A body up to TopeLista is built and sent at
+// once; a longer one is never held whole: its elements are encoded once to count them and again,
+// one at a time, as they are sent, so memory stays at TopeLista plus one element however long the
+// list. e must give the same element both times.
+func ListaJSON(w http.ResponseWriter, r *http.Request, codigo int, miembro string, n int, e func(int) any, cabeceras ...Cabecera) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	jsonjs.EscribirTexto(&b, miembro)
+	b.WriteString(":[")
+	i := 0
+	for ; i < n && b.Len() <= TopeLista; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		jsonjs.Agregar(&b, e(i))
+	}
+	const fin = "]}\n"
+	if i == n {
+		b.WriteString(fin)
+		Bytes(w, r, codigo, "application/json", b.Bytes(), cabeceras...)
+		return
+	}
+	largo := b.Len() + len(fin)
+	var uno bytes.Buffer
+	for j := i; j < n; j++ {
+		uno.Reset()
+		jsonjs.Agregar(&uno, e(j))
+		largo += 1 + uno.Len()
+	}
+	cabeza(w, r, codigo, "application/json", largo, cabeceras...)
+	if r.Method == http.MethodHead {
+		return
+	}
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return
+	}
+	for j := i; j < n; j++ {
+		uno.Reset()
+		uno.WriteByte(',')
+		jsonjs.Agregar(&uno, e(j))
+		if _, err := w.Write(uno.Bytes()); err != nil {
+			return // the client left
+		}
+	}
+	w.Write([]byte(fin))
 }
 
 // JSON sends datos as JSON.stringify(datos) + "\n", application/json.

@@ -1,9 +1,14 @@
 package respuesta
 
 import (
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"testing"
+
+	"cursohttp/pkg/jsonjs"
 )
 
 func TestRutaComoElParserDeURL(t *testing.T) {
@@ -61,5 +66,38 @@ func TestJSONYVacio(t *testing.T) {
 	Poner(h, Cabecera{"ETag", "nuevo"})
 	if len(h) != 1 || h["ETag"][0] != "nuevo" {
 		t.Errorf("Poner no reemplazó el nombre canónico: %v", h)
+	}
+}
+
+// ListaJSON sends the bytes and headers JSON sends for the same object, whether the list fits in
+// TopeLista or is sent piece by piece.
+func TestListaJSONComoJSON(t *testing.T) {
+	t.Parallel()
+	elemento := func(i int) any {
+		return jsonjs.Objeto{{Nombre: "id", Valor: i}, {Nombre: "url", Valor: "http://x/" + strings.Repeat("ñ", i%500)}}
+	}
+	for _, n := range []int{0, 1, 3, 100, 2000} {
+		for _, metodo := range []string{"GET", "HEAD"} {
+			lista := make([]jsonjs.Objeto, n)
+			for i := range lista {
+				lista[i] = elemento(i).(jsonjs.Objeto)
+			}
+			quiere := httptest.NewRecorder()
+			r := httptest.NewRequest(metodo, "/servicios", nil)
+			JSON(quiere, r, 200, jsonjs.Objeto{{Nombre: "servicios", Valor: lista}}, Cabecera{"Link", "<x>"})
+			got := httptest.NewRecorder()
+			ListaJSON(got, r, 200, "servicios", n, elemento, Cabecera{"Link", "<x>"})
+			largo := len(quiere.Body.Bytes())
+			if metodo == "HEAD" {
+				quiere.Body.Reset() // net/http would drop a HEAD's body; ListaJSON does not send the long one
+				if largo <= TopeLista {
+					got.Body.Reset()
+				}
+			}
+			if got.Body.String() != quiere.Body.String() || !maps.EqualFunc(got.Header(), quiere.Header(), slices.Equal) {
+				t.Errorf("%s de %d elementos (%d bytes): encabezados %v, %d bytes; se esperaba %v, %d bytes",
+					metodo, n, largo, got.Header(), got.Body.Len(), quiere.Header(), quiere.Body.Len())
+			}
+		}
 	}
 }

@@ -66,3 +66,8 @@ func BenchmarkRutaInexistente(b *testing.B) {
 	b.Run("manejador", func(b *testing.B) { benchHandler(b, "/no-existe", http.Header{}) })
 	b.Run("red", func(b *testing.B) { benchRed(b, "/no-existe", http.Header{}) })
 }
+
+// BenchmarkListar: GET /servicios with the course's start-up services.
+func BenchmarkListar(b *testing.B) {
+	b.Run("manejador", func(b *testing.B) { benchHandler(b, "/servicios", conCredencial) })
+}

@@ -159,7 +159,7 @@ func TestCabecerasRateLimitEnUnaConsultaEnVivo(t *testing.T) {
 	reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 	rv := revisorLimitado(t, limitador.AlgoritmoCubeta, reloj, true,
 		revisor.Opciones{Destinos: []string{servicio.Listener.Addr().String()}})
-	s, err := rv.Almacen().Crear("a", almacen.Datos{Nombre: "local", URL: servicio.URL + "/", LimiteMs: 2000})
+	s, err := rv.Almacen().Crear("a", almacen.Datos{Nombre: "local", URL: servicio.URL + "/", LimiteMs: 2000}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

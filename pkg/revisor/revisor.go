@@ -45,6 +45,11 @@ const (
 	Ventana              = 60 * time.Second
 	// VuelveEn is the maintenance 503's Retry-After, in seconds.
 	VuelveEn = "120"
+	// ServiciosPorEquipo bounds a team's live services (beyond the course, whose list grows for
+	// ever): with URLMaxima it bounds what a writer can make the revisor hold (3 teams × 10,000 ×
+	// about 2.3 KB ≈ 70 MB at most), while a load test through the gateway (pruebas' soak registers
+	// some 35 a second) runs for minutes before meeting it.
+	ServiciosPorEquipo = 10_000
 )
 
 // Llaves is the Idempotency-Key seam of POST /servicios; *idempotencia.Registro fills it.
@@ -87,21 +92,24 @@ type Opciones struct {
 	// Observacion is what the server observes of its requests (servidor.Opciones.Observar): with
 	// --log-detalle or --panel every probe is a span of its own, logged and sent too.
 	Observacion servidor.Observacion
+	// TopeServicios: live services per team; zero is ServiciosPorEquipo.
+	TopeServicios int
 }
 
 // Revisor is the API as an http.Handler. Build it with Nuevo and stop it with Cerrar.
 type Revisor struct {
-	log          zerolog.Logger
-	almacen      *almacen.Almacen
-	verificador  *destinos.Verificador
-	sonda        *sonda.Sonda
-	rutas        []ruta
-	anunciar     bool
-	llaves       Llaves
-	reloj        func() time.Time
-	enCola       time.Duration
-	guardar      time.Duration
-	esperaCierre time.Duration
+	log           zerolog.Logger
+	almacen       *almacen.Almacen
+	verificador   *destinos.Verificador
+	sonda         *sonda.Sonda
+	rutas         []ruta
+	anunciar      bool
+	llaves        Llaves
+	reloj         func() time.Time
+	enCola        time.Duration
+	guardar       time.Duration
+	esperaCierre  time.Duration
+	topeServicios int
 
 	// What the lesson's program decides (see Opciones.Programa).
 	programa variantes.Eleccion
@@ -158,6 +166,9 @@ func Nuevo(o Opciones) *Revisor {
 	if o.EsperaCierre == 0 {
 		o.EsperaCierre = EsperaCierre
 	}
+	if o.TopeServicios <= 0 {
+		o.TopeServicios = ServiciosPorEquipo
+	}
 	fallar, leccion6 := problema.Escritor(problema.Escribir), true
 	if o.Programa.EnLeccion4() {
 		fallar, leccion6 = problema.EscribirTexto, false
@@ -168,23 +179,24 @@ func Nuevo(o Opciones) *Revisor {
 	}
 	vida, cerrar := context.WithCancel(context.Background())
 	return &Revisor{
-		log:          o.Log,
-		almacen:      o.Almacen,
-		verificador:  o.Verificador,
-		sonda:        o.Sonda,
-		rutas:        tabla,
-		anunciar:     o.CabecerasRateLimit,
-		llaves:       o.Llaves,
-		reloj:        o.Reloj,
-		enCola:       o.EsperaEnCola,
-		guardar:      o.Guardar,
-		esperaCierre: o.EsperaCierre,
-		programa:     o.Programa,
-		fallar:       fallar,
-		leccion6:     leccion6,
-		huella:       huella,
-		vida:         vida,
-		cerrar:       cerrar,
+		log:           o.Log,
+		almacen:       o.Almacen,
+		verificador:   o.Verificador,
+		sonda:         o.Sonda,
+		rutas:         tabla,
+		anunciar:      o.CabecerasRateLimit,
+		llaves:        o.Llaves,
+		reloj:         o.Reloj,
+		enCola:        o.EsperaEnCola,
+		guardar:       o.Guardar,
+		esperaCierre:  o.EsperaCierre,
+		topeServicios: o.TopeServicios,
+		programa:      o.Programa,
+		fallar:        fallar,
+		leccion6:      leccion6,
+		huella:        huella,
+		vida:          vida,
+		cerrar:        cerrar,
 	}
 }
 

@@ -129,13 +129,23 @@ func (rv *Revisor) nombreRepetido(c *contexto, nombre string, existente int) {
 
 // GET /servicios
 func (rv *Revisor) listar(c *contexto) {
-	propios := []jsonjs.Objeto{}
-	for _, s := range rv.almacen.Listar() {
+	rv.escribirLista(c, representar)
+}
+
+// escribirLista answers {"servicios":[…]} with the credential's services as representar shows
+// them. It never holds the whole list's JSON (respuesta.ListaJSON), so a team's long list costs the
+// revisor no more memory than a short one.
+func (rv *Revisor) escribirLista(c *contexto, representar func(almacen.Servicio) jsonjs.Objeto, cabeceras ...respuesta.Cabecera) {
+	propios := rv.almacen.Listar()
+	n := 0
+	for _, s := range propios {
 		if c.credencial.delEquipo(s.Equipo) {
-			propios = append(propios, representar(s))
+			propios[n] = s
+			n++
 		}
 	}
-	respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{{Nombre: "servicios", Valor: propios}})
+	propios = propios[:n]
+	respuesta.ListaJSON(c.w, c.r, http.StatusOK, "servicios", len(propios), func(i int) any { return representar(propios[i]) }, cabeceras...)
 }
 
 // POST /servicios
@@ -202,11 +212,18 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	}
 	// The name check and the creation are one step of the store: two registrations of one name
 	// cannot both win.
-	s, err := rv.almacen.Crear(c.credencial.Equipo, validos)
+	s, err := rv.almacen.Crear(c.credencial.Equipo, validos, rv.topeServicios)
 	var repetido *almacen.NombreRepetido
-	if errors.As(err, &repetido) {
+	var lleno *almacen.TopeAlcanzado
+	switch {
+	case errors.As(err, &repetido):
 		soltar()
 		rv.nombreRepetido(c, validos.Nombre, repetido.Existente)
+		return
+	case errors.As(err, &lleno):
+		soltar()
+		rv.fallar(c.w, c.r, problema.DemasiadosServicios, "tu equipo ya tiene "+strconv.Itoa(lleno.Tope)+
+			" servicios, el tope; retira alguno antes de dar de alta otro")
 		return
 	}
 	g := idempotencia.Grabada{

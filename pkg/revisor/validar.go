@@ -2,6 +2,7 @@ package revisor
 
 import (
 	"math"
+	"strconv"
 
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/destinos"
@@ -15,6 +16,11 @@ const (
 	LimiteMinimoMs   = 100 // limite_ms range, inclusive
 	LimiteMaximoMs   = 10000
 	LimitePorOmision = 2000
+	// URLMaxima bounds a service's URL, in the same UTF-16 units (beyond the course, which takes
+	// any URL that fits in its 16 KiB body): with ServiciosPorEquipo it bounds what a writer can
+	// make the revisor hold. Browsers and servers commonly handle URLs of a few thousand
+	// characters; the course's are under 60.
+	URLMaxima = 2048
 )
 
 // Falla is one field that cannot be fulfilled; it becomes {detail, pointer: "#/<campo>"} in errors.
@@ -33,12 +39,10 @@ func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
 		fallas = append(fallas, Falla{"nombre", "debe ser un texto de 1 a 40 caracteres"})
 	}
 	url, urlEsTexto := valor(datos, "url").(string)
-	urlValida := false
-	if urlEsTexto {
-		u, err := destinos.LeerURL(url)
-		urlValida = err == nil && u.EsHTTP()
-	}
-	if !urlValida {
+	switch {
+	case urlEsTexto && nodejs.Largo(url) > URLMaxima:
+		fallas = append(fallas, Falla{"url", "debe tener como mucho " + strconv.Itoa(URLMaxima) + " caracteres"})
+	case !urlEsTexto || !esHTTP(url):
 		fallas = append(fallas, Falla{"url", "debe ser una dirección http o https"})
 	}
 	limite := LimitePorOmision
@@ -54,6 +58,11 @@ func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
 		return almacen.Datos{}, fallas
 	}
 	return almacen.Datos{Nombre: nombre, URL: url, LimiteMs: limite}, nil
+}
+
+func esHTTP(url string) bool {
+	u, err := destinos.LeerURL(url)
+	return err == nil && u.EsHTTP()
 }
 
 // valor reads a member; an absent one is JavaScript's undefined (nil here, which no type check passes).

@@ -28,13 +28,7 @@ func representarV1(s almacen.Servicio) jsonjs.Objeto {
 
 // GET /v1/servicios
 func (rv *Revisor) listarV1(c *contexto) {
-	propios := []jsonjs.Objeto{}
-	for _, s := range rv.almacen.Listar() {
-		if c.credencial.delEquipo(s.Equipo) {
-			propios = append(propios, representarV1(s))
-		}
-	}
-	respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{{Nombre: "servicios", Valor: propios}}, avisosV1...)
+	rv.escribirLista(c, representarV1, avisosV1...)
 }
 
 // GET /v1/servicios/{id}
