@@ -158,6 +158,7 @@ un cliente con un type que llega de afuera.
 // servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully. The
 // request log is left to the caller: the course's fake gateway and hostile service print none.
 func servir(ctx context.Context, programa string, o servidor.Opciones, h http.Handler, log zerolog.Logger, linea func(string) string) error {
+	o.Log = log
 	ln, err := servidor.Escuchar(programa, o)
 	if err != nil {
 		return err

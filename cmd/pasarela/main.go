@@ -71,6 +71,7 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 // servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
 func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, stdout, stderr io.Writer) error {
 	log := servidor.NuevoLogger(stdout, stderr, o.LogJSON)
+	o.Log = log
 	ln, err := servidor.Escuchar("pasarela", o)
 	if err != nil {
 		return err // one line, busy port included

@@ -128,7 +128,7 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 	}
 	ro.Llaves = llaves
 	log := servidor.NuevoLogger(f.Out, f.Err, o.LogJSON)
-	ro.Log = log
+	ro.Log, o.Log = log, log
 	ln, err := servidor.Escuchar("revisor", o)
 	if err != nil {
 		return err // one line, busy port included (servidor.PuertoOcupado says what to do)

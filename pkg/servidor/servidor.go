@@ -34,7 +34,7 @@ const (
 	EsperaApagado   = 10 * time.Second // for requests in flight on Ctrl+C
 )
 
-// Opciones are the flags every server takes.
+// Opciones are the flags every server takes, and its log.
 type Opciones struct {
 	Direccion string
 	Puerto    int
@@ -42,6 +42,11 @@ type Opciones struct {
 	EstadoLab string // the lab controller's state file (lab.Anunciar); "" outside the controller
 	Detalle   bool   // --log-detalle (BanderasDeTraza)
 	Panel     string // --panel: the timeline page's URL (BanderasDeTraza)
+	// TopeConexiones and TopePorCliente cap the connections open at once, in all and per client
+	// address (0: no cap); see topes.go.
+	TopeConexiones, TopePorCliente int
+	// Log receives the line of a cap hit; the zero Logger writes nothing.
+	Log zerolog.Logger
 }
 
 // Banderas declares --direccion, --puerto and --log-json with the program's default port.
@@ -49,6 +54,10 @@ func (o *Opciones) Banderas(fs *pflag.FlagSet, puerto int) {
 	fs.StringVar(&o.Direccion, "direccion", curso.Host, "dirección en la que escucha")
 	fs.IntVar(&o.Puerto, "puerto", puerto, "puerto en el que escucha (0: uno libre)")
 	fs.BoolVar(&o.LogJSON, "log-json", false, "bitácora en JSON, una línea por evento")
+	fs.IntVar(&o.TopeConexiones, "tope-conexiones", TopeConexionesPorOmision,
+		"conexiones abiertas a la vez, como mucho (0: sin tope); al llegar, la más quieta deja su lugar o las nuevas esperan turno")
+	fs.IntVar(&o.TopePorCliente, "tope-por-cliente", TopePorClientePorOmision,
+		"conexiones abiertas a la vez desde otra máquina, como mucho (0: sin tope); al llegar, su más quieta deja su lugar o la nueva se cierra")
 	// Set by «laboratorio lab», not by hand: hidden from the help.
 	fs.StringVar(&o.EstadoLab, "estado-lab", "", "archivo de estado para «laboratorio lab»")
 	fs.MarkHidden("estado-lab")
@@ -157,6 +166,7 @@ func Nuevo(h http.Handler) *http.Server {
 		IdleTimeout:       EsperaOciosa,
 		MaxHeaderBytes:    TopeCabeceras - holguraNetHTTP,
 		ConnContext:       estado.ConnContext,
+		ConnState:         notarEstado,
 		// "OPTIONS *" is a request like any other for the course's servers (405), not Go's automatic 200.
 		DisableGeneralOptionsHandler: true,
 	}
@@ -189,8 +199,12 @@ var duenios = map[string]string{
 	strconv.Itoa(curso.PuertoPasarela): "la pasarela", strconv.Itoa(curso.PuertoHostil): "el servicio hostil",
 }
 
-// Escuchar opens the listening socket, wrapped for the course's status lines.
+// Escuchar opens the listening socket, with the connection caps of o, wrapped for the course's
+// status lines.
 func Escuchar(programa string, o Opciones) (net.Listener, error) {
+	if o.TopeConexiones < 0 || o.TopePorCliente < 0 {
+		return nil, fmt.Errorf("%s: --tope-conexiones y --tope-por-cliente deben ser 0 (sin tope) o más", programa)
+	}
 	ln, err := net.Listen("tcp", o.Addr())
 	if err != nil {
 		if errors.Is(err, enUso) {
@@ -206,7 +220,7 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 		}
 		ln = anunciado
 	}
-	return estado.Envolver(ln), nil
+	return estado.Envolver(conTopes(ln, programa, o)), nil
 }
 
 // Servir serves on ln until ctx ends, then lets requests in flight finish (up to EsperaApagado).

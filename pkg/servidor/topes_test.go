@@ -1,0 +1,261 @@
+package servidor
+
+import (
+	"bufio"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"cursohttp/internal/prueba"
+)
+
+// Issue 16: connection caps, in all and per client address. At the total cap the quietest
+// connection makes room, or new ones wait for a place; a client at its cap gets its quietest
+// connection closed or the new one refused; a log line says so; idle keep-alive connections are
+// closed sooner near a cap.
+
+// servirConTopes serves h on 127.0.0.1 with the caps of o, as the three servers do.
+func servirConTopes(t *testing.T, o Opciones, h http.Handler) (string, *prueba.Buffer) {
+	t.Helper()
+	log := &prueba.Buffer{}
+	o.Direccion, o.Log = "127.0.0.1", NuevoLogger(log, log, false)
+	ln, err := Escuchar("prueba", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := Nuevo(h)
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String(), log
+}
+
+// retenidas is a handler that holds each request to /lento until the test sends on soltar, and
+// says on dentro when one arrived.
+func retenidas(t *testing.T) (h http.Handler, dentro, soltar chan struct{}) {
+	soltar, dentro = make(chan struct{}), make(chan struct{}, 100)
+	fin := make(chan struct{})
+	t.Cleanup(func() { close(fin) })
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/lento" {
+			dentro <- struct{}{}
+			select {
+			case <-soltar:
+			case <-fin:
+			}
+		}
+		io.WriteString(w, "ok")
+	}), dentro, soltar
+}
+
+func conectar(t *testing.T, addr, desde string) net.Conn {
+	t.Helper()
+	d := net.Dialer{Timeout: 2 * time.Second}
+	if desde != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(desde)}
+	}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		if desde != "" {
+			t.Skipf("no se puede conectar desde %s (solo Linux enruta 127.0.0.0/8 entero): %v", desde, err)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// pedirEn sends a GET on c and reads the answer; "" when the connection was closed instead.
+func pedirEn(c net.Conn, ruta string) string {
+	c.SetDeadline(time.Now().Add(3 * time.Second))
+	defer c.SetDeadline(time.Time{})
+	if _, err := io.WriteString(c, "GET "+ruta+" HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		return ""
+	}
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return ""
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	return string(b)
+}
+
+// cerrada says whether the server closed c within plazo.
+func cerrada(c net.Conn, plazo time.Duration) bool {
+	c.SetReadDeadline(time.Now().Add(plazo))
+	_, err := c.Read(make([]byte, 1))
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		return false
+	}
+	return err != nil
+}
+
+func TestTopePorCliente(t *testing.T) {
+	t.Parallel()
+	h, dentro, _ := retenidas(t)
+	addr, log := servirConTopes(t, Opciones{TopePorCliente: 3}, h)
+	ocupar := func(desde string) {
+		c := conectar(t, addr, desde)
+		go io.WriteString(c, "GET /lento HTTP/1.1\r\nHost: x\r\n\r\n")
+		<-dentro
+	}
+	for range 3 {
+		ocupar("127.0.0.2")
+	}
+	// A fourth from the same address, with its three busy, is closed at once; the machine's own
+	// programs (127.0.0.1 to 127.0.0.1) have no client cap.
+	if c := conectar(t, addr, "127.0.0.2"); !cerrada(c, time.Second) {
+		t.Error("la cuarta conexión de 127.0.0.2 no se cerró")
+	}
+	for range 4 {
+		ocupar("127.0.0.1")
+	}
+	if got := pedirEn(conectar(t, addr, "127.0.0.1"), "/"); got != "ok" {
+		t.Errorf("127.0.0.1, con 4 ocupadas, no fue atendida: %q", got)
+	}
+	if quiere := "prueba: tope de 3 conexiones de 127.0.0.2 alcanzado: 1 conexiones nuevas rechazadas y 0 quietas cerradas para hacer lugar (--tope-por-cliente)\n"; log.String() != quiere {
+		t.Errorf("bitácora %q, se esperaba %q", log.String(), quiere)
+	}
+}
+
+func TestTopeTotal(t *testing.T) {
+	t.Parallel()
+	t.Run("si todas trabajan, la nueva espera turno", func(t *testing.T) {
+		t.Parallel()
+		h, dentro, soltar := retenidas(t)
+		addr, log := servirConTopes(t, Opciones{TopeConexiones: 3}, h)
+		for range 3 {
+			c := conectar(t, addr, "")
+			go io.WriteString(c, "GET /lento HTTP/1.1\r\nHost: x\r\n\r\n")
+			<-dentro
+		}
+		nueva := conectar(t, addr, "")
+		respuesta := make(chan string, 1)
+		go func() { respuesta <- pedirEn(nueva, "/") }()
+		select {
+		case got := <-respuesta:
+			t.Fatalf("con las tres ocupadas, la cuarta fue atendida: %q", got)
+		case <-time.After(300 * time.Millisecond):
+		}
+		soltar <- struct{}{}
+		select {
+		case got := <-respuesta:
+			if got != "ok" {
+				t.Errorf("al liberarse una, la cuarta: %q", got)
+			}
+		case <-time.After(2 * time.Second):
+			t.Error("al liberarse una, la cuarta seguía esperando")
+		}
+		if quiere := "prueba: tope de 3 conexiones alcanzado: las nuevas esperan turno (1 veces) y 0 quietas cerradas para hacer lugar (--tope-conexiones)\n"; log.String() != quiere {
+			t.Errorf("bitácora %q, se esperaba %q", log.String(), quiere)
+		}
+	})
+	t.Run("cierra la ociosa más vieja para hacer lugar", func(t *testing.T) {
+		t.Parallel()
+		h, _, _ := retenidas(t)
+		addr, log := servirConTopes(t, Opciones{TopeConexiones: 3}, h)
+		var ociosas []net.Conn
+		for range 3 {
+			c := conectar(t, addr, "")
+			if got := pedirEn(c, "/"); got != "ok" {
+				t.Fatalf("%q", got)
+			}
+			ociosas = append(ociosas, c)
+			time.Sleep(20 * time.Millisecond)
+		}
+		if got := pedirEn(conectar(t, addr, ""), "/"); got != "ok" {
+			t.Fatalf("con tres ociosas, una nueva no fue atendida: %q", got)
+		}
+		if !cerrada(ociosas[0], time.Second) {
+			t.Error("la ociosa más vieja seguía abierta")
+		}
+		if cerrada(ociosas[2], 100*time.Millisecond) {
+			t.Error("se cerró la ociosa más reciente")
+		}
+		if !strings.Contains(log.String(), "(0 veces) y 1 quietas cerradas para hacer lugar") {
+			t.Errorf("bitácora %q", log.String())
+		}
+	})
+	t.Run("una muda desde hace un rato también hace lugar", func(t *testing.T) {
+		t.Parallel()
+		h, _, _ := retenidas(t)
+		addr, _ := servirConTopes(t, Opciones{TopeConexiones: 3}, h)
+		mudas := []net.Conn{conectar(t, addr, ""), conectar(t, addr, ""), conectar(t, addr, "")}
+		t0 := time.Now()
+		if got := pedirEn(conectar(t, addr, ""), "/"); got != "ok" {
+			t.Fatalf("con tres conexiones mudas, una nueva no fue atendida: %q", got)
+		}
+		if d := time.Since(t0); d < EsperaApurada-100*time.Millisecond || d > EsperaApurada+time.Second {
+			t.Errorf("la nueva fue atendida a los %s; se esperaba cuando una muda cumpliera %s", d, EsperaApurada)
+		}
+		n := 0
+		for _, c := range mudas {
+			if cerrada(c, 200*time.Millisecond) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("se cerraron %d mudas, se esperaba 1", n)
+		}
+	})
+}
+
+// Near a cap, an idle keep-alive connection is closed after EsperaApurada instead of EsperaOciosa.
+func TestCercaDelTopeLasOciosasDuranPoco(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		tope   int
+		cierra bool
+	}{{4, true}, {100, false}} {
+		h, _, _ := retenidas(t)
+		addr, _ := servirConTopes(t, Opciones{TopeConexiones: c.tope}, h)
+		var conns []net.Conn
+		for range 3 {
+			conn := conectar(t, addr, "")
+			if got := pedirEn(conn, "/"); got != "ok" {
+				t.Fatalf("%q", got)
+			}
+			conns = append(conns, conn)
+		}
+		t0 := time.Now()
+		if got := cerrada(conns[2], EsperaApurada+time.Second); got != c.cierra {
+			t.Errorf("3 ociosas con tope %d: cerrada = %v tras %s, se esperaba %v", c.tope, got, time.Since(t0).Round(time.Millisecond), c.cierra)
+		}
+	}
+}
+
+// BenchmarkTopes: a keep-alive GET through Escuchar and Nuevo, with the default caps and without.
+func BenchmarkTopes(b *testing.B) {
+	for _, c := range []struct {
+		nombre string
+		o      Opciones
+	}{{"sin-topes", Opciones{}}, {"con-topes", Opciones{TopeConexiones: TopeConexionesPorOmision, TopePorCliente: TopePorClientePorOmision}}} {
+		b.Run(c.nombre, func(b *testing.B) {
+			c.o.Direccion = "127.0.0.1"
+			ln, err := Escuchar("prueba", c.o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			srv := Nuevo(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+			go srv.Serve(ln)
+			defer srv.Close()
+			cliente := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+			defer cliente.CloseIdleConnections()
+			url := "http://" + ln.Addr().String() + "/"
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					res, err := cliente.Get(url)
+					if err != nil {
+						b.Fatal(err)
+					}
+					io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+				}
+			})
+		})
+	}
+}
