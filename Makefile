@@ -9,7 +9,7 @@ DEADCODE := GOPROXY="file://$$($(GO) env GOMODCACHE)/cache/download,$$($(GO) env
 PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 .DEFAULT_GOAL := help
-.PHONY: help build cruzar test check unit escenas escena escenas-lista lab-up lab-down lab-restart lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo clean
+.PHONY: help build cruzar test check unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo clean
 
 help: ## esta lista
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -44,8 +44,9 @@ RACE ?= -race
 unit: ## todas las pruebas de Go, con el detector de carreras (necesita un compilador de C; sin él: RACE=)
 	$(GO) test $(RACE) -count=1 ./...
 
-test: puertos check cruzar unit fuzz ## lo que corre CI: puertos libres, check, cruzar, unit, un fuzz breve de cada objetivo y las escenas de las lecciones
+test: puertos check cruzar unit fuzz ## lo que corre CI: puertos libres, check, cruzar, unit, un fuzz breve de cada objetivo, las escenas de las lecciones y la campaña de ataque corta
 	@if [ -d scripts/escenas ]; then $(MAKE) --no-print-directory escenas; fi
+	@$(MAKE) --no-print-directory ataque CORTO=1
 
 escenas: build ## reproduce todas las escenas de las lecciones y las compara con la lección
 	$(GO) run ./scripts/escenas $(if $(PASO),--paso) scripts/leccion-*
@@ -87,6 +88,9 @@ dist: ## los archivos para descargar, en dist/: uno por plataforma (zip para Win
 
 clean: ## borra bin/, lab/ y dist/
 	rm -rf $(BIN) lab dist
+
+ataque: build ## la campaña de ataque contra los servidores construidos, con cifras (minutos; CORTO=1: segundos, como en CI)
+	$(GO) run ./scripts/ataque --bin $(BIN) $(if $(CORTO),--corto)
 
 bench: build ## prueba de carga de los servidores frente a un servidor trivial de Go (con sus objetivos)
 	$(GO) run ./scripts/bench --bin $(BIN) $(if $(DURACION),--duracion $(DURACION))
