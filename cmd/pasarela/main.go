@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/url"
 
 	"github.com/spf13/cobra"
@@ -25,7 +26,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func nuevaRaiz(stdout, stderr io.Writer) *cobra.Command {
 	var o servidor.Opciones
-	var destino string
+	var destino, simular string
+	var semilla uint64
 	raiz := &cobra.Command{
 		Use:   "pasarela",
 		Short: "la pasarela de la lección 6: reenvía al revisor y pierde la primera respuesta si se le pide",
@@ -35,16 +37,15 @@ Authorization, Content-Type, Idempotency-Key, If-Match e If-None-Match, y el con
 traza W3C (traceparent y tracestate): con --log-json, --log-detalle o --panel la pasarela
 continúa la traza con un tramo propio; sin ellas la deja pasar tal como llegó.
 
-Con «X-Simular: perder-primera» la petición llega al revisor, que hace su trabajo, pero la
-pasarela pierde su respuesta y contesta 502: el cliente no sabe si la escritura ocurrió. La
-siguiente vez que llega la misma petición (la misma Idempotency-Key o, sin llave, el mismo
-cuerpo) la respuesta pasa. Si el revisor no responde, también contesta 502.
+` + pasarela.AyudaModos + `
 
 Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
 		Example: `  pasarela
   curl -i -X POST http://127.0.0.1:18082/servicios -H 'X-Simular: perder-primera' \
        -H 'Authorization: Bearer escritura-a' -H 'Content-Type: application/json' \
        -d '{"nombre":"agenda","url":"http://127.0.0.1:18081/codigo/200"}'
+  curl -i -X POST http://127.0.0.1:18082/servicios -H 'X-Simular: rechazar' …
+  pasarela --simular perder@0.3 --semilla 7   (pierde 3 de cada 10, siempre las mismas)
   pasarela --puerto 0 --destino http://127.0.0.1:28080   (un puerto libre; la primera línea dice cuál)`,
 		Args: cli.SinArgumentos,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -58,18 +59,32 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			if err := servidor.ValidarPanel(o.Panel); err != nil {
 				return cli.UsoMal("pasarela: %v", err)
 			}
-			return servir(c.Context(), o, u, stdout, stderr)
+			var sim *pasarela.Simulacion
+			if simular != "" {
+				if !c.Flags().Changed("semilla") {
+					semilla = rand.Uint64() // said on start-up, so the run can be repeated
+				}
+				if sim, err = pasarela.LeerSimulacion(simular, semilla); err != nil {
+					return cli.UsoMal("pasarela: --simular %v", err)
+				}
+			} else if c.Flags().Changed("semilla") {
+				return cli.UsoMal("pasarela: --semilla sirve con --simular")
+			}
+			return servir(c.Context(), o, u, sim, stdout, stderr)
 		},
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoPasarela)
 	o.BanderasDeTraza(raiz.Flags())
 	raiz.Flags().StringVar(&destino, "destino", curso.URLRevisor, "el revisor al que reenvía")
+	raiz.Flags().StringVar(&simular, "simular", "", "una falla para todas las peticiones sin X-Simular: MODO o MODO@PROB (perder@0.3)")
+	raiz.Flags().Uint64Var(&semilla, "semilla", 0, "la semilla del sorteo de --simular")
+	raiz.Flags().Lookup("semilla").DefValue = "una al azar, que se dice al arrancar"
 	cli.Preparar(raiz)
 	return raiz
 }
 
 // servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
-func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, stdout, stderr io.Writer) error {
+func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, sim *pasarela.Simulacion, stdout, stderr io.Writer) error {
 	log := servidor.NuevoLogger(stdout, stderr, o.LogJSON)
 	o.Log = log
 	ln, err := servidor.Escuchar("pasarela", o)
@@ -78,9 +93,14 @@ func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, stdout, 
 	}
 	obs, cerrar := o.Observar("pasarela", log)
 	defer cerrar()
-	srv := servidor.Nuevo(obs.Envolver(pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: log})))
+	p := pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: log})
+	srv := servidor.Nuevo(obs.Envolver(p))
 	log.Info().Str("direccion", ln.Addr().String()).Str("destino", destino.String()).
 		Msg(pasarela.LineaDeInicio(ln.Addr().String(), destino))
+	if sim != nil {
+		p.Simular(sim)
+		log.Info().Str("simular", sim.String()).Uint64("semilla", sim.Semilla).Msg(pasarela.LineaDeSimulacion(sim))
+	}
 	if err := servidor.Servir(ctx, ln, srv, log); err != nil {
 		return fmt.Errorf("pasarela: %w", err)
 	}

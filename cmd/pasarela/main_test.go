@@ -28,12 +28,19 @@ func TestUsoIncorrecto(t *testing.T) {
 		"help":                                       "pasarela: sobra «help»; «pasarela --help» muestra cómo se usa\n",
 		"completion":                                 "pasarela: sobra «completion»; «pasarela --help» muestra cómo se usa\n",
 		"completion tcsh":                            "pasarela: sobra «completion»; «pasarela --help» muestra cómo se usa\n",
+		"--simular perder@2 --puerto 0":              "pasarela: --simular «perder@2»: la probabilidad tras «@» va de 0 a 1 (0.3 es el 30 %)\n",
+		"--simular perder-a-veces --puerto 0":        "pasarela: --simular «perder-a-veces»: modo de falla desconocido (pasarela --help los lista)\n",
+		"--simular lento --puerto 0":                 "pasarela: --simular «lento»: lento lleva un número de 1 a 99999 (lento:N)\n",
+		"--semilla 7 --puerto 0":                     "pasarela: --semilla sirve con --simular\n",
+		"--simular perder --semilla -1":              "pasarela: la opción --semilla espera un número entero, no «-1»; «pasarela --help» muestra las opciones\n",
+		"--panel 127.0.0.1:18084 --puerto 0":         "pasarela: --panel debe ser una dirección http, no «127.0.0.1:18084»\n",
 	})
 }
 
 func TestAyuda(t *testing.T) {
 	t.Parallel()
-	prueba.Ayudas(t, run, nuevaRaiz(io.Discard, io.Discard), "http://127.0.0.1:18082", "X-Simular: perder-primera",
+	prueba.Ayudas(t, run, nuevaRaiz(io.Discard, io.Discard), "http://127.0.0.1:18082", "X-Simular: MODO", "perder-primera",
+		"rechazar", "--simular MODO@PROB", "--semilla",
 		"Ctrl+C", "Ejemplos:\n", "Uso:\n  pasarela [opciones]\n", "--destino TEXTO", "(si no se dice: http://127.0.0.1:18080)",
 		"--puerto NÚMERO", "(si no se dice: 18082)", "-h, --help", "muestra esta ayuda")
 }

@@ -62,6 +62,10 @@ type Conn struct {
 	pendiente atomic.Value // Reescritura; a nil one when nothing is pending
 }
 
+// NetConn is the connection underneath, as tls.Conn names its own (the gateway's reset reaches the
+// TCP connection through it).
+func (c *Conn) NetConn() net.Conn { return c.Conn }
+
 // CloseWrite half-closes the connection when the one underneath can (TCP), for a staged close.
 func (c *Conn) CloseWrite() error {
 	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {

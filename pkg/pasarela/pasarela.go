@@ -77,6 +77,7 @@ type Pasarela struct {
 	log        zerolog.Logger
 	transporte http.RoundTripper
 	vistas     *vistas
+	global     globalActual // the process-wide fault (--simular), changed live by the panel
 }
 
 // NuevoTransporte is the gateway's pooled transport: keep-alive connections to the revisor, no
@@ -131,53 +132,19 @@ func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		servidor.PeticionIlegible(w)
 		return
 	}
-	salida, cuerpo, ok := p.peticion(r, retenido, completo)
-	if !ok {
-		p.sinRespuesta(w, r, nil)
+	if f := p.elegir(r); f != nil {
+		q := &Peticion{w: w, r: r, p: p, retenido: retenido, completo: completo, falla: f}
+		defer q.terminar()
+		f.Aplicar(q)
 		return
 	}
-	resp, err := p.transporte.RoundTrip(salida)
-	if err != nil {
-		if _, falla := cuerpo.estado(); falla != nil {
-			// The streamed part of the body failed: the transport let the revisor go at once.
-			servidor.PeticionIlegible(w)
-			return
-		}
-		p.sinRespuesta(w, r, cuerpo)
-		return
+	// Without a fault the request stays on this goroutine's stack: the common path allocates
+	// nothing for it.
+	q := Peticion{w: w, r: r, p: p, retenido: retenido, completo: completo}
+	defer q.terminar()
+	if q.Reenviar() {
+		q.Devolver()
 	}
-
-	// Hold the answer whole before deciding, as the course's gateway does: a revisor that dies
-	// mid-body still gets a clean 502, and a lost answer is lost only once the revisor finished it.
-	// Only an unusually large answer is streamed.
-	leido, err := io.ReadAll(io.LimitReader(resp.Body, TopeRespuesta+1))
-	if err != nil {
-		resp.Body.Close()
-		p.sinRespuesta(w, r, cuerpo)
-		return
-	}
-	var resto io.Reader
-	if len(leido) > TopeRespuesta {
-		resto = resp.Body
-	} else {
-		// Done with the revisor: this also stops the rest of an upload it answered early.
-		resp.Body.Close()
-	}
-	defer resp.Body.Close()
-	// Repeated X-Simular fields read as one list, which is not the order "perder-primera".
-	if strings.Join(r.Header.Values("X-Simular"), ", ") == "perder-primera" && p.vistas.primeraVez(p.identidad(r, cuerpo)) {
-		if resto != nil {
-			if _, err := io.Copy(io.Discard, resto); err != nil {
-				p.sinRespuesta(w, r, cuerpo)
-				return
-			}
-		}
-		p.log.Info().Ctx(r.Context()).Int("codigo", resp.StatusCode).
-			Msg("pasarela: el revisor respondió " + strconv.Itoa(resp.StatusCode) + ", pero la respuesta se pierde")
-		responder(w, cuerpo, func() { MalaPuerta(w, r, DetallePerdida) })
-		return
-	}
-	responder(w, cuerpo, func() { p.devolver(w, r, resp, leido, resto) })
 }
 
 // retener reads the body up to TopeRetenido before anything goes to the revisor (see TopeRetenido).
@@ -310,44 +277,10 @@ func esSeguro(metodo string) bool {
 	return false
 }
 
-// identidad is how the gateway recognises "the same request": its Idempotency-Key, otherwise the
-// SHA-256 of the body bytes (not of the parsed JSON).
-func (p *Pasarela) identidad(r *http.Request, cuerpo *cuerpoVisto) [32]byte {
-	if v := r.Header.Values("Idempotency-Key"); len(v) > 0 {
-		return sha256.Sum256([]byte("llave\x00" + strings.Join(v, ", ")))
-	}
-	var id [32]byte
-	select {
-	case <-cuerpo.hecho:
-		copy(id[:], cuerpo.h.Sum(nil))
-	case <-time.After(time.Second):
-		// The Transport always closes the body; this only guards against a bug turning into a hang.
-	}
-	return sha256.Sum256(append([]byte("cuerpo\x00"), id[:]...))
-}
-
 // devolver passes the revisor's answer on: its status and reason phrase, the allowed headers in
 // lower case, the body (leido, then resto when the answer was too large to hold).
 func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.Response, leido []byte, resto io.Reader) {
-	h := w.Header()
-	for _, nombre := range vuelven {
-		if v := resp.Header.Values(nombre); len(v) > 0 {
-			h[http.CanonicalHeaderKey(nombre)] = []string{strings.Join(v, ", ")}
-		}
-	}
-	if _, ok := h["Content-Type"]; !ok {
-		h["Content-Type"] = nil // never let net/http guess one the revisor did not send
-	}
-	// A HEAD answer has no body but keeps the Content-Length a GET would get (RFC 9110 §9.3.2).
-	if resp.ContentLength >= 0 && resto == nil && int64(len(leido)) != resp.ContentLength && r.Method != http.MethodHead {
-		h["Content-Length"] = []string{strconv.Itoa(len(leido))}
-	}
-	frase, _ := strings.CutPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" ")
-	if frase == "" || frase == resp.Status {
-		frase = estado.Frase(resp.StatusCode)
-	}
-	estado.Reescribir(r, cabeza(resp.StatusCode, frase))
-	w.WriteHeader(resp.StatusCode)
+	p.encabezar(w, r, resp, int64(len(leido)), resto != nil)
 	w.Write(leido)
 	if resto != nil {
 		if _, err := io.Copy(w, resto); err != nil {
@@ -358,9 +291,28 @@ func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.R
 	}
 }
 
-func (p *Pasarela) sinRespuesta(w http.ResponseWriter, r *http.Request, cuerpo *cuerpoVisto) {
-	p.log.Info().Ctx(r.Context()).Msg("pasarela: el revisor no respondió")
-	responder(w, cuerpo, func() { MalaPuerta(w, r, DetalleSinRevisor) })
+// encabezar writes the revisor's status line and allowed headers. largo is how much of the body is
+// held; sigue says more follows (streamed), so Content-Length stays the revisor's.
+func (p *Pasarela) encabezar(w http.ResponseWriter, r *http.Request, resp *http.Response, largo int64, sigue bool) {
+	h := w.Header()
+	for _, nombre := range vuelven {
+		if v := resp.Header.Values(nombre); len(v) > 0 {
+			h[http.CanonicalHeaderKey(nombre)] = []string{strings.Join(v, ", ")}
+		}
+	}
+	if _, ok := h["Content-Type"]; !ok {
+		h["Content-Type"] = nil // never let net/http guess one the revisor did not send
+	}
+	// A HEAD answer has no body but keeps the Content-Length a GET would get (RFC 9110 §9.3.2).
+	if resp.ContentLength >= 0 && !sigue && largo != resp.ContentLength && r.Method != http.MethodHead {
+		h["Content-Length"] = []string{strconv.FormatInt(largo, 10)}
+	}
+	frase, _ := strings.CutPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" ")
+	if frase == "" || frase == resp.Status {
+		frase = estado.Frase(resp.StatusCode)
+	}
+	estado.Reescribir(r, cabeza(resp.StatusCode, frase))
+	w.WriteHeader(resp.StatusCode)
 }
 
 // cuerpoVisto forwards the client's body and hashes it on the way; hecho closes when the Transport
@@ -423,8 +375,9 @@ func (f *finDelCliente) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// vistas is the bounded set of identities already lost once. At the bound the oldest is forgotten:
-// a request that old would be lost a second time, which only a lab switch can make happen.
+// vistas counts how many times each identity was seen, for the modes that lose the first N answers.
+// At the bound the oldest is forgotten: a request that old would start counting again, which only
+// a lab switch can make happen.
 type vistas struct {
 	mu    sync.Mutex
 	tope  int
@@ -432,22 +385,29 @@ type vistas struct {
 	orden *list.List
 }
 
+type cuenta struct {
+	id    [32]byte
+	veces int
+}
+
 func nuevasVistas(tope int) *vistas {
 	return &vistas{tope: tope, cual: make(map[[32]byte]*list.Element), orden: list.New()}
 }
 
-// primeraVez records id and reports whether it was new.
-func (v *vistas) primeraVez(id [32]byte) bool {
+// sumar counts one more sighting of id and returns how many there were, this one included.
+func (v *vistas) sumar(id [32]byte) int {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if _, ok := v.cual[id]; ok {
-		return false
+	if e, ok := v.cual[id]; ok {
+		vv := e.Value.(*cuenta)
+		vv.veces++
+		return vv.veces
 	}
 	if len(v.cual) >= v.tope {
 		viejo := v.orden.Front()
 		v.orden.Remove(viejo)
-		delete(v.cual, viejo.Value.([32]byte))
+		delete(v.cual, viejo.Value.(*cuenta).id)
 	}
-	v.cual[id] = v.orden.PushBack(id)
-	return true
+	v.cual[id] = v.orden.PushBack(&cuenta{id: id, veces: 1})
+	return 1
 }

@@ -383,14 +383,14 @@ func TestVistasAcotadas(t *testing.T) {
 	v := nuevasVistas(2)
 	id := func(b byte) [32]byte { return [32]byte{b} }
 	for _, b := range []byte{1, 2, 3} {
-		if !v.primeraVez(id(b)) {
+		if v.sumar(id(b)) != 1 {
 			t.Fatalf("%d no era nueva", b)
 		}
 	}
-	if v.primeraVez(id(3)) || v.primeraVez(id(2)) {
+	if v.sumar(id(3)) != 2 || v.sumar(id(2)) != 2 || v.sumar(id(3)) != 3 {
 		t.Fatal("2 y 3 ya se habían visto")
 	}
-	if !v.primeraVez(id(1)) {
+	if v.sumar(id(1)) != 1 {
 		t.Fatal("1, la más vieja, debía haberse olvidado al llegar al tope")
 	}
 	if len(v.cual) != 2 || v.orden.Len() != 2 {

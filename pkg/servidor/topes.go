@@ -291,6 +291,10 @@ type conexionTope struct {
 	desde   atomic.Int64 // when it entered estado, in Unix nanoseconds
 }
 
+// NetConn is the connection underneath, as tls.Conn names its own (the gateway's reset reaches the
+// TCP connection through it).
+func (c *conexionTope) NetConn() net.Conn { return c.Conn }
+
 func (c *conexionTope) marcar(s http.ConnState) {
 	c.estado.Store(int32(s))
 	c.desde.Store(time.Now().UnixNano())

@@ -1,0 +1,36 @@
+package pasarela
+
+import (
+	"strconv"
+
+	"cursohttp/pkg/estado"
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/respuesta"
+)
+
+// codigo («codigo:NNN», 200 to 599): the gateway answers NNN itself, without forwarding: the revisor
+// never sees the request. From 400 up the body is the gateway's Problem Details (about:blank, the
+// code's reason phrase as title); below, an empty body, so «codigo:201» is a gateway that says yes
+// to a write nobody made.
+type codigo int
+
+func (c codigo) String() string { return "codigo:" + strconv.Itoa(int(c)) }
+
+func (c codigo) Aplicar(q *Peticion) {
+	n := int(c)
+	q.decir("pasarela: respondo " + strconv.Itoa(n) + " sin reenviar la petición; el revisor no la ve")
+	q.cliente, q.resultado = n, "nunca llegó al revisor"
+	responder(q.w, nil, func() {
+		if n < 400 {
+			respuesta.Vacio(q.w, q.r, n)
+			return
+		}
+		cuerpo := append(jsonjs.Codificar(jsonjs.Objeto{
+			{Nombre: "type", Valor: "about:blank"},
+			{Nombre: "title", Valor: estado.Frase(n)},
+			{Nombre: "status", Valor: n},
+			{Nombre: "detail", Valor: "la pasarela respondió " + strconv.Itoa(n) + " sin reenviar la petición al revisor"},
+		}), '\n')
+		respuesta.Bytes(q.w, q.r, n, "application/problem+json", cuerpo)
+	})
+}

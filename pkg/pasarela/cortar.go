@@ -1,0 +1,32 @@
+package pasarela
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// cortar: the revisor does the work; the client gets the status line, the headers (with the whole
+// body's Content-Length) and half the body, and then the connection closes. An answer without a
+// body is cut before anything is sent.
+type cortar struct{}
+
+func (cortar) String() string { return "cortar" }
+
+func (cortar) Aplicar(q *Peticion) {
+	if !q.Reenviar() || !q.tirarResto() {
+		return
+	}
+	revisor := "pasarela: el revisor respondió " + strconv.Itoa(q.Codigo())
+	if len(q.leido) == 0 || q.r.Method == http.MethodHead {
+		q.resultado = "conexión cortada antes de responder"
+		q.decir(revisor + ", pero la conexión se corta antes de responder")
+	} else {
+		q.resultado = "conexión cortada a mitad del cuerpo"
+		q.decir(revisor + ", pero la respuesta se corta a mitad del cuerpo")
+		q.p.encabezar(q.w, q.r, q.resp, int64(len(q.leido)), false)
+		q.w.Write(q.leido[:len(q.leido)/2])
+		http.NewResponseController(q.w).Flush()
+	}
+	// net/http closes the connection of a handler that aborts, without finishing the answer.
+	panic(http.ErrAbortHandler)
+}

@@ -1,0 +1,29 @@
+package pasarela
+
+import (
+	"strconv"
+	"time"
+)
+
+// lento («lento:MS», 1 to 99999): the revisor does the work at once; the gateway holds its answer MS
+// milliseconds before handing it over. A client with a shorter limit gives up on a write that
+// happened. If the client leaves meanwhile, nothing is written.
+type lento int
+
+func (l lento) String() string { return "lento:" + strconv.Itoa(int(l)) }
+
+func (l lento) Aplicar(q *Peticion) {
+	if !q.Reenviar() {
+		return
+	}
+	q.decir("pasarela: el revisor respondió " + strconv.Itoa(q.Codigo()) + "; la respuesta sale " + strconv.Itoa(int(l)) + " ms después")
+	t := time.NewTimer(time.Duration(l) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		q.resultado = "respuesta " + strconv.Itoa(int(l)) + " ms tarde"
+		q.Devolver()
+	case <-q.r.Context().Done():
+		q.resultado = "el cliente se fue antes de la respuesta"
+	}
+}

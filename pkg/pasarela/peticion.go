@@ -1,0 +1,168 @@
+package pasarela
+
+import (
+	"crypto/sha256"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"cursohttp/pkg/servidor"
+)
+
+// Peticion is one request in the gateway's hands, as a fault (Falla) sees it: it may send it on to
+// the revisor (Reenviar) or not, and then hand the revisor's answer over (Devolver), lose it
+// (Perder), or answer in its own way. What happened is noted for the ledger and the detailed log.
+type Peticion struct {
+	w        http.ResponseWriter
+	r        *http.Request
+	p        *Pasarela
+	retenido []byte
+	completo bool
+	falla    Falla
+
+	cuerpo *cuerpoVisto   // the body on its way to the revisor; nil before Reenviar
+	resp   *http.Response // the revisor's answer; nil until one came
+	leido  []byte         // its body, held whole (or its first TopeRespuesta bytes)
+	resto  io.Reader      // the rest of an answer too large to hold; nil otherwise
+
+	// What happened: the request went out to the revisor; the status the client got (0: none);
+	// what the status does not say.
+	reenviada bool
+	cliente   int
+	resultado string
+}
+
+// Reenviar sends the request to the revisor and holds its answer whole, as the course's gateway
+// does: a revisor that dies mid-body still gets a clean 502, and a lost answer is lost only once
+// the revisor finished it. Only an unusually large answer is streamed. If no answer comes, the
+// client gets the gateway's 502 (or the parser's 400 when it was the client's body that failed)
+// and Reenviar returns false.
+func (q *Peticion) Reenviar() bool {
+	salida, cuerpo, ok := q.p.peticion(q.r, q.retenido, q.completo)
+	if !ok {
+		q.sinRespuesta()
+		return false
+	}
+	q.cuerpo, q.reenviada = cuerpo, true
+	resp, err := q.p.transporte.RoundTrip(salida)
+	if err != nil {
+		if _, falla := cuerpo.estado(); falla != nil {
+			// The streamed part of the body failed: the transport let the revisor go at once.
+			servidor.PeticionIlegible(q.w)
+			q.resultado = "cuerpo ilegible"
+			return false
+		}
+		q.sinRespuesta()
+		return false
+	}
+	leido, err := io.ReadAll(io.LimitReader(resp.Body, TopeRespuesta+1))
+	if err != nil {
+		resp.Body.Close()
+		q.sinRespuesta()
+		return false
+	}
+	if len(leido) > TopeRespuesta {
+		q.resto = resp.Body
+	} else {
+		// Done with the revisor: this also stops the rest of an upload it answered early.
+		resp.Body.Close()
+	}
+	q.resp, q.leido = resp, leido
+	return true
+}
+
+// Codigo is the revisor's status; 0 before Reenviar or when none came.
+func (q *Peticion) Codigo() int {
+	if q.resp == nil {
+		return 0
+	}
+	return q.resp.StatusCode
+}
+
+// Devolver passes the revisor's answer on: its status and reason phrase, the allowed headers in
+// lower case, its body.
+func (q *Peticion) Devolver() {
+	q.cliente = q.resp.StatusCode
+	responder(q.w, q.cuerpo, func() { q.p.devolver(q.w, q.r, q.resp, q.leido, q.resto) })
+}
+
+// Perder throws the revisor's answer away and answers the course's 502: the revisor did the work,
+// the client cannot know it. The log says so in the course's words.
+func (q *Peticion) Perder() {
+	if !q.tirarResto() {
+		return
+	}
+	q.decir("pasarela: el revisor respondió " + strconv.Itoa(q.resp.StatusCode) + ", pero la respuesta se pierde")
+	q.cliente, q.resultado = http.StatusBadGateway, "respuesta perdida"
+	responder(q.w, q.cuerpo, func() { MalaPuerta(q.w, q.r, DetallePerdida) })
+}
+
+// tirarResto reads the rest of a streamed answer to its end, so that the revisor's work is done
+// before anything is decided; if that fails, the client gets the 502 of no answer.
+func (q *Peticion) tirarResto() bool {
+	if q.resto == nil {
+		return true
+	}
+	if _, err := io.Copy(io.Discard, q.resto); err != nil {
+		q.sinRespuesta()
+		return false
+	}
+	q.resto = nil
+	return true
+}
+
+// sinRespuesta is the gateway's 502 when the revisor gave no answer.
+func (q *Peticion) sinRespuesta() {
+	q.p.log.Info().Ctx(q.r.Context()).Msg("pasarela: el revisor no respondió")
+	q.cliente = http.StatusBadGateway
+	if q.reenviada {
+		q.resultado = "el revisor no respondió"
+	}
+	responder(q.w, q.cuerpo, func() { MalaPuerta(q.w, q.r, DetalleSinRevisor) })
+}
+
+// decir writes one of the gateway's lines about this request.
+func (q *Peticion) decir(linea string) {
+	e := q.p.log.Info().Ctx(q.r.Context())
+	if c := q.Codigo(); c != 0 {
+		e.Int("codigo", c)
+	}
+	if q.falla != nil {
+		e.Str("falla", q.falla.String())
+	}
+	e.Msg(linea)
+}
+
+// Identidad is how the gateway recognises "the same request": its Idempotency-Key, otherwise the
+// SHA-256 of the body bytes (not of the parsed JSON). Call it after Reenviar.
+func (q *Peticion) Identidad() [32]byte {
+	if v := q.r.Header.Values("Idempotency-Key"); len(v) > 0 {
+		return sha256.Sum256([]byte("llave\x00" + strings.Join(v, ", ")))
+	}
+	var id [32]byte
+	if q.cuerpo != nil {
+		select {
+		case <-q.cuerpo.hecho:
+			copy(id[:], q.cuerpo.h.Sum(nil))
+		case <-time.After(time.Second):
+			// The Transport always closes the body; this only guards against a bug turning into a hang.
+		}
+	}
+	return sha256.Sum256(append([]byte("cuerpo\x00"), id[:]...))
+}
+
+// terminar closes what the request still holds of the revisor and notes what happened in the
+// request's record (--log-detalle, --panel).
+func (q *Peticion) terminar() {
+	if q.resp != nil {
+		q.resp.Body.Close()
+	}
+	if reg := servidor.RegistroDe(q.r.Context()); reg != nil {
+		reg.Pasarela, reg.Llego, reg.Revisor, reg.Resultado = true, q.reenviada, q.Codigo(), q.resultado
+		if q.falla != nil {
+			reg.Falla = q.falla.String()
+		}
+	}
+}

@@ -1,0 +1,16 @@
+package pasarela
+
+import "net/http"
+
+// rechazar: the gateway answers its 502 before forwarding, as when the revisor cannot be reached:
+// the revisor never sees the request. The client gets the same kind of 502 as from perder-primera,
+// which is the lesson's point: a 502 does not say whether the write happened.
+type rechazar struct{}
+
+func (rechazar) String() string { return "rechazar" }
+
+func (rechazar) Aplicar(q *Peticion) {
+	q.decir("pasarela: rechazo la petición sin reenviarla; el revisor no la ve")
+	q.cliente, q.resultado = http.StatusBadGateway, "nunca llegó al revisor"
+	responder(q.w, nil, func() { MalaPuerta(q.w, q.r, DetalleSinRevisor) })
+}

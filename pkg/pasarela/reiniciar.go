@@ -1,0 +1,43 @@
+package pasarela
+
+import (
+	"net"
+	"net/http"
+	"strconv"
+)
+
+// reiniciar: the revisor does the work; the client gets no answer at all, only a TCP reset (RST:
+// ECONNRESET) of its connection.
+type reiniciar struct{}
+
+func (reiniciar) String() string { return "reiniciar" }
+
+func (reiniciar) Aplicar(q *Peticion) {
+	if !q.Reenviar() || !q.tirarResto() {
+		return
+	}
+	q.resultado = "conexión reiniciada"
+	q.decir("pasarela: el revisor respondió " + strconv.Itoa(q.Codigo()) + ", pero la conexión con el cliente se reinicia")
+	c, _, err := http.NewResponseController(q.w).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler) // not hijackable (HTTP/2): a plain close is all there is
+	}
+	Reiniciar(c)
+}
+
+// Reiniciar closes c with a reset instead of the orderly close: SO_LINGER 0 on the TCP connection
+// underneath the suite's wrappers (which name it with NetConn, as tls.Conn does).
+func Reiniciar(c net.Conn) {
+	for sub := c; sub != nil; {
+		if l, ok := sub.(interface{ SetLinger(int) error }); ok {
+			l.SetLinger(0)
+			break
+		}
+		n, ok := sub.(interface{ NetConn() net.Conn })
+		if !ok {
+			break
+		}
+		sub = n.NetConn()
+	}
+	c.Close()
+}
