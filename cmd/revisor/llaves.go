@@ -52,8 +52,8 @@ func (v *vigenciaLlaves) banderas(fs *pflag.FlagSet) {
 		"altas con Idempotency-Key en curso a la vez por credencial; una más recibe 429")
 }
 
-// registro builds the key store with the chosen validity.
-func (v *vigenciaLlaves) registro(entorno func(string) (string, bool)) (*idempotencia.Registro, error) {
+// opciones are the key records' validity and bounds as chosen.
+func (v *vigenciaLlaves) opciones(entorno func(string) (string, bool)) (idempotencia.Opciones, error) {
 	if entorno == nil {
 		entorno = os.LookupEnv
 	}
@@ -62,7 +62,7 @@ func (v *vigenciaLlaves) registro(entorno func(string) (string, bool)) (*idempot
 		if texto, hay := entorno("REVISOR_VIGENCIA_MS"); hay {
 			ms, ok := idempotencia.VigenciaDeEntorno(texto)
 			if !ok {
-				return nil, fmt.Errorf("REVISOR_VIGENCIA_MS debe ser un número entero de milisegundos mayor que 0, no «%s»", texto)
+				return idempotencia.Opciones{}, fmt.Errorf("REVISOR_VIGENCIA_MS debe ser un número entero de milisegundos mayor que 0, no «%s»", texto)
 			}
 			d = ms
 		}
@@ -72,8 +72,8 @@ func (v *vigenciaLlaves) registro(entorno func(string) (string, bool)) (*idempot
 		valor  int
 	}{{"--tope-llaves", v.tope}, {"--tope-llaves-credencial", v.porCredencial}, {"--tope-llaves-en-curso", v.enCurso}} {
 		if b.valor < 1 {
-			return nil, fmt.Errorf("%s debe ser un número entero mayor que 0, no %d", b.nombre, b.valor)
+			return idempotencia.Opciones{}, fmt.Errorf("%s debe ser un número entero mayor que 0, no %d", b.nombre, b.valor)
 		}
 	}
-	return idempotencia.Nuevo(idempotencia.Opciones{Vigencia: d, Tope: v.tope, TopePorCredencial: v.porCredencial, EnCursoPorCredencial: v.enCurso}), nil
+	return idempotencia.Opciones{Vigencia: d, Tope: v.tope, TopePorCredencial: v.porCredencial, EnCursoPorCredencial: v.enCurso}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"cursohttp/pkg/idempotencia"
 )
 
 func TestVigenciaLlaves(t *testing.T) {
@@ -32,7 +34,8 @@ func TestVigenciaLlaves(t *testing.T) {
 		if err := fs.Parse(c.args); err != nil {
 			t.Fatalf("%s: %v", c.nombre, err)
 		}
-		reg, err := v.registro(func(k string) (string, bool) { s, ok := c.entorno[k]; return s, ok })
+		o, err := v.opciones(func(k string) (string, bool) { s, ok := c.entorno[k]; return s, ok })
+		reg := idempotencia.Nuevo(o)
 		if (err != nil) != c.falla {
 			t.Fatalf("%s: error %v", c.nombre, err)
 		}
@@ -59,7 +62,8 @@ func TestTopesDeLlaves(t *testing.T) {
 	if err := fs.Parse([]string{"--tope-llaves", "50", "--tope-llaves-credencial", "10", "--tope-llaves-en-curso", "2"}); err != nil {
 		t.Fatal(err)
 	}
-	reg, err := v.registro(func(string) (string, bool) { return "", false })
+	o, err := v.opciones(func(string) (string, bool) { return "", false })
+	reg := idempotencia.Nuevo(o)
 	if err != nil || reg.Tope() != 50 || reg.TopePorCredencial() != 10 || reg.EnCursoPorCredencial() != 2 {
 		t.Fatalf("%v: tope %d, por credencial %d, en curso %d", err, reg.Tope(), reg.TopePorCredencial(), reg.EnCursoPorCredencial())
 	}

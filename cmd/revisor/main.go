@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
@@ -122,11 +123,11 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 	if err := lim.aplicar(&ro); err != nil {
 		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
-	llaves, err := vig.registro(f.Variable)
+	llaves, err := vig.opciones(f.Variable)
 	if err != nil {
 		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
-	ro.Llaves = llaves
+	ro.Almacen = almacen.NuevaMemoria(almacen.Opciones{Semillas: almacen.Semillas(), Llaves: llaves})
 	log := servidor.NuevoLogger(f.Out, f.Err, o.LogJSON)
 	ro.Log, o.Log = log, log
 	ln, err := servidor.Escuchar("revisor", o)

@@ -1,16 +1,22 @@
-// Package almacen keeps the revisor's services and checks in memory, behind one mutex, so that every
-// read-then-write the course does without an await in between stays one step here too.
+// Package almacen is what the revisor keeps: services, their checks, the Idempotency-Key records of
+// registrations, and the state several copies of the revisor must share (maintenance, rate-limit
+// windows). Almacen is the one interface; Memoria keeps everything in the process, as the course
+// does, and pkg/datos keeps it in SQLite or PostgreSQL. The three pass one test suite
+// (internal/prueba/almacentest), so a program cannot tell them apart except by what survives a
+// restart.
 package almacen
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"slices"
 	"strconv"
-	"sync"
+	"time"
 
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/idempotencia"
+	"cursohttp/pkg/limitador"
 )
 
 // Servicio is one watched service. Equipo "*" is what admin's registrations carry (the course keeps
@@ -60,6 +66,12 @@ type Revision struct {
 	Resultado *Resultado
 }
 
+// Huerfana is a pending check left by a process that is gone, with the service it checks.
+type Huerfana struct {
+	Revision Revision
+	Servicio Servicio
+}
+
 // Errors of Cambiar and Crear.
 var (
 	// ErrConflicto: the version read when If-Match was checked is no longer current (412).
@@ -82,18 +94,106 @@ func (e *TopeAlcanzado) Error() string {
 	return "almacen: el equipo ya tiene " + strconv.Itoa(e.Tope) + " servicios"
 }
 
-// Almacen holds everything the revisor knows. Values handed out are copies: a caller can never
-// change the store except through its methods.
-type Almacen struct {
-	mu          sync.Mutex
-	servicios   map[int]*Servicio
-	porEquipo   map[string]int // live services per team
-	retirados   map[int]string
-	revisiones  map[int]*Revision
-	porServicio map[int][]int
-	sigServicio int
-	sigRevision int
-	arranque    string
+// Alta is the Idempotency-Key of a registration. Given to Crear, the key's record gets the response
+// Respuesta builds from the new service in the same step (the same transaction in a database) as
+// the service itself: a crash can leave the key reserved with nothing created, never a service
+// whose key does not know it.
+type Alta struct {
+	Credencial string
+	Llave      string
+	Respuesta  func(Servicio) idempotencia.Grabada
+}
+
+// Llaves are the Idempotency-Key records of POST /servicios, with the semantics of
+// idempotencia.Registro: the reservation, the fingerprint, the validity counted from the
+// reservation, and the bounds per credential, in all and in progress.
+type Llaves interface {
+	// Tomar decides what to do with a request carrying llave and a body with fingerprint huella; of
+	// many simultaneous requests with a free key, exactly one gets Nueva.
+	Tomar(ctx context.Context, credencial, llave, huella string) (idempotencia.Turno, error)
+	// Grabar records the response of the request that reserved llave.
+	Grabar(ctx context.Context, credencial, llave string, g idempotencia.Grabada) error
+	// Soltar forgets a reservation whose request created nothing; a recorded response stays.
+	Soltar(ctx context.Context, credencial, llave string) error
+}
+
+// Contador is a rate limit as the store keeps it: limitador.Limitador with the store's errors.
+// Several revisors on one shared store count in the same windows.
+type Contador interface {
+	Permitir(ctx context.Context, clave string, ahora time.Time) (limitador.Veredicto, error)
+	Politica() limitador.Politica
+}
+
+// Almacen is everything the revisor keeps. Values handed out are copies: a caller can change the
+// store only through its methods. An error is the store failing (a database gone); the answers
+// the course gives (a repeated name, a version that changed) are the typed errors above.
+type Almacen interface {
+	Llaves
+
+	// Arranque is the 8 hex characters that end every ETag. A store that keeps its data draws it
+	// once, when it is created, so tags stay valid across restarts; Memoria draws it each run.
+	Arranque() string
+
+	// Crear registers a service for equipo unless the team already has one with that name
+	// (*NombreRepetido) or already has tope live services (*TopeAlcanzado; tope 0 is no bound), in
+	// one step: two registrations of the same name can never both win, nor two pass the bound. With
+	// alta, the key's response is recorded in that same step.
+	Crear(ctx context.Context, equipo string, d Datos, tope int, alta *Alta) (Servicio, error)
+	// Buscar returns the live service id.
+	Buscar(ctx context.Context, id int) (Servicio, bool, error)
+	// Listar returns the live services of equipo ("*": of every team) in creation order.
+	Listar(ctx context.Context, equipo string) ([]Servicio, error)
+	// Retirar removes a live service and remembers its team, so it answers 410 and not 404.
+	Retirar(ctx context.Context, id int) (bool, error)
+	// EquipoDeRetirado returns the team of a retired service.
+	EquipoDeRetirado(ctx context.Context, id int) (string, bool, error)
+	// Cambiar is "UPDATE … WHERE id = ? AND version = ?": in one step it refuses a name another
+	// service of the team holds (*NombreRepetido), a retired service (ErrRetirado) and a version
+	// other than versionLeida (ErrConflicto; nil means If-Match: *, which only asks that it
+	// exist), then writes and bumps the version. Two PUTs carrying the same tag never both win.
+	Cambiar(ctx context.Context, id int, versionLeida *int, d Datos) (Servicio, error)
+
+	// CrearRevision records a pending check of servicio, to be run by this process.
+	CrearRevision(ctx context.Context, servicio int) (Revision, error)
+	// BuscarRevision returns check id.
+	BuscarRevision(ctx context.Context, id int) (Revision, bool, error)
+	// RevisionesDe returns the checks of servicio in the order they were requested.
+	RevisionesDe(ctx context.Context, servicio int) ([]Revision, error)
+	// TerminarRevision stores the result of check id.
+	TerminarRevision(ctx context.Context, id int, res Resultado) error
+	// Huerfanas hands this process the pending checks whose process is gone (it crashed or was
+	// stopped before running them), each to exactly one of the processes sharing the store, with
+	// their service as last stored (retired ones included). Memoria never has any: its checks die
+	// with it.
+	Huerfanas(ctx context.Context) ([]Huerfana, error)
+
+	// Mantenimiento says whether maintenance mode is on; every process sharing the store sees the
+	// change as soon as PonerMantenimiento returns.
+	Mantenimiento(ctx context.Context) (bool, error)
+	PonerMantenimiento(ctx context.Context, activo bool) error
+
+	// Contador returns the limit called nombre, of f's algorithm with cuota per ventana. A store
+	// shared by several processes keeps its windows where they all count.
+	Contador(nombre string, f limitador.Fabrica, cuota int, ventana time.Duration) Contador
+
+	// CuantasLlaves returns how many key records the store holds (expired ones not yet dropped
+	// included).
+	CuantasLlaves(ctx context.Context) (int, error)
+
+	// Cerrar releases what the store holds (files, connections). Calls after it fail.
+	Cerrar() error
+}
+
+// Opciones configure a new store.
+type Opciones struct {
+	// Arranque fixes the ETag suffix (tests); "" draws one. A store that keeps its data uses it
+	// only when it creates its data.
+	Arranque string
+	// Semillas are registered when the data is created: the course's six (Semillas()) make the
+	// first registration 7. Nil registers none.
+	Semillas []Semilla
+	// Llaves: the validity, bounds and clock of the Idempotency-Key records.
+	Llaves idempotencia.Opciones
 }
 
 // Semilla is one of the course's start-up services.
@@ -115,13 +215,9 @@ func Semillas() []Semilla {
 	}
 }
 
-// Nuevo returns a store with the course's six services and a fresh boot identifier.
-func Nuevo() *Almacen {
-	return NuevoCon(NuevoArranque(), Semillas())
-}
-
-// NuevoArranque draws the 8 hex characters that end every ETag of one run: after a restart ids and
-// versions start again, and without it "4-1" could name another representation (RFC 9110 §8.8.1).
+// NuevoArranque draws the 8 hex characters that end every ETag of one store: after a restart of a
+// store in memory ids and versions start again, and without it "4-1" could name another
+// representation (RFC 9110 §8.8.1).
 func NuevoArranque() string {
 	var b [4]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -130,203 +226,7 @@ func NuevoArranque() string {
 	return hex.EncodeToString(b[:])
 }
 
-// NuevoCon returns a store with the given boot identifier and start-up services (tests use it to fix
-// the identifier).
-func NuevoCon(arranque string, semillas []Semilla) *Almacen {
-	a := &Almacen{
-		servicios:   map[int]*Servicio{},
-		porEquipo:   map[string]int{},
-		retirados:   map[int]string{},
-		revisiones:  map[int]*Revision{},
-		porServicio: map[int][]int{},
-		sigServicio: 1,
-		sigRevision: 1,
-		arranque:    arranque,
-	}
-	for _, s := range semillas {
-		a.crear(s.Datos, s.Equipo)
-	}
-	return a
-}
-
-// Arranque is this store's boot identifier.
-func (a *Almacen) Arranque() string { return a.arranque }
-
-// Etiqueta is the ETag of s: "id-version-arranque".
-func (a *Almacen) Etiqueta(s Servicio) string {
-	return `"` + strconv.Itoa(s.ID) + "-" + strconv.Itoa(s.Version) + "-" + a.arranque + `"`
-}
-
-func (a *Almacen) crear(d Datos, equipo string) Servicio {
-	s := &Servicio{ID: a.sigServicio, Nombre: d.Nombre, URL: d.URL, LimiteMs: d.LimiteMs, Equipo: equipo, Version: 1}
-	a.sigServicio++
-	a.servicios[s.ID] = s
-	a.porEquipo[equipo]++
-	return *s
-}
-
-// porNombre finds a live service of equipo called nombre. Call with mu held.
-func (a *Almacen) porNombre(equipo, nombre string) *Servicio {
-	var hallado *Servicio
-	for _, s := range a.servicios {
-		if s.Equipo == equipo && s.Nombre == nombre && (hallado == nil || s.ID < hallado.ID) {
-			hallado = s
-		}
-	}
-	return hallado
-}
-
-// Crear registers a service for equipo unless the team already has one with that name
-// (*NombreRepetido) or already has tope live services (*TopeAlcanzado; tope 0 is no bound), in one
-// step: two registrations of the same name can never both win, nor two pass the bound.
-func (a *Almacen) Crear(equipo string, d Datos, tope int) (Servicio, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if s := a.porNombre(equipo, d.Nombre); s != nil {
-		return Servicio{}, &NombreRepetido{Existente: s.ID}
-	}
-	if tope > 0 && a.porEquipo[equipo] >= tope {
-		return Servicio{}, &TopeAlcanzado{Tope: tope}
-	}
-	return a.crear(d, equipo), nil
-}
-
-// Buscar returns the live service id.
-func (a *Almacen) Buscar(id int) (Servicio, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, ok := a.servicios[id]
-	if !ok {
-		return Servicio{}, false
-	}
-	return *s, true
-}
-
-// Listar returns the live services in creation order (ids only grow).
-func (a *Almacen) Listar() []Servicio {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	lista := make([]Servicio, 0, len(a.servicios))
-	for _, s := range a.servicios {
-		lista = append(lista, *s)
-	}
-	slices.SortFunc(lista, func(x, y Servicio) int { return x.ID - y.ID })
-	return lista
-}
-
-// Retirar removes a service and remembers its team, so it answers 410 and not 404 afterwards.
-func (a *Almacen) Retirar(id int) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, ok := a.servicios[id]
-	if !ok {
-		return false
-	}
-	delete(a.servicios, id)
-	if a.porEquipo[s.Equipo]--; a.porEquipo[s.Equipo] == 0 {
-		delete(a.porEquipo, s.Equipo)
-	}
-	a.retirados[id] = s.Equipo
-	return true
-}
-
-// EquipoDeRetirado returns the team of a retired service.
-func (a *Almacen) EquipoDeRetirado(id int) (string, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	e, ok := a.retirados[id]
-	return e, ok
-}
-
-// Cambiar is the in-memory "UPDATE … WHERE id = ? AND version = ?": in one step it refuses a name
-// another service of the team holds (*NombreRepetido), a retired service (ErrRetirado) and a version
-// other than versionLeida (ErrConflicto; nil means If-Match: *, which only asks that it exist), then
-// writes and bumps the version. Two PUTs carrying the same tag can never both win.
-func (a *Almacen) Cambiar(id int, versionLeida *int, d Datos) (Servicio, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	s, vivo := a.servicios[id]
-	equipo := ""
-	if vivo {
-		equipo = s.Equipo
-	} else {
-		equipo = a.retirados[id]
-	}
-	if otro := a.porNombre(equipo, d.Nombre); otro != nil && otro.ID != id {
-		return Servicio{}, &NombreRepetido{Existente: otro.ID}
-	}
-	if !vivo {
-		return Servicio{}, ErrRetirado
-	}
-	if versionLeida != nil && s.Version != *versionLeida {
-		return Servicio{}, ErrConflicto
-	}
-	s.Nombre, s.URL, s.LimiteMs = d.Nombre, d.URL, d.LimiteMs
-	s.Version++
-	return *s, nil
-}
-
-// CrearRevision records a pending check of servicio.
-func (a *Almacen) CrearRevision(servicio int) Revision {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	r := &Revision{ID: a.sigRevision, Servicio: servicio, Estado: Pendiente}
-	a.sigRevision++
-	a.revisiones[r.ID] = r
-	a.porServicio[servicio] = append(a.porServicio[servicio], r.ID)
-	return copiar(r)
-}
-
-func copiar(r *Revision) Revision {
-	c := *r
-	if r.Resultado != nil {
-		res := *r.Resultado
-		res.Codigo = copiarEntero(res.Codigo)
-		res.Ms = copiarEntero(res.Ms)
-		c.Resultado = &res
-	}
-	return c
-}
-
-func copiarEntero(p *int) *int {
-	if p == nil {
-		return nil
-	}
-	v := *p
-	return &v
-}
-
-// BuscarRevision returns check id.
-func (a *Almacen) BuscarRevision(id int) (Revision, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	r, ok := a.revisiones[id]
-	if !ok {
-		return Revision{}, false
-	}
-	return copiar(r), true
-}
-
-// RevisionesDe returns the checks of servicio in the order they were requested.
-func (a *Almacen) RevisionesDe(servicio int) []Revision {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ids := a.porServicio[servicio]
-	lista := make([]Revision, 0, len(ids))
-	for _, id := range ids {
-		lista = append(lista, copiar(a.revisiones[id]))
-	}
-	return lista
-}
-
-// TerminarRevision stores the result of check id.
-func (a *Almacen) TerminarRevision(id int, res Resultado) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if r, ok := a.revisiones[id]; ok {
-		res.Codigo = copiarEntero(res.Codigo)
-		res.Ms = copiarEntero(res.Ms)
-		r.Estado = Terminada
-		r.Resultado = &res
-	}
+// Etiqueta is the ETag of s in a store whose boot identifier is arranque: "id-version-arranque".
+func Etiqueta(arranque string, s Servicio) string {
+	return `"` + strconv.Itoa(s.ID) + "-" + strconv.Itoa(s.Version) + "-" + arranque + `"`
 }

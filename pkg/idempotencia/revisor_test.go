@@ -17,6 +17,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/programas"
@@ -24,14 +25,15 @@ import (
 	"cursohttp/pkg/servidor"
 )
 
-func levantarRevisor(t *testing.T, llaves *idempotencia.Registro) (string, *prueba.Buffer) {
+// conLlaves is the course's store in memory with the key records configured by o.
+func conLlaves(o idempotencia.Opciones) *almacen.Memoria {
+	return almacen.NuevaMemoria(almacen.Opciones{Semillas: almacen.Semillas(), Llaves: o})
+}
+
+func levantarRevisor(t *testing.T, llaves idempotencia.Opciones) (string, *prueba.Buffer) {
 	t.Helper()
 	log := &prueba.Buffer{}
-	o := revisor.Opciones{Log: servidor.NuevoLogger(log, log, false)}
-	if llaves != nil {
-		o.Llaves = llaves
-	}
-	rv := revisor.Nuevo(o)
+	rv := revisor.Nuevo(revisor.Opciones{Log: servidor.NuevoLogger(log, log, false), Almacen: conLlaves(llaves)})
 	ts := servidortest.Nuevo(t, rv)
 	t.Cleanup(rv.Cerrar)
 	return ts.URL, log
@@ -81,7 +83,7 @@ const avisos = `{"nombre":"avisos","url":"http://127.0.0.1:18081/codigo/200"}`
 // that 201 (same Location, same bytes) or the 409 en curso.
 func TestCienAltasSimultaneas(t *testing.T) {
 	t.Parallel()
-	base, _ := levantarRevisor(t, nil)
+	base, _ := levantarRevisor(t, idempotencia.Opciones{})
 	var wg sync.WaitGroup
 	respuestas := make([]respuestaAlta, 100)
 	inicio := make(chan struct{})
@@ -127,7 +129,7 @@ func TestCienAltasSimultaneas(t *testing.T) {
 // Series D and G against the real handler.
 func TestSeriesDyG(t *testing.T) {
 	t.Parallel()
-	base, log := levantarRevisor(t, nil)
+	base, log := levantarRevisor(t, idempotencia.Opciones{})
 	primera := alta(t, base, "escritura-a", "alta-avisos-1", avisos)
 	if primera.codigo != 201 || primera.location != "/servicios/7" ||
 		primera.cuerpo != `{"id":7,"nombre":"avisos","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}`+"\n" {
@@ -175,7 +177,7 @@ func TestSeriesDyG(t *testing.T) {
 // S-D4: the same key while the original is inside its 500 ms save → 409 at once; the original 201.
 func TestEnCursoRevisor(t *testing.T) {
 	t.Parallel()
-	base, _ := levantarRevisor(t, nil)
+	base, _ := levantarRevisor(t, idempotencia.Opciones{})
 	correo := `{"nombre":"correo","url":"http://127.0.0.1:18081/codigo/200"}`
 	original := make(chan respuestaAlta, 1)
 	go func() { original <- alta(t, base, "escritura-a", "alta-correo-1", correo) }()
@@ -200,7 +202,7 @@ func TestVigenciaRevisor(t *testing.T) {
 	)
 	reloj := func() time.Time { mu.Lock(); defer mu.Unlock(); return ahora }
 	pasar := func(d time.Duration) { mu.Lock(); ahora = ahora.Add(d); mu.Unlock() }
-	base, _ := levantarRevisor(t, idempotencia.Nuevo(idempotencia.Opciones{Vigencia: 5 * time.Second, Reloj: reloj}))
+	base, _ := levantarRevisor(t, idempotencia.Opciones{Vigencia: 5 * time.Second, Reloj: reloj})
 	if r := alta(t, base, "escritura-a", "vence-1", avisos); r.codigo != 201 || r.location != "/servicios/7" {
 		t.Fatalf("1: %+v", r)
 	}
@@ -225,7 +227,7 @@ func TestVigenciaRevisor(t *testing.T) {
 // S-J: the course's five checks pass against the real revisor.
 func TestComprobadorContraElRevisor(t *testing.T) {
 	t.Parallel()
-	base, _ := levantarRevisor(t, nil)
+	base, _ := levantarRevisor(t, idempotencia.Opciones{})
 	var out bytes.Buffer
 	if codigo := programas.ComprobarIdempotencia(context.Background(), base, &out); codigo != 0 ||
 		!strings.HasSuffix(out.String(), "\n5 de 5 comprobaciones de idempotencia pasaron\n") {
@@ -238,7 +240,7 @@ func TestComprobadorContraElRevisor(t *testing.T) {
 // definitive failure for a registration that happened).
 func TestLlavesDeOtraCredencialNoDesalojanLaTuya(t *testing.T) {
 	t.Parallel()
-	rv := revisor.Nuevo(revisor.Opciones{Guardar: time.Millisecond, Llaves: idempotencia.Nuevo(idempotencia.Opciones{Tope: 50})})
+	rv := revisor.Nuevo(revisor.Opciones{Guardar: time.Millisecond, Almacen: conLlaves(idempotencia.Opciones{Tope: 50})})
 	t.Cleanup(rv.Cerrar)
 	base := servidortest.Nuevo(t, rv).URL
 	victima := `{"nombre":"victima","url":"http://127.0.0.1:18081/codigo/200"}`
@@ -282,7 +284,7 @@ func TestAltasColgadasEnElDNS(t *testing.T) {
 	const enCurso = 4
 	rv := revisor.Nuevo(revisor.Opciones{Guardar: time.Millisecond,
 		Verificador: destinos.Nuevo(nil, dns),
-		Llaves:      idempotencia.Nuevo(idempotencia.Opciones{EnCursoPorCredencial: enCurso})})
+		Almacen:     conLlaves(idempotencia.Opciones{EnCursoPorCredencial: enCurso})})
 	t.Cleanup(rv.Cerrar)
 	base := servidortest.Nuevo(t, rv).URL
 	colgadas := make(chan respuestaAlta, enCurso)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"cursohttp/pkg/limitador"
+	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
@@ -45,7 +45,7 @@ type limite struct {
 	// porServicio: counted per service by the handler once it found the service, not per
 	// credential by the gate (Lesson 4 exercise 3's broken variant; see pedirRevision).
 	porServicio bool
-	lim         limitador.Limitador // one per limite and revisor, built by Nuevo
+	lim         almacen.Contador // one per limite and revisor, built by Nuevo
 }
 
 type ruta struct {
@@ -128,10 +128,17 @@ func (rv *Revisor) atender(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Maintenance: every path but /mantenimiento, so neither a 404 nor a 401 leaks what exists.
-	if rv.mantenimiento.Load() && camino != "/mantenimiento" {
-		rv.fallar(w, r, problema.EnMantenimiento, "el revisor está en mantenimiento",
-			problema.ConCabecera("Retry-After", VuelveEn))
-		return
+	if camino != "/mantenimiento" {
+		activo, err := rv.almacen.Mantenimiento(r.Context())
+		if err != nil {
+			rv.averia(w, r, err)
+			return
+		}
+		if activo {
+			rv.fallar(w, r, problema.EnMantenimiento, "el revisor está en mantenimiento",
+				problema.ConCabecera("Retry-After", VuelveEn))
+			return
+		}
 	}
 	// Version 0 is gone for everyone, whoever asks.
 	if camino == "/v0" || strings.HasPrefix(camino, "/v0/") {

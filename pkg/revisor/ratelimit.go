@@ -18,7 +18,11 @@ import (
 // Retry-After never points earlier than t, as the draft asks.
 func (rv *Revisor) dentroDelLimite(w http.ResponseWriter, r *http.Request, l *limite, clave string) bool {
 	lim := l.lim
-	v := lim.Permitir(clave, rv.reloj())
+	v, err := lim.Permitir(r.Context(), clave, rv.reloj())
+	if err != nil {
+		rv.averia(w, r, err)
+		return false
+	}
 	if rv.anunciar {
 		respuesta.Poner(w.Header(),
 			respuesta.Cabecera{Nombre: "RateLimit-Policy", Valor: limitador.ValorRateLimitPolicy(l.politica, lim.Politica())},

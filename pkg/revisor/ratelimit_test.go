@@ -1,6 +1,7 @@
 package revisor_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -159,7 +160,7 @@ func TestCabecerasRateLimitEnUnaConsultaEnVivo(t *testing.T) {
 	reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 	rv := revisorLimitado(t, limitador.AlgoritmoCubeta, reloj, true,
 		revisor.Opciones{Destinos: []string{servicio.Listener.Addr().String()}})
-	s, err := rv.Almacen().Crear("a", almacen.Datos{Nombre: "local", URL: servicio.URL + "/", LimiteMs: 2000}, 0)
+	s, err := rv.Almacen().Crear(context.Background(), "a", almacen.Datos{Nombre: "local", URL: servicio.URL + "/", LimiteMs: 2000}, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

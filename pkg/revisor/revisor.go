@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -52,20 +51,13 @@ const (
 	ServiciosPorEquipo = 10_000
 )
 
-// Llaves is the Idempotency-Key seam of POST /servicios; *idempotencia.Registro fills it.
-type Llaves interface {
-	Tomar(credencial, llave, huella string) idempotencia.Turno
-	Grabar(credencial, llave string, g idempotencia.Grabada)
-	Soltar(credencial, llave string)
-}
-
 // Opciones build a Revisor; every zero field takes the course's value.
 type Opciones struct {
 	// Log receives the operator's lines: "operación: …", "idempotencia: …" and, at error level,
 	// "error <ref> en …" with the trimmed stack. The request line is servidor.Registrar's.
 	Log zerolog.Logger
-	// Almacen: nil is almacen.Nuevo() (the six start-up services, a fresh boot id).
-	Almacen *almacen.Almacen
+	// Almacen: nil is almacen.Nuevo() (in memory: the six start-up services, a fresh boot id).
+	Almacen almacen.Almacen
 	// Destinos: private destinations allowed (ip:port); nil is destinos.PermitidoPorOmision.
 	Destinos []string
 	// Verificador replaces the one built from Destinos (tests pass a fake resolver).
@@ -74,12 +66,15 @@ type Opciones struct {
 	Sonda *sonda.Sonda
 	// Limitador builds the limiter of each limited route (checks and live queries, see rutas)
 	// from its quota and window; nil is the course's fixed window, limitador.NuevaVentanaFija.
+	// Almacen keeps its windows (Almacen.Contador).
 	Limitador limitador.Fabrica
 	// CabecerasRateLimit: the limited routes also announce RateLimit-Policy and RateLimit
 	// (draft-ietf-httpapi-ratelimit-headers-11). Off, as in the course, which sends only Retry-After.
 	CabecerasRateLimit bool
-	// Llaves: nil is an idempotencia.Registro with its defaults.
-	Llaves Llaves
+	// Llaves: nil keeps the Idempotency-Key records in Almacen, and a registration writes its
+	// service and its key's response in one step. Other key records are written after the service,
+	// in a second step (the broken version llaves-en-memoria).
+	Llaves almacen.Llaves
 	// Reloj: nil is time.Now.
 	Reloj func() time.Time
 	// Programa is which of the course's revisors this is: a lesson's program (Lesson 4's, or the
@@ -94,17 +89,23 @@ type Opciones struct {
 	Observacion servidor.Observacion
 	// TopeServicios: live services per team; zero is ServiciosPorEquipo.
 	TopeServicios int
+	// Rescate: how often the revisor looks in Almacen for pending checks of revisors that are gone
+	// (Almacen.Huerfanas), besides once at start-up; zero looks only at start-up. Worth setting
+	// only when several revisors share the store.
+	Rescate time.Duration
 }
 
 // Revisor is the API as an http.Handler. Build it with Nuevo and stop it with Cerrar.
 type Revisor struct {
 	log           zerolog.Logger
-	almacen       *almacen.Almacen
+	almacen       almacen.Almacen
+	arranque      string // the store's ETag suffix
 	verificador   *destinos.Verificador
 	sonda         *sonda.Sonda
 	rutas         []ruta
 	anunciar      bool
-	llaves        Llaves
+	llaves        almacen.Llaves
+	llavesPropias bool // llaves are the store's: a registration records its key in the same step
 	reloj         func() time.Time
 	enCola        time.Duration
 	guardar       time.Duration
@@ -120,8 +121,6 @@ type Revisor struct {
 	leccion6 bool
 	// huella is what a key keeps of the body it was first used with (idempotencia.Huella).
 	huella func(cuerpo any) string
-
-	mantenimiento atomic.Bool
 
 	// vida ends when Cerrar is called; checks scheduled in the background stop with it.
 	vida   context.Context
@@ -149,10 +148,11 @@ func Nuevo(o Opciones) *Revisor {
 	}
 	tabla, limites := rutas(o.Programa)
 	for _, l := range limites {
-		l.lim = o.Limitador(l.cuota, l.ventana)
+		l.lim = o.Almacen.Contador(l.politica, o.Limitador, l.cuota, l.ventana)
 	}
-	if o.Llaves == nil {
-		o.Llaves = idempotencia.Nuevo(idempotencia.Opciones{})
+	llavesPropias := o.Llaves == nil
+	if llavesPropias {
+		o.Llaves = o.Almacen
 	}
 	if o.Reloj == nil {
 		o.Reloj = time.Now
@@ -178,14 +178,16 @@ func Nuevo(o Opciones) *Revisor {
 		huella = sinHuella
 	}
 	vida, cerrar := context.WithCancel(context.Background())
-	return &Revisor{
+	rv := &Revisor{
 		log:           o.Log,
 		almacen:       o.Almacen,
+		arranque:      o.Almacen.Arranque(),
 		verificador:   o.Verificador,
 		sonda:         o.Sonda,
 		rutas:         tabla,
 		anunciar:      o.CabecerasRateLimit,
 		llaves:        o.Llaves,
+		llavesPropias: llavesPropias,
 		reloj:         o.Reloj,
 		enCola:        o.EsperaEnCola,
 		guardar:       o.Guardar,
@@ -198,6 +200,8 @@ func Nuevo(o Opciones) *Revisor {
 		vida:          vida,
 		cerrar:        cerrar,
 	}
+	rv.rescatar(o.Rescate)
+	return rv
 }
 
 // sinHuella is Lesson 6's broken store (--defecto sin-huella, Series L), wrong on purpose: the key
@@ -207,7 +211,7 @@ func Nuevo(o Opciones) *Revisor {
 func sinHuella(any) string { return "" }
 
 // Almacen is the store the revisor serves.
-func (rv *Revisor) Almacen() *almacen.Almacen { return rv.almacen }
+func (rv *Revisor) Almacen() almacen.Almacen { return rv.almacen }
 
 // Cerrar stops the checks waiting or running in the background and waits for them. A check cut
 // short stays pending. Call it after the HTTP server has shut down.
@@ -249,6 +253,16 @@ func (rv *Revisor) conRed(w http.ResponseWriter, r *http.Request, atender func(h
 		rv.errorInterno(ew, r, referencia)
 	}()
 	atender(ew, r)
+}
+
+// averia answers a request the store failed (a database gone away, a disk full): as any error
+// the revisor did not expect, 500 with a fresh reference, and the operator's line with the store's
+// error.
+func (rv *Revisor) averia(w http.ResponseWriter, r *http.Request, err error) {
+	referencia := uuid.New().String()
+	rv.log.Error().Ctx(r.Context()).Str("referencia", referencia).Str("metodo", r.Method).Str("url", r.RequestURI).
+		Msg(fmt.Sprintf("error %s en %s %s: %v", referencia, r.Method, r.RequestURI, err))
+	rv.errorInterno(w, r, referencia)
 }
 
 // errorInterno answers the 500 that carries only the reference: in Lesson 4's words, or as the

@@ -67,12 +67,23 @@ func numero(texto string) int {
 // team (the 404 hides it on purpose).
 func (rv *Revisor) encontrar(c *contexto, id string) (almacen.Servicio, bool) {
 	n := numero(id)
-	s, vivo := rv.almacen.Buscar(n)
+	ctx := c.r.Context()
+	s, vivo, err := rv.almacen.Buscar(ctx, n)
+	if err != nil {
+		rv.averia(c.w, c.r, err)
+		return almacen.Servicio{}, false
+	}
 	if vivo && c.credencial.delEquipo(s.Equipo) {
 		return s, true
 	}
-	equipo, retirado := rv.almacen.EquipoDeRetirado(n)
-	if !vivo && retirado && c.credencial.delEquipo(equipo) {
+	retirado, equipo := false, ""
+	if !vivo {
+		if equipo, retirado, err = rv.almacen.EquipoDeRetirado(ctx, n); err != nil {
+			rv.averia(c.w, c.r, err)
+			return almacen.Servicio{}, false
+		}
+	}
+	if retirado && c.credencial.delEquipo(equipo) {
 		rv.fallar(c.w, c.r, problema.ServicioRetirado, "el servicio "+id+" se retiró y no va a volver")
 	} else {
 		rv.fallar(c.w, c.r, problema.ServicioInexistente, "no existe el servicio "+id)
@@ -136,15 +147,11 @@ func (rv *Revisor) listar(c *contexto) {
 // them. It never holds the whole list's JSON (respuesta.ListaJSON), so a team's long list costs the
 // revisor no more memory than a short one.
 func (rv *Revisor) escribirLista(c *contexto, representar func(almacen.Servicio) jsonjs.Objeto, cabeceras ...respuesta.Cabecera) {
-	propios := rv.almacen.Listar()
-	n := 0
-	for _, s := range propios {
-		if c.credencial.delEquipo(s.Equipo) {
-			propios[n] = s
-			n++
-		}
+	propios, err := rv.almacen.Listar(c.r.Context(), c.credencial.Equipo)
+	if err != nil {
+		rv.averia(c.w, c.r, err)
+		return
 	}
-	propios = propios[:n]
 	respuesta.ListaJSON(c.w, c.r, http.StatusOK, "servicios", len(propios), func(i int) any { return representar(propios[i]) }, cabeceras...)
 }
 
@@ -164,8 +171,13 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 		llave = strings.Join(c.r.Header.Values("Idempotency-Key"), ", ")
 	}
 	nombre := c.credencial.Nombre
+	ctx := c.r.Context()
 	if llave != "" {
-		turno := rv.llaves.Tomar(nombre, llave, rv.huella(datos))
+		turno, err := rv.llaves.Tomar(ctx, nombre, llave, rv.huella(datos))
+		if err != nil {
+			rv.averia(c.w, c.r, err)
+			return
+		}
 		switch turno.Tipo {
 		case idempotencia.Repetir:
 			if reg := servidor.RegistroDe(c.r.Context()); reg != nil {
@@ -191,9 +203,14 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 			return
 		}
 	}
+	// Whatever stops the registration before it creates anything gives the key back. A store
+	// that fails to is no worse than a crash: the reservation expires, or the next start of the
+	// store frees it.
 	soltar := func() {
 		if llave != "" {
-			rv.llaves.Soltar(nombre, llave)
+			if err := rv.llaves.Soltar(ctx, nombre, llave); err != nil {
+				rv.log.Error().Ctx(ctx).Err(err).Msg("idempotencia: no se pudo soltar la llave " + llave)
+			}
 		}
 	}
 
@@ -212,7 +229,23 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	}
 	// The name check and the creation are one step of the store: two registrations of one name
 	// cannot both win.
-	s, err := rv.almacen.Crear(c.credencial.Equipo, validos, rv.topeServicios)
+	respuestaDe := func(s almacen.Servicio) idempotencia.Grabada {
+		return idempotencia.Grabada{
+			Codigo: http.StatusCreated,
+			Cabeceras: []respuesta.Cabecera{
+				{Nombre: "Location", Valor: "/servicios/" + strconv.Itoa(s.ID)},
+				{Nombre: "ETag", Valor: almacen.Etiqueta(rv.arranque, s)},
+			},
+			Cuerpo: append(jsonjs.Codificar(representar(s)), '\n'),
+		}
+	}
+	// With the store's own key records, the service and its key's response are written in one
+	// step: a crash leaves either both or neither.
+	var alta *almacen.Alta
+	if llave != "" && rv.llavesPropias {
+		alta = &almacen.Alta{Credencial: nombre, Llave: llave, Respuesta: respuestaDe}
+	}
+	s, err := rv.almacen.Crear(ctx, c.credencial.Equipo, validos, rv.topeServicios, alta)
 	var repetido *almacen.NombreRepetido
 	var lleno *almacen.TopeAlcanzado
 	switch {
@@ -225,17 +258,18 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 		rv.fallar(c.w, c.r, problema.DemasiadosServicios, "tu equipo ya tiene "+strconv.Itoa(lleno.Tope)+
 			" servicios, el tope; retira alguno antes de dar de alta otro")
 		return
+	case err != nil:
+		soltar()
+		rv.averia(c.w, c.r, err)
+		return
 	}
-	g := idempotencia.Grabada{
-		Codigo: http.StatusCreated,
-		Cabeceras: []respuesta.Cabecera{
-			{Nombre: "Location", Valor: "/servicios/" + strconv.Itoa(s.ID)},
-			{Nombre: "ETag", Valor: rv.almacen.Etiqueta(s)},
-		},
-		Cuerpo: append(jsonjs.Codificar(representar(s)), '\n'),
-	}
-	if llave != "" {
-		rv.llaves.Grabar(nombre, llave, g)
+	g := respuestaDe(s)
+	if llave != "" && !rv.llavesPropias {
+		// Two steps: a crash between them keeps the service and forgets the key.
+		if err := rv.llaves.Grabar(ctx, nombre, llave, g); err != nil {
+			rv.averia(c.w, c.r, err)
+			return
+		}
 	}
 	respuesta.Bytes(c.w, c.r, g.Codigo, "application/json", g.Cuerpo, g.Cabeceras...)
 }
@@ -257,7 +291,7 @@ func (rv *Revisor) consultar(c *contexto) {
 	if !ok {
 		return
 	}
-	actual := rv.almacen.Etiqueta(s)
+	actual := almacen.Etiqueta(rv.arranque, s)
 	// If-None-Match brings "*" or a list and is compared weakly (RFC 9110 §13.1.2, §8.8.3.2).
 	if valores, hay := c.r.Header["If-None-Match"]; hay &&
 		etiquetas.HayCoincidencia(strings.Join(valores, ", "), actual, etiquetas.CoincideDebil) {
@@ -284,7 +318,7 @@ func (rv *Revisor) cambiar(c *contexto) {
 		return
 	}
 	condicion := strings.Join(valores, ", ")
-	vigente := rv.almacen.Etiqueta(s)
+	vigente := almacen.Etiqueta(rv.arranque, s)
 	// If-Match is compared strongly (RFC 9110 §13.1.1): a W/ tag never matches. The detail says
 	// what happened and what to do, without echoing the header.
 	if !etiquetas.HayCoincidencia(condicion, vigente, etiquetas.CoincideFuerte) {
@@ -314,7 +348,7 @@ func (rv *Revisor) cambiar(c *contexto) {
 	if !rv.destinoPermitido(c, validos.URL) {
 		return
 	}
-	cambiado, err := rv.almacen.Cambiar(s.ID, versionLeida, validos)
+	cambiado, err := rv.almacen.Cambiar(c.r.Context(), s.ID, versionLeida, validos)
 	var repetido *almacen.NombreRepetido
 	switch {
 	case errors.As(err, &repetido):
@@ -327,8 +361,11 @@ func (rv *Revisor) cambiar(c *contexto) {
 	case errors.Is(err, almacen.ErrConflicto):
 		rv.fallar(c.w, c.r, problema.EtiquetaVencida, "el servicio cambió mientras se atendía tu petición; vuelve a leerlo antes de cambiarlo")
 		return
+	case err != nil:
+		rv.averia(c.w, c.r, err)
+		return
 	}
-	respuesta.JSON(c.w, c.r, http.StatusOK, representar(cambiado), respuesta.Cabecera{Nombre: "ETag", Valor: rv.almacen.Etiqueta(cambiado)})
+	respuesta.JSON(c.w, c.r, http.StatusOK, representar(cambiado), respuesta.Cabecera{Nombre: "ETag", Valor: almacen.Etiqueta(rv.arranque, cambiado)})
 }
 
 // DELETE /servicios/{id}
@@ -337,7 +374,10 @@ func (rv *Revisor) retirar(c *contexto) {
 	if !ok {
 		return
 	}
-	rv.almacen.Retirar(s.ID)
+	if _, err := rv.almacen.Retirar(c.r.Context(), s.ID); err != nil {
+		rv.averia(c.w, c.r, err)
+		return
+	}
 	respuesta.Vacio(c.w, c.r, http.StatusNoContent)
 }
 
@@ -352,7 +392,11 @@ func (rv *Revisor) pedirRevision(c *contexto) {
 	if c.limite != nil && !rv.dentroDelLimite(c.w, c.r, c.limite, strconv.Itoa(s.ID)) {
 		return
 	}
-	revision := rv.almacen.CrearRevision(s.ID)
+	revision, err := rv.almacen.CrearRevision(c.r.Context(), s.ID)
+	if err != nil {
+		rv.averia(c.w, c.r, err)
+		return
+	}
 	rv.programar(revision.ID, s, trazaDe(c.r))
 	respuesta.JSON(c.w, c.r, http.StatusAccepted, representarRevision(revision),
 		respuesta.Cabecera{Nombre: "Location", Valor: "/revisiones/" + strconv.Itoa(revision.ID)})
@@ -378,32 +422,71 @@ func (rv *Revisor) programar(id int, s almacen.Servicio, tc *traza.Contexto) {
 		case <-rv.vida.Done():
 			return
 		}
-		if actual, vivo := rv.almacen.Buscar(s.ID); vivo {
+		if actual, vivo, err := rv.almacen.Buscar(rv.vida, s.ID); err == nil && vivo {
 			s = actual
 		}
+		var res almacen.Resultado
 		if !rv.leccion6 {
-			res := rv.sonda.Revisar(vida, s.URL, s.LimiteMs)
-			if rv.vida.Err() == nil {
-				rv.almacen.TerminarRevision(id, res)
+			res = rv.sonda.Revisar(vida, s.URL, s.LimiteMs)
+			if rv.vida.Err() != nil {
+				return
 			}
+		} else if r, ok := rv.sonda.RevisarConReintentos(vida, s.URL, s.LimiteMs); ok {
+			res = r
+		} else {
 			return
 		}
-		if res, ok := rv.sonda.RevisarConReintentos(vida, s.URL, s.LimiteMs); ok {
-			rv.almacen.TerminarRevision(id, res)
+		if err := rv.almacen.TerminarRevision(rv.vida, id, res); err != nil {
+			// It stays pending, and a revisor that starts on the store later runs it again.
+			rv.log.Error().Err(err).Int("revision", id).Msg("revisión " + strconv.Itoa(id) + ": no se pudo guardar el resultado")
+		}
+	}()
+}
+
+// rescatar runs the pending checks of revisors that are gone (Almacen.Huerfanas): once at start-up
+// and then every cada, until the revisor closes; cada 0 looks only once.
+func (rv *Revisor) rescatar(cada time.Duration) {
+	rv.tareas.Add(1)
+	go func() {
+		defer rv.tareas.Done()
+		for {
+			huerfanas, err := rv.almacen.Huerfanas(rv.vida)
+			if err != nil && rv.vida.Err() == nil {
+				rv.log.Error().Err(err).Msg("revisiones: no se pudieron buscar las pendientes de otro revisor")
+			}
+			for _, h := range huerfanas {
+				rv.programar(h.Revision.ID, h.Servicio, nil)
+			}
+			if cada <= 0 {
+				return
+			}
+			t := time.NewTimer(cada)
+			select {
+			case <-t.C:
+			case <-rv.vida.Done():
+				t.Stop()
+				return
+			}
 		}
 	}()
 }
 
 // GET /revisiones/{id}
 func (rv *Revisor) consultarRevision(c *contexto) {
-	revision, hay := rv.almacen.BuscarRevision(numero(c.parametros[0]))
+	ctx := c.r.Context()
+	revision, hay, err := rv.almacen.BuscarRevision(ctx, numero(c.parametros[0]))
 	equipo, conEquipo := "", false
-	if hay {
-		if s, vivo := rv.almacen.Buscar(revision.Servicio); vivo {
-			equipo, conEquipo = s.Equipo, true
-		} else {
-			equipo, conEquipo = rv.almacen.EquipoDeRetirado(revision.Servicio)
+	if err == nil && hay {
+		var s almacen.Servicio
+		if s, conEquipo, err = rv.almacen.Buscar(ctx, revision.Servicio); conEquipo {
+			equipo = s.Equipo
+		} else if err == nil {
+			equipo, conEquipo, err = rv.almacen.EquipoDeRetirado(ctx, revision.Servicio)
 		}
+	}
+	if err != nil {
+		rv.averia(c.w, c.r, err)
+		return
 	}
 	if !hay || !conEquipo || !c.credencial.delEquipo(equipo) {
 		rv.fallar(c.w, c.r, problema.RevisionInexistente, "no existe la revisión "+c.parametros[0])
@@ -477,7 +560,11 @@ func (rv *Revisor) informe(c *contexto) {
 	if !ok {
 		return
 	}
-	revisiones := rv.almacen.RevisionesDe(s.ID)
+	revisiones, err := rv.almacen.RevisionesDe(c.r.Context(), s.ID)
+	if err != nil {
+		rv.averia(c.w, c.r, err)
+		return
+	}
 	ultima := revisiones[len(revisiones)-1]
 	respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{
 		{Nombre: "servicio", Valor: s.ID},
@@ -501,7 +588,10 @@ func (rv *Revisor) cambiarMantenimiento(c *contexto) {
 		rv.rechazarDatos(c, []Falla{{"activo", "debe ser true o false"}})
 		return
 	}
-	rv.mantenimiento.Store(activo)
+	if err := rv.almacen.PonerMantenimiento(c.r.Context(), activo); err != nil {
+		rv.averia(c.w, c.r, err)
+		return
+	}
 	estado := "apagado"
 	if activo {
 		estado = "encendido"

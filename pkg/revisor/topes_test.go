@@ -1,6 +1,7 @@
 package revisor
 
 import (
+	"context"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -84,7 +85,7 @@ func TestListarNoGuardaLaListaEnMemoria(t *testing.T) {
 		a := almacen.NuevoCon(arranqueDePrueba, nil)
 		for i := range 3000 {
 			equipo := []string{"a", "b", "*"}[i%3]
-			if _, err := a.Crear(equipo, almacen.Datos{Nombre: "s" + strconv.Itoa(i), URL: url, LimiteMs: 2000}, 0); err != nil {
+			if _, err := a.Crear(context.Background(), equipo, almacen.Datos{Nombre: "s" + strconv.Itoa(i), URL: url, LimiteMs: 2000}, 0, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
