@@ -140,8 +140,9 @@ type Registro struct {
 	cuentas map[string]*cuenta
 }
 
-// Nuevo builds an empty store.
-func Nuevo(o Opciones) *Registro {
+// Normalizadas returns o with every zero field at its default and every bound at most the one
+// containing it: the values a store configured by o keeps.
+func (o Opciones) Normalizadas() Opciones {
 	if o.Vigencia <= 0 {
 		o.Vigencia = VigenciaPorOmision
 	}
@@ -159,6 +160,12 @@ func Nuevo(o Opciones) *Registro {
 	if o.Reloj == nil {
 		o.Reloj = time.Now
 	}
+	return o
+}
+
+// Nuevo builds an empty store.
+func Nuevo(o Opciones) *Registro {
+	o = o.Normalizadas()
 	return &Registro{
 		vigencia:          o.Vigencia,
 		tope:              o.Tope,
@@ -190,9 +197,10 @@ func Huella(valor any) string {
 	return hex.EncodeToString(suma[:])
 }
 
-// identidad joins credential and key. A NUL cannot appear in a credential name or a header value,
-// so two different pairs never give the same text.
-func identidad(credencial, llave string) [32]byte {
+// Identidad is what a store keeps of credential and key: the SHA-256 of both joined by a NUL, which
+// cannot appear in a credential name or a header value, so two different pairs never give the same
+// text.
+func Identidad(credencial, llave string) [32]byte {
 	h := sha256.New()
 	h.Write([]byte(credencial))
 	h.Write([]byte{0})
@@ -222,7 +230,7 @@ func (r *Registro) quitar(reg *registro) {
 // Lookup and reservation happen under one lock: of many simultaneous requests with a free key,
 // exactly one gets Nueva.
 func (r *Registro) Tomar(credencial, llave, huella string) Turno {
-	id := identidad(credencial, llave)
+	id := Identidad(credencial, llave)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ahora := r.reloj()
@@ -297,7 +305,7 @@ func (r *Registro) cederLaMasVieja(c *cuenta) bool {
 
 // Grabar records the response of the request that reserved llave; later repeats get it back.
 func (r *Registro) Grabar(credencial, llave string, g Grabada) {
-	id := identidad(credencial, llave)
+	id := Identidad(credencial, llave)
 	g = copiar(g)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -310,7 +318,7 @@ func (r *Registro) Grabar(credencial, llave string, g Grabada) {
 // Soltar forgets a key whose request failed without creating anything, so a corrected retry with
 // the same key can try again. Only a record still in progress is released.
 func (r *Registro) Soltar(credencial, llave string) {
-	id := identidad(credencial, llave)
+	id := Identidad(credencial, llave)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if reg, ok := r.porId[id]; ok && reg.grabada == nil {

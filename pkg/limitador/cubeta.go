@@ -79,6 +79,23 @@ func (l *Cubeta) Permitir(clave string, ahora time.Time) Veredicto {
 		c = &llegada{lleno: ahora}
 		l.almacen.guardar(clave, c)
 	}
+	return l.decidir(c, ahora)
+}
+
+// Decidir implements Compartible; the state is the instant the bucket is full again.
+func (l *Cubeta) Decidir(estado []int64, ahora time.Time) (Veredicto, []int64, time.Time) {
+	c := &llegada{lleno: ahora}
+	if len(estado) == 1 {
+		if guardada := (llegada{lleno: instante(estado[0])}); !l.almacen.vencido(&guardada, ahora) {
+			c = &guardada
+		}
+	}
+	v := l.decidir(c, ahora)
+	return v, []int64{c.lleno.UnixNano()}, c.lleno
+}
+
+// decidir spends a token of c if there is one.
+func (l *Cubeta) decidir(c *llegada, ahora time.Time) Veredicto {
 	// An earlier clock reading only makes the key look further ahead of schedule: no clamp needed.
 	debe := max(c.lleno.Sub(ahora), 0) // time owed before the bucket is full
 	if debe > l.tolerancia {

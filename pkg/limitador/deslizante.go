@@ -47,7 +47,32 @@ func (l *VentanaDeslizante) Permitir(clave string, ahora time.Time) Veredicto {
 	if r == nil {
 		r = &registro{marcas: make([]time.Time, l.cuota)}
 		l.almacen.guardar(clave, r)
-	} else {
+	}
+	return l.decidir(r, ahora)
+}
+
+// Decidir implements Compartible; the state is the instants of the allowed requests still in the
+// window, oldest first.
+func (l *VentanaDeslizante) Decidir(estado []int64, ahora time.Time) (Veredicto, []int64, time.Time) {
+	r := &registro{marcas: make([]time.Time, l.cuota)}
+	for _, ns := range estado[:min(len(estado), l.cuota)] {
+		r.marcas[r.n] = instante(ns)
+		r.n++
+	}
+	if r.n > 0 && l.almacen.vencido(r, ahora) {
+		r.n = 0
+	}
+	v := l.decidir(r, ahora)
+	nuevo := make([]int64, r.n)
+	for i := range r.n {
+		nuevo[i] = r.marcas[(r.primero+i)%len(r.marcas)].UnixNano()
+	}
+	return v, nuevo, r.masReciente().Add(l.ventana)
+}
+
+// decidir records one request in r if it fits in the window.
+func (l *VentanaDeslizante) decidir(r *registro, ahora time.Time) Veredicto {
+	if r.n > 0 {
 		// The log must stay in order: a reading that lost the race for the mutex counts as the
 		// latest instant already recorded.
 		ahora = posterior(ahora, r.masReciente())

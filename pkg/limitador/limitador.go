@@ -37,6 +37,18 @@ type Limitador interface {
 	Politica() Politica
 }
 
+// Compartible is a limiter whose state per key can be kept outside the process, where several
+// servers count in the same windows (a shared database): Decidir is Permitir on the key's state as
+// the previous decision left it (nil: none), and returns the state to keep and the instant from
+// which that state is worth no more than none (it may then be dropped). The three limiters of this
+// package are Compartible; a state is a few integers (nanoseconds since the epoch, counts).
+type Compartible interface {
+	Limitador
+	Decidir(estado []int64, ahora time.Time) (v Veredicto, nuevo []int64, vence time.Time)
+}
+
+func instante(ns int64) time.Time { return time.Unix(0, ns) }
+
 // Algorithm names accepted by Nuevo.
 const (
 	AlgoritmoVentana    = "ventana"

@@ -282,3 +282,32 @@ func TestCubetaTresPorMinuto(t *testing.T) {
 		t.Errorf("NuevaCubeta(3).Rafaga() = %d, quiere 2", b)
 	}
 }
+
+// A state kept outside the process decides as the limiter in memory does: the same verdict for
+// every request, whatever the algorithm, window or timing, as long as the state is dropped only
+// once it has expired (as a shared store does).
+func TestDecidirComoPermitir(t *testing.T) {
+	t.Parallel()
+	for semilla := int64(1); semilla <= 20; semilla++ {
+		t.Run(fmt.Sprint(semilla), func(t *testing.T) {
+			t.Parallel()
+			r := rand.New(rand.NewSource(semilla))
+			for _, c := range configs(r, false) {
+				enMemoria, fuera := c.nuevo(), c.nuevo().(Compartible)
+				var estado []int64
+				var vence time.Time
+				for i, ahora := range instantes(r, 400, c.cuota, c.ventana) {
+					if estado != nil && !ahora.Before(vence) && r.Intn(2) == 0 {
+						estado = nil // an expired row the store swept
+					}
+					quiere := enMemoria.Permitir("k", ahora)
+					var got Veredicto
+					got, estado, vence = fuera.Decidir(estado, ahora)
+					if got != quiere {
+						t.Fatalf("%s, petición %d a los %s: Decidir = %+v, Permitir = %+v", c.nombre, i, ahora.Sub(origen), got, quiere)
+					}
+				}
+			}
+		})
+	}
+}

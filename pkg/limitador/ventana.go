@@ -34,9 +34,17 @@ func (l *VentanaFija) Permitir(clave string, ahora time.Time) Veredicto {
 	l.almacen.mu.Lock()
 	defer l.almacen.mu.Unlock()
 	v := l.almacen.tomar(clave, ahora)
+	nueva, veredicto := l.decidir(v, ahora)
+	if nueva != v {
+		l.almacen.guardar(clave, nueva)
+	}
+	return veredicto
+}
+
+// decidir counts one request in the key's open window v (nil: none) and returns the window to keep.
+func (l *VentanaFija) decidir(v *ventanaAbierta, ahora time.Time) (*ventanaAbierta, Veredicto) {
 	if v == nil {
-		l.almacen.guardar(clave, &ventanaAbierta{inicio: ahora, usos: 1})
-		return Veredicto{Permitido: true, Restantes: l.cuota - 1, Reinicio: l.ventana}
+		return &ventanaAbierta{inicio: ahora, usos: 1}, Veredicto{Permitido: true, Restantes: l.cuota - 1, Reinicio: l.ventana}
 	}
 	// A caller whose clock reading lost the race for the mutex may arrive slightly "before" the
 	// window; it belongs to that window, and the wait must not exceed a whole window.
@@ -44,9 +52,22 @@ func (l *VentanaFija) Permitir(clave string, ahora time.Time) Veredicto {
 	falta := v.inicio.Add(l.ventana).Sub(ahora)
 	if v.usos < l.cuota {
 		v.usos++
-		return Veredicto{Permitido: true, Restantes: l.cuota - v.usos, Reinicio: falta}
+		return v, Veredicto{Permitido: true, Restantes: l.cuota - v.usos, Reinicio: falta}
 	}
-	return rechazo(falta)
+	return v, rechazo(falta)
+}
+
+// Decidir implements Compartible; the state is the window's start and its uses.
+func (l *VentanaFija) Decidir(estado []int64, ahora time.Time) (Veredicto, []int64, time.Time) {
+	var v *ventanaAbierta
+	if len(estado) == 2 {
+		v = &ventanaAbierta{inicio: instante(estado[0]), usos: int(estado[1])}
+		if l.almacen.vencido(v, ahora) {
+			v = nil
+		}
+	}
+	v, veredicto := l.decidir(v, ahora)
+	return veredicto, []int64{v.inicio.UnixNano(), int64(v.usos)}, v.inicio.Add(l.ventana)
 }
 
 func posterior(a, b time.Time) time.Time {

@@ -1,0 +1,89 @@
+// Package pgtest gives tests a real PostgreSQL: each test its own new database on the server named
+// by CURSOHTTP_PG_URL (`make postgres` prints it), or else on a throwaway server this test binary
+// starts once (pkg/pgefimero) and stops in Main. No mock stands in for the database. When no server
+// can be had, a test skips with one line saying why; with CURSOHTTP_PG_OBLIGATORIO=1 (CI sets it)
+// that is a failure instead. Only _test.go files import it.
+package pgtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"cursohttp/pkg/pgefimero"
+)
+
+// The variables that configure it.
+const (
+	VariableURL         = "CURSOHTTP_PG_URL"
+	VariableObligatorio = "CURSOHTTP_PG_OBLIGATORIO"
+)
+
+var (
+	una      sync.Once
+	servidor string // a database URL on the server, to create the tests' databases from
+	motivo   string // why there is none
+	propio   *pgefimero.Servidor
+	cuenta   atomic.Int64
+)
+
+func preparar() {
+	if url := os.Getenv(VariableURL); url != "" {
+		servidor = url
+		return
+	}
+	ctx, listo := context.WithTimeout(context.Background(), 30*time.Second)
+	defer listo()
+	s, err := pgefimero.Arrancar(ctx, "")
+	if err != nil {
+		motivo = err.Error()
+		return
+	}
+	propio, servidor = s, s.URL("postgres")
+}
+
+// Base returns the URL of a new, empty database for t, dropped when t ends.
+func Base(t testing.TB) string {
+	t.Helper()
+	una.Do(preparar)
+	if servidor == "" {
+		if os.Getenv(VariableObligatorio) == "1" {
+			t.Fatalf("no hay PostgreSQL (%s), y %s=1 pide estas pruebas: %s", VariableURL, VariableObligatorio, motivo)
+		}
+		t.Skipf("sin PostgreSQL: %s", motivo)
+	}
+	ctx, listo := context.WithTimeout(context.Background(), 30*time.Second)
+	defer listo()
+	nombre := fmt.Sprintf("prueba_%d_%d", os.Getpid(), cuenta.Add(1))
+	url, err := pgefimero.CrearBase(ctx, servidor, nombre)
+	if err != nil {
+		t.Fatalf("PostgreSQL en %s: %v", servidor, err)
+	}
+	t.Cleanup(func() {
+		ctx, listo := context.WithTimeout(context.Background(), 30*time.Second)
+		defer listo()
+		c, err := pgx.Connect(ctx, servidor)
+		if err != nil {
+			return
+		}
+		defer c.Close(ctx)
+		c.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{nombre}.Sanitize()+" WITH (FORCE)")
+	})
+	return url
+}
+
+// Main runs the tests and then stops the server Base started, if it did: call it from TestMain as
+// os.Exit(pgtest.Main(m)).
+func Main(m *testing.M) int {
+	codigo := m.Run()
+	if propio != nil {
+		propio.Detener()
+	}
+	return codigo
+}

@@ -1,0 +1,248 @@
+package datos
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+
+	"cursohttp/pkg/idempotencia"
+	"cursohttp/pkg/respuesta"
+)
+
+// The Idempotency-Key records, with idempotencia.Registro's rules step by step (see its package
+// comment): the same decisions in the same order, in one transaction under one lock, so that many
+// processes on one database decide as one process in memory. A record is in progress while codigo
+// is NULL; instancia then names the process that reserved it.
+
+// Tomar implements almacen.Llaves.
+func (b *base) Tomar(ctx context.Context, credencial, llave, huella string) (idempotencia.Turno, error) {
+	id := idempotencia.Identidad(credencial, llave)
+	var turno idempotencia.Turno
+	err := b.enTx(ctx, func(tx *sql.Tx) error {
+		if err := b.dialecto.bloquear(ctx, tx, claseLlaves, ""); err != nil {
+			return err
+		}
+		ahora := b.reloj()
+		var t idempotencia.Turno
+		var err error
+		t, err = b.tomar(ctx, tx, id[:], credencial, huella, ahora.UnixNano())
+		turno = t
+		return err
+	})
+	return turno, err
+}
+
+func (b *base) tomar(ctx context.Context, tx *sql.Tx, id []byte, credencial, huella string, ahora int64) (idempotencia.Turno, error) {
+	var (
+		suya      string
+		desde     int64
+		instancia sql.NullInt64
+		codigo    sql.NullInt64
+		cabeceras sql.NullString
+		cuerpo    []byte
+	)
+	err := tx.QueryRowContext(ctx, `SELECT huella, desde, instancia, codigo, cabeceras, cuerpo FROM llaves WHERE id = $1`, id).
+		Scan(&suya, &desde, &instancia, &codigo, &cabeceras, &cuerpo)
+	switch {
+	case err == nil:
+		vigente := ahora-desde <= int64(b.llaves.Vigencia)
+		// A reservation whose process died created nothing (the service and the record's response
+		// are one transaction): the key is free, as after a restart in memory.
+		if vigente && !codigo.Valid && instancia.Valid && instancia.Int64 != b.instancia {
+			muerta, err := b.dialecto.muerta(ctx, tx, instancia.Int64)
+			if err != nil {
+				return idempotencia.Turno{}, err
+			}
+			vigente = !muerta
+		}
+		if vigente {
+			switch {
+			case suya != huella:
+				return idempotencia.Turno{Tipo: idempotencia.OtraPeticion}, nil
+			case !codigo.Valid:
+				return idempotencia.Turno{Tipo: idempotencia.EnCurso}, nil
+			}
+			g := idempotencia.Grabada{Codigo: int(codigo.Int64), Cuerpo: cuerpo}
+			if err := json.Unmarshal([]byte(cabeceras.String), &g.Cabeceras); err != nil {
+				return idempotencia.Turno{}, err
+			}
+			if g.Cuerpo == nil {
+				g.Cuerpo = []byte{}
+			}
+			return idempotencia.Turno{Tipo: idempotencia.Repetir, Grabada: g}, nil
+		}
+		// Expired (or abandoned): forgotten, and the request is served as new.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE id = $1`, id); err != nil {
+			return idempotencia.Turno{}, err
+		}
+	case !errors.Is(err, sql.ErrNoRows):
+		return idempotencia.Turno{}, err
+	}
+
+	alTope, err := b.alTope(ctx, tx, credencial)
+	if err != nil {
+		return idempotencia.Turno{}, err
+	}
+	if alTope {
+		// Expired records go first, every credential's.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE desde < $1`, ahora-int64(b.llaves.Vigencia)); err != nil {
+			return idempotencia.Turno{}, err
+		}
+		if alTope, err = b.alTope(ctx, tx, credencial); err != nil {
+			return idempotencia.Turno{}, err
+		}
+		if alTope {
+			cedida, err := b.cederLaMasVieja(ctx, tx, credencial)
+			if err != nil {
+				return idempotencia.Turno{}, err
+			}
+			if !cedida {
+				if liberadas, err := b.liberarAbandonadas(ctx, tx, credencial); err != nil || liberadas == 0 {
+					return idempotencia.Turno{Tipo: idempotencia.Lleno}, err
+				}
+				if alTope, err = b.alTope(ctx, tx, credencial); err != nil || alTope {
+					return idempotencia.Turno{Tipo: idempotencia.Lleno}, err
+				}
+			}
+		}
+	}
+	enCurso, err := b.enCurso(ctx, tx, credencial)
+	if err != nil {
+		return idempotencia.Turno{}, err
+	}
+	if enCurso >= b.llaves.EnCursoPorCredencial {
+		if liberadas, err := b.liberarAbandonadas(ctx, tx, credencial); err != nil || liberadas == 0 {
+			return idempotencia.Turno{Tipo: idempotencia.DemasiadasEnCurso}, err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO llaves (id, credencial, huella, desde, orden, instancia)
+		VALUES ($1, $2, $3, $4, (SELECT coalesce(max(orden), 0) + 1 FROM llaves), $5)`, id, credencial, huella, ahora, b.instancia)
+	if err != nil {
+		return idempotencia.Turno{}, err
+	}
+	return idempotencia.Turno{Tipo: idempotencia.Nueva}, nil
+}
+
+// alTope says whether one more record for credencial would pass a bound.
+func (b *base) alTope(ctx context.Context, tx *sql.Tx, credencial string) (bool, error) {
+	var total, propias int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM llaves`).Scan(&total); err != nil {
+		return false, err
+	}
+	if total >= b.llaves.Tope {
+		return true, nil
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM llaves WHERE credencial = $1`, credencial).Scan(&propias); err != nil {
+		return false, err
+	}
+	return propias >= b.llaves.TopePorCredencial, nil
+}
+
+func (b *base) enCurso(ctx context.Context, tx *sql.Tx, credencial string) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM llaves WHERE credencial = $1 AND codigo IS NULL`, credencial).Scan(&n)
+	return n, err
+}
+
+// cederLaMasVieja evicts the credential's oldest completed record, and says whether there was one.
+func (b *base) cederLaMasVieja(ctx context.Context, tx *sql.Tx, credencial string) (bool, error) {
+	res, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE id IN
+		(SELECT id FROM llaves WHERE credencial = $1 AND codigo IS NOT NULL ORDER BY orden LIMIT 1)`, credencial)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+// liberarAbandonadas drops the credential's reservations whose process is gone, which hold a bound
+// that in memory would have died with them. It says how many it dropped.
+func (b *base) liberarAbandonadas(ctx context.Context, tx *sql.Tx, credencial string) (int, error) {
+	filas, err := tx.QueryContext(ctx, `SELECT DISTINCT instancia FROM llaves
+		WHERE credencial = $1 AND codigo IS NULL AND instancia IS NOT NULL AND instancia <> $2`, credencial, b.instancia)
+	if err != nil {
+		return 0, err
+	}
+	var duenos []int64
+	for filas.Next() {
+		var d int64
+		if err := filas.Scan(&d); err != nil {
+			filas.Close()
+			return 0, err
+		}
+		duenos = append(duenos, d)
+	}
+	filas.Close()
+	if err := filas.Err(); err != nil {
+		return 0, err
+	}
+	total := 0
+	for _, d := range duenos {
+		muerta, err := b.dialecto.muerta(ctx, tx, d)
+		if err != nil {
+			return total, err
+		}
+		if !muerta {
+			continue
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE credencial = $1 AND codigo IS NULL AND instancia = $2`, credencial, d)
+		if err != nil {
+			return total, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return total, err
+		}
+		total += int(n)
+	}
+	return total, nil
+}
+
+// Grabar implements almacen.Llaves.
+func (b *base) Grabar(ctx context.Context, credencial, llave string, g idempotencia.Grabada) error {
+	return b.enTx(ctx, func(tx *sql.Tx) error { return b.grabar(ctx, tx, credencial, llave, g) })
+}
+
+// grabar records the response of the reservation of llave, if it is still in progress; Crear calls
+// it inside its own transaction.
+func (b *base) grabar(ctx context.Context, tx *sql.Tx, credencial, llave string, g idempotencia.Grabada) error {
+	if err := b.dialecto.bloquear(ctx, tx, claseLlaves, ""); err != nil {
+		return err
+	}
+	cabeceras := g.Cabeceras
+	if cabeceras == nil {
+		cabeceras = []respuesta.Cabecera{}
+	}
+	texto, err := json.Marshal(cabeceras)
+	if err != nil {
+		return err
+	}
+	cuerpo := g.Cuerpo
+	if cuerpo == nil {
+		cuerpo = []byte{}
+	}
+	id := idempotencia.Identidad(credencial, llave)
+	_, err = tx.ExecContext(ctx, `UPDATE llaves SET codigo = $2, cabeceras = $3, cuerpo = $4, instancia = NULL WHERE id = $1 AND codigo IS NULL`,
+		id[:], g.Codigo, string(texto), cuerpo)
+	return err
+}
+
+// Soltar implements almacen.Llaves.
+func (b *base) Soltar(ctx context.Context, credencial, llave string) error {
+	id := idempotencia.Identidad(credencial, llave)
+	return b.enTx(ctx, func(tx *sql.Tx) error {
+		if err := b.dialecto.bloquear(ctx, tx, claseLlaves, ""); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE id = $1 AND codigo IS NULL`, id[:])
+		return err
+	})
+}
+
+// CuantasLlaves implements almacen.Almacen.
+func (b *base) CuantasLlaves(ctx context.Context) (int, error) {
+	var n int
+	err := b.db.QueryRowContext(ctx, `SELECT count(*) FROM llaves`).Scan(&n)
+	return n, err
+}
