@@ -9,7 +9,7 @@ DEADCODE := GOPROXY="file://$$($(GO) env GOMODCACHE)/cache/download,$$($(GO) env
 PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 .DEFAULT_GOAL := help
-.PHONY: help build cruzar test check unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo clean
+.PHONY: help build cruzar test check unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo postgres clean
 
 help: ## esta lista
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -91,6 +91,9 @@ clean: ## borra bin/, lab/ y dist/
 
 ataque: build ## la campaña de ataque contra los servidores construidos, con cifras (minutos; CORTO=1: segundos, como en CI)
 	$(GO) run ./scripts/ataque --bin $(BIN) $(if $(CORTO),--corto)
+
+postgres: ## un PostgreSQL de usar y tirar para --datos postgres://… y sus pruebas (DIR=carpeta lo conserva); Ctrl+C lo detiene
+	$(GO) run ./scripts/postgres $(if $(DIR),--dir $(DIR))
 
 bench: build ## prueba de carga de los servidores frente a un servidor trivial de Go (con sus objetivos)
 	$(GO) run ./scripts/bench --bin $(BIN) $(if $(DURACION),--duracion $(DURACION))

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
@@ -52,12 +51,14 @@ func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 	var permitidos string
 	var lim limites
 	var vig vigenciaLlaves
+	var dat almacenDatos
 	var versiones = map[*pflag.FlagSet]*variantes.Banderas{}
 	banderas := func(fs *pflag.FlagSet) {
 		o.Banderas(fs, curso.PuertoRevisor)
 		o.BanderasDeTraza(fs)
 		lim.banderas(fs)
 		vig.banderas(fs)
+		dat.banderas(fs)
 		fs.StringVar(&permitidos, "destinos", "", "destinos ip:puerto a los que puede conectarse aunque sean privados, separados por comas")
 		// Read at start-up, not a value of the flag.
 		fs.Lookup("destinos").DefValue = "REVISOR_DESTINOS o " + curso.DireccionLaboratorio
@@ -68,7 +69,7 @@ func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 		if err != nil {
 			return cli.UsoMal("%s: %v", c.CommandPath(), err)
 		}
-		return servirRevisor(c, f, o, programa, permitidos, lim, &vig)
+		return servirRevisor(c, f, o, programa, permitidos, lim, &vig, dat)
 	}
 	raiz := &cobra.Command{
 		Use:   "revisor",
@@ -103,7 +104,7 @@ func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 
 // servirRevisor checks the options, listens, prints the start-up line, serves until the command's
 // context ends and shuts down gracefully.
-func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, programa variantes.Eleccion, texto string, lim limites, vig *vigenciaLlaves) error {
+func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, programa variantes.Eleccion, texto string, lim limites, vig *vigenciaLlaves, dat almacenDatos) error {
 	if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
 		return err
 	}
@@ -127,7 +128,12 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 	if err != nil {
 		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
-	ro.Almacen = almacen.NuevaMemoria(almacen.Opciones{Semillas: almacen.Semillas(), Llaves: llaves})
+	alm, dondeDatos, rescate, err := dat.abrir(c.Context(), f.Variable, llaves)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.CommandPath(), err)
+	}
+	defer alm.Cerrar()
+	ro.Almacen, ro.Rescate = alm, rescate
 	log := servidor.NuevoLogger(f.Out, f.Err, o.LogJSON)
 	ro.Log, o.Log = log, log
 	ln, err := servidor.Escuchar("revisor", o)
@@ -141,6 +147,9 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 	defer rv.Cerrar()
 	srv := servidor.Nuevo(obs.Envolver(servidor.Registrar(log, rv)))
 	log.Info().Str("direccion", ln.Addr().String()).Msg("revisor en http://" + ln.Addr().String())
+	if dondeDatos != "" {
+		log.Info().Msg(dondeDatos)
+	}
 	if err := servidor.Servir(c.Context(), ln, srv, log); err != nil {
 		return fmt.Errorf("%s: %w", c.CommandPath(), err)
 	}

@@ -78,7 +78,7 @@ const EsperaConexion = 5 * time.Second
 func abrirPostgres(ctx context.Context, texto string, o almacen.Opciones) (almacen.Almacen, error) {
 	cfg, err := pgx.ParseConfig(texto)
 	if err != nil {
-		return nil, errors.New("la URL no se entiende: " + primeraLinea(err))
+		return nil, errors.New("la URL no se entiende: " + unaLinea(err))
 	}
 	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > EsperaConexion {
 		cfg.ConnectTimeout = EsperaConexion
@@ -96,15 +96,15 @@ func abrirPostgres(ctx context.Context, texto string, o almacen.Opciones) (almac
 			a.vida.Close()
 		}
 		db.Close()
-		return nil, errors.New(primeraLinea(err))
+		return nil, errors.New(unaLinea(err))
 	}
 	return a, nil
 }
 
-// primeraLinea keeps an error on one line, as the revisor's start-up error is.
-func primeraLinea(err error) string {
-	texto, _, _ := strings.Cut(err.Error(), "\n")
-	return texto
+// unaLinea puts an error on one line, as the revisor's start-up error is (pgx's connection errors
+// give each address tried a line of its own).
+func unaLinea(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
 func (a *postgresAlmacen) abrir(ctx context.Context, o almacen.Opciones) error {
