@@ -13,9 +13,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
+	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/programas"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
@@ -134,6 +136,10 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 	}
 	defer alm.Cerrar()
 	ro.Almacen, ro.Rescate = alm, rescate
+	if programa.EsDefecto(variantes.LlavesEnMemoria) {
+		// Wrong on purpose: the keys in this process, written after the service in a second step.
+		ro.Llaves = almacen.LlavesEnMemoria(idempotencia.Nuevo(llaves))
+	}
 	log := servidor.NuevoLogger(f.Out, f.Err, o.LogJSON)
 	ro.Log, o.Log = log, log
 	ln, err := servidor.Escuchar("revisor", o)

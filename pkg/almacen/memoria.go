@@ -37,12 +37,6 @@ func Nuevo() *Memoria {
 	return NuevaMemoria(Opciones{Semillas: Semillas()})
 }
 
-// NuevoCon returns a store in memory with the given boot identifier and start-up services (tests
-// use it to fix the identifier).
-func NuevoCon(arranque string, semillas []Semilla) *Memoria {
-	return NuevaMemoria(Opciones{Arranque: arranque, Semillas: semillas})
-}
-
 // NuevaMemoria returns a store in memory configured by o.
 func NuevaMemoria(o Opciones) *Memoria {
 	if o.Arranque == "" {

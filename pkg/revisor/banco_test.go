@@ -54,7 +54,7 @@ func nuevoEntorno(t *testing.T, ajustes ...ajuste) *entorno {
 	log := servidor.NuevoLogger(e.out, e.err, false)
 	o := Opciones{
 		Log:      log,
-		Almacen:  almacen.NuevoCon(arranqueDePrueba, semillas),
+		Almacen:  almacen.NuevaMemoria(almacen.Opciones{Arranque: arranqueDePrueba, Semillas: semillas}),
 		Destinos: []string{e.labAddr},
 		Reloj:    e.reloj.Ahora,
 	}

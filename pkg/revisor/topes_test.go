@@ -82,7 +82,7 @@ func (c *contador) WriteHeader(int)             {}
 // the process's allocation counters.
 func TestListarNoGuardaLaListaEnMemoria(t *testing.T) {
 	medir := func(url string) (asignado uint64, largo int) {
-		a := almacen.NuevoCon(arranqueDePrueba, nil)
+		a := almacen.NuevaMemoria(almacen.Opciones{Arranque: arranqueDePrueba})
 		for i := range 3000 {
 			equipo := []string{"a", "b", "*"}[i%3]
 			if _, err := a.Crear(context.Background(), equipo, almacen.Datos{Nombre: "s" + strconv.Itoa(i), URL: url, LimiteMs: 2000}, 0, nil); err != nil {

@@ -28,7 +28,7 @@ func TestLasSondasContinuanLaTraza(t *testing.T) {
 		log := servidor.NuevoLogger(&out, &out, false)
 		obs := servidor.Observacion{Programa: "revisor", Log: log, Detalle: observa}
 		rv := Nuevo(Opciones{Log: log, Destinos: []string{addr}, Observacion: obs, EsperaEnCola: 10 * time.Millisecond,
-			Almacen: almacen.NuevoCon("6db25d01", []almacen.Semilla{{Datos: almacen.Datos{Nombre: "uno", URL: lab.URL + "/x", LimiteMs: 2000}, Equipo: "a"}})})
+			Almacen: almacen.NuevaMemoria(almacen.Opciones{Arranque: "6db25d01", Semillas: []almacen.Semilla{{Datos: almacen.Datos{Nombre: "uno", URL: lab.URL + "/x", LimiteMs: 2000}, Equipo: "a"}}})})
 		t.Cleanup(rv.Cerrar)
 		srv := servidortest.Nuevo(t, obs.Envolver(servidor.Registrar(log, rv)))
 		for _, p := range []struct{ metodo, ruta string }{{"GET", "/servicios/1/salud"}, {"POST", "/servicios/1/revisiones"}} {

@@ -37,6 +37,7 @@ const (
 	SinPasarela     = "sin-pasarela"      // Lesson 4, Series J
 	LlavePorIntento = "llave-por-intento" // Lesson 6, Series K
 	SinHuella       = "sin-huella"        // Lesson 6, Series L
+	LlavesEnMemoria = "llaves-en-memoria" // Lesson 6, §6.7.4 (S-G12's limit, described, not run)
 	LeeLaFrase      = "lee-la-frase"      // Lesson 7, S15
 	SinHasOwn       = "sin-hasown"        // Lesson 7, S16
 )
@@ -87,6 +88,9 @@ var Catalogo = []Variante{
 	{Tipo: Defecto, Nombre: SinHuella, Programa: Revisor, Leccion: 6,
 		Seccion: "la huella que nadie compara, serie L", Carpeta: "defectos/sin-huella/idempotencia.ts",
 		Descripcion: "guarda la Idempotency-Key sin la huella del cuerpo: otro cuerpo con la misma llave recibe el 201 del primero y no se crea nada", Rota: true},
+	{Tipo: Defecto, Nombre: LlavesEnMemoria, Programa: Revisor, Leccion: 6,
+		Seccion: "§6.7.4, el reinicio que olvida las llaves", Carpeta: "ninguna: la lección lo describe sin correrlo (S-G12)",
+		Descripcion: "con --datos, los servicios quedan en la base y las llaves en memoria, en dos pasos: tras reiniciar, un reintento con la misma llave ya no se reconoce", Rota: true},
 	{Tipo: Defecto, Nombre: LeeLaFrase, Programa: RevisorSincronizar, Leccion: 7,
 		Seccion: "la frase que se mueve, S15", Carpeta: "defectos/lee-la-frase/fig07_02.ts",
 		Descripcion: "decide leyendo la frase del detail, no el type ni el código: tres de las ocho decisiones cambian", Rota: true},

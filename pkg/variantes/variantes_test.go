@@ -37,7 +37,7 @@ func TestResolver(t *testing.T) {
 		{"y gana a la variable", Revisor, Pedido{Defecto: SinPasarela, Entorno: entorno("7")}, 4, "--defecto sin-pasarela", ""},
 		{"con su lección dicha", Revisor, Pedido{Defecto: Pila, Leccion: 4, LeccionDada: true}, 4, "--defecto pila", ""},
 		{"con otra lección dicha", Revisor, Pedido{Defecto: Pila, Leccion: 7, LeccionDada: true}, 0, "", "--defecto pila es una versión rota del programa de la lección 4, no de la 7"},
-		{"defecto desconocido", Revisor, Pedido{Defecto: "otro"}, 0, "", "--defecto: «revisor» no tiene la versión rota «otro»; las que hay: pila, sin-pasarela, sin-huella"},
+		{"defecto desconocido", Revisor, Pedido{Defecto: "otro"}, 0, "", "--defecto: «revisor» no tiene la versión rota «otro»; las que hay: pila, sin-pasarela, sin-huella, llaves-en-memoria"},
 		{"un defecto de la lección 6", Revisor, Pedido{Defecto: SinHuella}, 6, "--defecto sin-huella", ""},
 		{"en el programa de la 7, que es el mismo", Revisor, Pedido{Defecto: SinHuella, Leccion: 7, LeccionDada: true}, 6, "--defecto sin-huella", ""},
 		{"pero no en el de la 4", Revisor, Pedido{Defecto: SinHuella, Leccion: 4, LeccionDada: true}, 0, "", "--defecto sin-huella es una versión rota del programa de la lección 6, no de la 4"},
