@@ -39,6 +39,14 @@ continúa la traza con un tramo propio; sin ellas la deja pasar tal como llegó.
 
 ` + pasarela.AyudaModos + `
 
+La pasarela lleva un libro de lo que ve: de cada petición, qué respondió el revisor (o que
+nunca la vio) y qué recibió el cliente. Sus rutas propias no se reenvían:
+  /_pasarela/resumen   la pregunta de la lección respondida: «el revisor hizo N escrituras;
+                       los clientes vieron M éxitos», y las cuentas
+  /_pasarela/libro     lo mismo en JSON, con las últimas 1000 peticiones
+  /_pasarela/simular   GET la falla de --simular en vigor; PUT la cambia en marcha (el cuerpo
+                       como --simular; vacío: ninguna; ?semilla=N)
+
 Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
 		Example: `  pasarela
   curl -i -X POST http://127.0.0.1:18082/servicios -H 'X-Simular: perder-primera' \
@@ -46,6 +54,7 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
        -d '{"nombre":"agenda","url":"http://127.0.0.1:18081/codigo/200"}'
   curl -i -X POST http://127.0.0.1:18082/servicios -H 'X-Simular: rechazar' …
   pasarela --simular perder@0.3 --semilla 7   (pierde 3 de cada 10, siempre las mismas)
+  curl http://127.0.0.1:18082/_pasarela/resumen
   pasarela --puerto 0 --destino http://127.0.0.1:28080   (un puerto libre; la primera línea dice cuál)`,
 		Args: cli.SinArgumentos,
 		RunE: func(c *cobra.Command, _ []string) error {

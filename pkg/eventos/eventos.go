@@ -47,6 +47,10 @@ type Evento struct {
 	// Resultado says in words what the status cannot: «perdida», «nunca llegó al revisor»,
 	// «sin respuesta (ECONNRESET)», «respuesta repetida»…
 	Resultado string `json:"resultado,omitempty"`
+	// Escritura and Exito are the gateway ledger's: the revisor did a write; the client got a 2xx
+	// to a write.
+	Escritura bool   `json:"escritura,omitempty"`
+	Exito     bool   `json:"exito,omitempty"`
 	Intento   int    `json:"intento,omitempty"`
 	Nombre    string `json:"nombre,omitempty"`
 	Detalle   string `json:"detalle,omitempty"`

@@ -16,6 +16,8 @@ func (cortar) Aplicar(q *Peticion) {
 	if !q.Reenviar() || !q.tirarResto() {
 		return
 	}
+	// The client gets no whole answer: for the ledger, none.
+	q.cliente = 0
 	revisor := "pasarela: el revisor respondió " + strconv.Itoa(q.Codigo())
 	if len(q.leido) == 0 || q.r.Method == http.MethodHead {
 		q.resultado = "conexión cortada antes de responder"

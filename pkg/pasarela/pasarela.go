@@ -78,6 +78,7 @@ type Pasarela struct {
 	transporte http.RoundTripper
 	vistas     *vistas
 	global     globalActual // the process-wide fault (--simular), changed live by the panel
+	libro      *libro
 }
 
 // NuevoTransporte is the gateway's pooled transport: keep-alive connections to the revisor, no
@@ -105,7 +106,7 @@ func Nueva(o Opciones) *Pasarela {
 	if o.Transporte == nil {
 		o.Transporte = NuevoDirecto()
 	}
-	return &Pasarela{destino: o.Destino, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas)}
+	return &Pasarela{destino: o.Destino, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro()}
 }
 
 // LineaDeInicio is the start-up line: `pasarela en http://ADDR → DESTINO`.
@@ -125,6 +126,11 @@ func MalaPuerta(w http.ResponseWriter, r *http.Request, detail string) {
 }
 
 func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, RutaPropia) {
+		p.propia(w, r)
+		return
+	}
+	inicio := time.Now()
 	retenido, completo, err := retener(r)
 	if err != nil {
 		// The client's body ended early, was cut or is malformed: the course's gateway, which reads
@@ -133,14 +139,14 @@ func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f := p.elegir(r); f != nil {
-		q := &Peticion{w: w, r: r, p: p, retenido: retenido, completo: completo, falla: f}
+		q := &Peticion{w: w, r: r, p: p, retenido: retenido, completo: completo, falla: f, inicio: inicio}
 		defer q.terminar()
 		f.Aplicar(q)
 		return
 	}
 	// Without a fault the request stays on this goroutine's stack: the common path allocates
 	// nothing for it.
-	q := Peticion{w: w, r: r, p: p, retenido: retenido, completo: completo}
+	q := Peticion{w: w, r: r, p: p, retenido: retenido, completo: completo, inicio: inicio}
 	defer q.terminar()
 	if q.Reenviar() {
 		q.Devolver()

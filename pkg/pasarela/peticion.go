@@ -21,6 +21,7 @@ type Peticion struct {
 	retenido []byte
 	completo bool
 	falla    Falla
+	inicio   time.Time
 
 	cuerpo *cuerpoVisto   // the body on its way to the revisor; nil before Reenviar
 	resp   *http.Response // the revisor's answer; nil until one came
@@ -159,10 +160,13 @@ func (q *Peticion) terminar() {
 	if q.resp != nil {
 		q.resp.Body.Close()
 	}
+	a := q.p.libro.anotar(q.asiento())
 	if reg := servidor.RegistroDe(q.r.Context()); reg != nil {
-		reg.Pasarela, reg.Llego, reg.Revisor, reg.Resultado = true, q.reenviada, q.Codigo(), q.resultado
-		if q.falla != nil {
-			reg.Falla = q.falla.String()
+		reg.Pasarela, reg.Llego, reg.Revisor, reg.Falla = true, a.Llego, a.Revisor, a.Falla
+		reg.Escritura, reg.Exito = a.Escritura, a.Exito
+		reg.Resultado = a.Resultado
+		if a.Repetida && reg.Resultado == "" {
+			reg.Resultado = "respuesta repetida"
 		}
 	}
 }

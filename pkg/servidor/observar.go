@@ -52,6 +52,9 @@ type Registro struct {
 	Falla string
 	// Resultado says what the status cannot: «respuesta perdida», «respuesta repetida»…
 	Resultado string
+	// Escritura: the revisor did a write; Exito: the client got a 2xx to a write (the gateway's
+	// ledger, pkg/pasarela).
+	Escritura, Exito bool
 }
 
 type claveRegistro struct{}
@@ -113,7 +116,7 @@ func (o Observacion) terminar(ctx context.Context, reg *Registro) {
 		ev := eventos.Evento{
 			Programa: o.Programa, Tipo: eventos.Peticion, Inicio: reg.Inicio, Ms: eventos.Milisegundos(dur),
 			Metodo: reg.Metodo, Ruta: reg.Ruta, Llave: reg.Llave, Codigo: reg.Codigo,
-			Revisor: reg.Revisor, Falla: reg.Falla, Resultado: reg.Resultado,
+			Revisor: reg.Revisor, Falla: reg.Falla, Resultado: reg.Resultado, Escritura: reg.Escritura, Exito: reg.Exito,
 		}
 		if reg.Pasarela && !reg.Llego && ev.Resultado == "" {
 			ev.Resultado = "nunca llegó al revisor"

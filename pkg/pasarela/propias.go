@@ -1,0 +1,123 @@
+package pasarela
+
+import (
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"cursohttp/pkg/estado"
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/respuesta"
+)
+
+// RutaPropia is where the gateway answers for itself instead of forwarding. The revisor's API has
+// no path that starts with «/_», so nothing a student sends to the revisor through the gateway
+// ends up here.
+const RutaPropia = "/_pasarela/"
+
+// The gateway's own routes.
+const (
+	RutaLibro   = RutaPropia + "libro"   // GET: the ledger, JSON
+	RutaResumen = RutaPropia + "resumen" // GET: the ledger's summary, two lines of text
+	RutaSimular = RutaPropia + "simular" // GET: the process-wide fault; PUT: change it (MODO[@PROB], empty: none)
+)
+
+// topeSimular bounds a PUT's body: a mode is a few bytes.
+const topeSimular = 1 << 10
+
+func (p *Pasarela) propia(w http.ResponseWriter, r *http.Request) {
+	metodos := "GET, HEAD"
+	switch r.URL.Path {
+	case RutaLibro, RutaResumen:
+	case RutaSimular:
+		metodos = "GET, HEAD, PUT"
+	default:
+		problemaPropio(w, r, http.StatusNotFound, "la pasarela no tiene «"+r.URL.Path+"»: tiene "+RutaLibro+", "+RutaResumen+" y "+RutaSimular)
+		return
+	}
+	permitido := r.Method == http.MethodGet || r.Method == http.MethodHead || (r.URL.Path == RutaSimular && r.Method == http.MethodPut)
+	if !permitido {
+		w.Header()["Allow"] = []string{metodos}
+		problemaPropio(w, r, http.StatusMethodNotAllowed, r.Method+" no se admite en "+r.URL.Path+": "+metodos)
+		return
+	}
+	switch {
+	case r.URL.Path == RutaLibro:
+		resumen, asientos := p.libro.leer()
+		lista := make([]asientoJSON, len(asientos))
+		for i, a := range asientos {
+			lista[i] = a.json()
+		}
+		cuerpo, _ := json.Marshal(struct {
+			Resumen    resumenJSON   `json:"resumen"`
+			Peticiones []asientoJSON `json:"peticiones"`
+		}{resumenJSON{resumen, resumen.Frase()}, lista})
+		respuesta.Bytes(w, r, http.StatusOK, "application/json", append(cuerpo, '\n'))
+	case r.URL.Path == RutaResumen:
+		resumen, _ := p.libro.leer()
+		respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(TextoResumen(resumen)))
+	case r.Method == http.MethodPut:
+		p.cambiarSimulacion(w, r)
+	default:
+		respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(LineaDeSimulacion(p.Simulando())+"\n"))
+	}
+}
+
+type resumenJSON struct {
+	Resumen
+	Frase string `json:"frase"`
+}
+
+// TextoResumen is GET /_pasarela/resumen: the lesson's question answered, then the counts.
+func TextoResumen(r Resumen) string {
+	return r.Frase() + "\n" +
+		"peticiones " + strconv.Itoa(r.Peticiones) + ": al revisor " + strconv.Itoa(r.AlRevisor) +
+		" (sin respuesta " + strconv.Itoa(r.SinRespuesta) + "), nunca llegaron " + strconv.Itoa(r.NuncaLlegaron) +
+		"; respuestas perdidas " + strconv.Itoa(r.Perdidas) + ", repetidas " + strconv.Itoa(r.Repetidas) + "\n"
+}
+
+// cambiarSimulacion is PUT /_pasarela/simular: the body is what --simular takes (empty or
+// «ninguna»: none), ?semilla=N the seed (else the one in force, else one at random).
+func (p *Pasarela) cambiarSimulacion(w http.ResponseWriter, r *http.Request) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, topeSimular+1))
+	if err != nil || len(b) > topeSimular {
+		problemaPropio(w, r, http.StatusBadRequest, "el cuerpo debe ser un modo, como los de --simular (perder@0.3)")
+		return
+	}
+	texto := strings.TrimSpace(string(b))
+	var s *Simulacion
+	if texto != "" && texto != "ninguna" {
+		semilla := rand.Uint64()
+		if actual := p.Simulando(); actual != nil {
+			semilla = actual.Semilla
+		}
+		if v := r.URL.Query().Get("semilla"); v != "" {
+			if semilla, err = strconv.ParseUint(v, 10, 64); err != nil {
+				problemaPropio(w, r, http.StatusBadRequest, "?semilla= lleva un número entero no negativo, no «"+v+"»")
+				return
+			}
+		}
+		if s, err = LeerSimulacion(texto, semilla); err != nil {
+			problemaPropio(w, r, http.StatusBadRequest, err.Error())
+			return
+		}
+	}
+	p.Simular(s)
+	linea := LineaDeSimulacion(s)
+	p.log.Info().Ctx(r.Context()).Msg(linea)
+	respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(linea+"\n"))
+}
+
+// problemaPropio is an error of the gateway's own routes, in the gateway's Problem Details.
+func problemaPropio(w http.ResponseWriter, r *http.Request, codigo int, detail string) {
+	cuerpo := append(jsonjs.Codificar(jsonjs.Objeto{
+		{Nombre: "type", Valor: "about:blank"},
+		{Nombre: "title", Valor: estado.Frase(codigo)},
+		{Nombre: "status", Valor: codigo},
+		{Nombre: "detail", Valor: detail},
+	}), '\n')
+	respuesta.Bytes(w, r, codigo, "application/problem+json", cuerpo)
+}
