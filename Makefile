@@ -59,20 +59,23 @@ escenas-lista: ## lista las escenas con su título
 	$(GO) run ./scripts/escenas --lista scripts/leccion-*
 
 
-lab-up: build ## arranca el laboratorio en segundo plano (bitácoras en lab/); sale con 1 si alguno no arrancó
-	@$(BIN)/laboratorio lab arrancar
+# PANEL=1: also the timeline page (laboratorio panel, 18084), wired to the three servers.
+LAB_PANEL = $(if $(PANEL),--panel)
+
+lab-up: build ## arranca el laboratorio en segundo plano (bitácoras en lab/); PANEL=1 añade la página del viaje (18084); sale con 1 si alguno no arrancó
+	@$(BIN)/laboratorio lab arrancar $(LAB_PANEL)
 
 lab-down: build ## detiene lo que arrancó lab-up, y nada más
 	@$(BIN)/laboratorio lab detener
 
 lab-restart: build ## lo detiene y lo vuelve a arrancar (las lecciones piden servidores recién arrancados en cada serie)
-	@$(BIN)/laboratorio lab reiniciar
+	@$(BIN)/laboratorio lab reiniciar $(LAB_PANEL)
 
 lab-estado: build ## qué servidores corren, con su pid, su dirección y su bitácora
 	@$(BIN)/laboratorio lab estado
 
-lab: build ## el laboratorio en primer plano, cada línea con su programa; Ctrl+C lo detiene
-	@$(BIN)/laboratorio lab primer-plano
+lab: build ## el laboratorio en primer plano, cada línea con su programa; Ctrl+C lo detiene (PANEL=1: con la página)
+	@$(BIN)/laboratorio lab primer-plano $(LAB_PANEL)
 
 lab-tmux: build ## el laboratorio en tmux: un panel por servidor (Ctrl+C lo detiene, ↑ Enter lo arranca) y otro para curl
 	@$(BIN)/laboratorio lab tmux

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/laboratorio"
+	"cursohttp/pkg/panel"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/variantes"
 )
@@ -75,7 +77,7 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 	o.Banderas(raiz.Flags(), curso.PuertoLaboratorio)
 	o.BanderasDeTraza(raiz.Flags())
 	version = variantes.Declarar(raiz.Flags(), variantes.Laboratorio)
-	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f), nuevoLab(f))
+	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f), nuevoLab(f), nuevoPanel(f))
 	cli.Preparar(raiz)
 	return raiz
 }
@@ -152,6 +154,48 @@ un cliente con un type que llega de afuera.
 		},
 	}
 	o.Banderas(cmd.Flags(), curso.PuertoHostil)
+	return cmd
+}
+
+func nuevoPanel(f flujos) *cobra.Command {
+	var o servidor.Opciones
+	var pasarela string
+	cmd := &cobra.Command{
+		Use:   "panel",
+		Short: "la página del viaje de cada petición, en vivo, en el 18084 (para el proyector)",
+		Long: `La página del viaje de cada petición, en http://127.0.0.1:18084: ábrela en el navegador.
+Los programas arrancados con --panel http://127.0.0.1:18084 (laboratorio, revisor, pasarela y
+alta-segura) le mandan un evento por petición, intento o sonda, y la página dibuja cada traza
+en vivo: una fila por intento a lo largo de cliente → pasarela → revisor → laboratorio, con su
+código, su duración y su Idempotency-Key, y dónde se perdió una respuesta (✘ respuesta
+perdida, ⊘ nunca llegó al revisor). Arriba, el libro de la pasarela: cuántas escrituras hizo el
+revisor y cuántos éxitos vieron los clientes, y un control que cambia en marcha la falla que
+la pasarela aplica a todas las peticiones sin X-Simular (lo mismo que su --simular).
+
+Todo lo sirve este programa: no necesita internet. «make lab-up PANEL=1» lo arranca con los
+tres servidores ya conectados. Se detiene con Ctrl+C.`,
+		Example: `  laboratorio panel
+  make lab-up PANEL=1          (el panel y los tres servidores, conectados)
+  alta-segura agenda http://127.0.0.1:18081/codigo/200 --panel http://127.0.0.1:18084`,
+		Args: cli.SinArgumentos,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := validar(cmd, o); err != nil {
+				return err
+			}
+			if u, err := url.Parse(pasarela); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return cli.UsoMal("laboratorio panel: --pasarela debe ser una dirección http, no «%s»", pasarela)
+			}
+			log := servidor.NuevoLogger(f.out, f.err, o.LogJSON)
+			p := panel.Nuevo(panel.Opciones{Pasarela: pasarela, Log: log})
+			// The pages' streams never end by themselves: Ctrl+C must not wait for them.
+			soltar := context.AfterFunc(cmd.Context(), p.Cerrar)
+			defer soltar()
+			return servir(cmd.Context(), "laboratorio panel", o, p, log,
+				func(addr string) string { return "panel en http://" + addr + " (ábrelo en el navegador)" })
+		},
+	}
+	o.Banderas(cmd.Flags(), curso.PuertoPanel)
+	cmd.Flags().StringVar(&pasarela, "pasarela", curso.URLPasarela, "la pasarela cuya falla cambia el control de la página")
 	return cmd
 }
 

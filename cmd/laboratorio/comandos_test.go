@@ -18,21 +18,25 @@ import (
 func TestUsoIncorrecto(t *testing.T) {
 	t.Parallel()
 	prueba.UsosIncorrectos(t, run, map[string]string{
-		"mentira":                 "uso: laboratorio mentira <respuesta>...   (por ejemplo: 503:2 201)\n",
-		"mentira abc":             "laboratorio mentira: respuesta inválida «abc»: se espera mudo o CÓDIGO[:extra], con un código de tres cifras\n",
-		"mentira 201 99":          "laboratorio mentira: respuesta inválida «99»: se espera mudo o CÓDIGO[:extra], con un código de tres cifras\n",
-		"mentira 100":             "laboratorio mentira: respuesta inválida «100»: el código va de 200 a 999 (un 100 no puede ser la última respuesta)\n",
-		"--x":                     "laboratorio: no existe la opción --x; «laboratorio --help» muestra las opciones\n",
-		"-x":                      "laboratorio: no existe la opción -x; «laboratorio --help» muestra las opciones\n",
-		"--puerto":                "laboratorio: la opción --puerto necesita un valor; «laboratorio --help» muestra las opciones\n",
-		"--puerto abc":            "laboratorio: la opción --puerto espera un número entero, no «abc»; «laboratorio --help» muestra las opciones\n",
-		"--puerto 70000":          "laboratorio: --puerto va de 0 a 65535 (0: uno libre), no 70000\n",
-		"hostil --log-json=tal":   "laboratorio hostil: la opción --log-json espera true o false, no «tal»; «laboratorio hostil --help» muestra las opciones\n",
-		"mentira 201 --puerto=-1": "laboratorio mentira: --puerto va de 0 a 65535 (0: uno libre), no -1\n",
-		"otra":                    "laboratorio: sobra «otra»; «laboratorio --help» muestra cómo se usa\n",
-		"--leccion 5 --puerto 0":  "laboratorio: --leccion: «laboratorio» tiene versiones de las lecciones 4, 6 y 7, no de «5»\n",
-		"mentira 201 --leccion 4": "laboratorio mentira: no existe la opción --leccion; «laboratorio mentira --help» muestra las opciones\n",
-		"hostil de-mas":           "laboratorio hostil: sobra «de-mas»; «laboratorio hostil --help» muestra cómo se usa\n",
+		"mentira":                       "uso: laboratorio mentira <respuesta>...   (por ejemplo: 503:2 201)\n",
+		"mentira abc":                   "laboratorio mentira: respuesta inválida «abc»: se espera mudo o CÓDIGO[:extra], con un código de tres cifras\n",
+		"mentira 201 99":                "laboratorio mentira: respuesta inválida «99»: se espera mudo o CÓDIGO[:extra], con un código de tres cifras\n",
+		"mentira 100":                   "laboratorio mentira: respuesta inválida «100»: el código va de 200 a 999 (un 100 no puede ser la última respuesta)\n",
+		"--x":                           "laboratorio: no existe la opción --x; «laboratorio --help» muestra las opciones\n",
+		"-x":                            "laboratorio: no existe la opción -x; «laboratorio --help» muestra las opciones\n",
+		"--puerto":                      "laboratorio: la opción --puerto necesita un valor; «laboratorio --help» muestra las opciones\n",
+		"--puerto abc":                  "laboratorio: la opción --puerto espera un número entero, no «abc»; «laboratorio --help» muestra las opciones\n",
+		"--puerto 70000":                "laboratorio: --puerto va de 0 a 65535 (0: uno libre), no 70000\n",
+		"hostil --log-json=tal":         "laboratorio hostil: la opción --log-json espera true o false, no «tal»; «laboratorio hostil --help» muestra las opciones\n",
+		"mentira 201 --puerto=-1":       "laboratorio mentira: --puerto va de 0 a 65535 (0: uno libre), no -1\n",
+		"otra":                          "laboratorio: sobra «otra»; «laboratorio --help» muestra cómo se usa\n",
+		"--leccion 5 --puerto 0":        "laboratorio: --leccion: «laboratorio» tiene versiones de las lecciones 4, 6 y 7, no de «5»\n",
+		"mentira 201 --leccion 4":       "laboratorio mentira: no existe la opción --leccion; «laboratorio mentira --help» muestra las opciones\n",
+		"hostil de-mas":                 "laboratorio hostil: sobra «de-mas»; «laboratorio hostil --help» muestra cómo se usa\n",
+		"panel --pasarela x --puerto 0": "laboratorio panel: --pasarela debe ser una dirección http, no «x»\n",
+		"panel --puerto 70000":          "laboratorio panel: --puerto va de 0 a 65535 (0: uno libre), no 70000\n",
+		"panel otra":                    "laboratorio panel: sobra «otra»; «laboratorio panel --help» muestra cómo se usa\n",
+		"--panel x --puerto 0":          "laboratorio: --panel debe ser una dirección http, no «x»\n",
 	})
 }
 
@@ -46,6 +50,8 @@ func TestAyuda(t *testing.T) {
 		{[]string{"-h"}, []string{"Órdenes:"}},
 		{[]string{"mentira", "--help"}, []string{"laboratorio mentira <respuesta>...", "503:2", "409:en-curso", "mudo", "(si no se dice: 18082)"}},
 		{[]string{"hostil", "-h"}, []string{"/type/<texto>", "/idioma/en", "(si no se dice: 18083)"}},
+		{[]string{"panel", "--help"}, []string{"http://127.0.0.1:18084", "--panel http://127.0.0.1:18084", "make lab-up PANEL=1", "(si no se dice: 18084)", "--pasarela TEXTO"}},
+		{[]string{"--help"}, []string{"--log-detalle", "--panel TEXTO"}},
 	}
 	for _, c := range casos {
 		codigo, out, errOut := prueba.Correr(t, run, c.args...)

@@ -20,6 +20,7 @@ import (
 // other lab targets call it).
 func nuevoLab(f flujos) *cobra.Command {
 	var dir, bin string
+	var panel bool
 	control := func() (*lab.Control, error) {
 		b := bin
 		if b == "" {
@@ -29,7 +30,7 @@ func nuevoLab(f flujos) *cobra.Command {
 				return nil, err
 			}
 		}
-		return &lab.Control{Dir: dir, Bin: b, Out: f.out}, nil
+		return &lab.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel}, nil
 	}
 	// hacer runs one of the controller's orders; ErrFallo was already explained, so it is exit 1
 	// without another line.
@@ -52,13 +53,16 @@ func nuevoLab(f flujos) *cobra.Command {
 		Use:   "lab",
 		Short: "arranca, detiene y muestra los tres servidores del curso (lo que usan make lab-up y compañía)",
 		Long: `Arranca, detiene y muestra los tres servidores del curso: laboratorio (18081), revisor
-(18080) y pasarela (18082). Funciona igual en Linux, macOS y Windows.
+(18080) y pasarela (18082). Funciona igual en Linux, macOS y Windows. Con --panel arranca
+antes la página del viaje de cada petición (laboratorio panel, 18084) y los tres le mandan sus
+eventos (make lab-up PANEL=1); «detener» la detiene también.
 
 En segundo plano, cada servidor deja su bitácora en lab/<programa>.log y un archivo de estado
 que solo él mantiene mientras escucha: así el laboratorio reconoce a los suyos sin adivinar y
 detiene exactamente lo que arrancó. Las lecciones piden servidores recién arrancados antes de
 cada serie: «laboratorio lab reiniciar» (make lab-restart).`,
 		Example: `  laboratorio lab arrancar       (make lab-up)
+  laboratorio lab arrancar --panel   (make lab-up PANEL=1; abre http://127.0.0.1:18084)
   laboratorio lab estado         (make lab-estado)
   laboratorio lab reiniciar      (make lab-restart)
   laboratorio lab detener        (make lab-down)
@@ -66,6 +70,7 @@ cada serie: «laboratorio lab reiniciar» (make lab-restart).`,
 	}
 	grupo.PersistentFlags().StringVar(&dir, "dir", "lab", "carpeta de las bitácoras y los archivos de estado")
 	grupo.PersistentFlags().StringVar(&bin, "bin", "", "carpeta de los programas (si no se dice: la de este programa)")
+	grupo.PersistentFlags().BoolVar(&panel, "panel", false, "también la página del viaje de cada petición (laboratorio panel, 18084), con los tres conectados a ella")
 	grupo.AddCommand(
 		&cobra.Command{
 			Use:   "arrancar",
@@ -150,7 +155,7 @@ func abrirTmux(cmd *cobra.Command, c *lab.Control, f flujos) error {
 	}
 	for _, inf := range informes {
 		if inf.Vivo {
-			return fmt.Errorf("%s ya corre en segundo plano (pid %d); «laboratorio lab detener» (make lab-down) lo detiene antes de abrirlo en tmux", inf.Programa, inf.Estado.PID)
+			return fmt.Errorf("%s ya corre en segundo plano (pid %d); «laboratorio lab detener» (make lab-down) lo detiene antes de abrirlo en tmux", inf.Etiqueta(), inf.Estado.PID)
 		}
 	}
 	dir, err := os.Getwd()

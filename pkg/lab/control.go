@@ -20,11 +20,68 @@ import (
 )
 
 // Servidor is one of the lab's servers: the program (the binary's name in Control.Bin), the port
-// it listens on, and the arguments it is started with.
+// it listens on, and the arguments it is started with. Nombre, when the program runs more than
+// one of them (laboratorio and laboratorio panel), names its state file, its log and its lines.
 type Servidor struct {
 	Programa string
 	Puerto   int
 	Args     []string
+	Nombre   string
+}
+
+// Etiqueta is how the lab calls s: Nombre, or its program.
+func (s Servidor) Etiqueta() string {
+	if s.Nombre != "" {
+		return s.Nombre
+	}
+	return s.Programa
+}
+
+// Puertos are where the lab's servers listen.
+type Puertos struct{ Revisor, Laboratorio, Pasarela, Panel int }
+
+// PuertosDelCurso are the course's ports, and the panel's 18084.
+func PuertosDelCurso() Puertos {
+	return Puertos{Revisor: curso.PuertoRevisor, Laboratorio: curso.PuertoLaboratorio, Pasarela: curso.PuertoPasarela, Panel: curso.PuertoPanel}
+}
+
+// Servidores are the lab's servers on p, in the order they start, each told where the others are
+// when they are not on the course's ports. With panel, the timeline page (laboratorio panel) starts
+// first and the three send it their events (--panel). On the course's ports without the panel it
+// is DelCurso(), the servers with no arguments at all.
+func (p Puertos) Servidores(panel bool) []Servidor {
+	delCurso := PuertosDelCurso()
+	host := curso.Host
+	var lab, rev, pas []string
+	if p.Laboratorio != delCurso.Laboratorio {
+		lab = append(lab, "--puerto", strconv.Itoa(p.Laboratorio))
+		rev = append(rev, "--destinos", net.JoinHostPort(host, strconv.Itoa(p.Laboratorio)))
+	}
+	if p.Revisor != delCurso.Revisor {
+		rev = append(rev, "--puerto", strconv.Itoa(p.Revisor))
+		pas = append(pas, "--destino", "http://"+net.JoinHostPort(host, strconv.Itoa(p.Revisor)))
+	}
+	if p.Pasarela != delCurso.Pasarela {
+		pas = append(pas, "--puerto", strconv.Itoa(p.Pasarela))
+	}
+	var r []Servidor
+	if panel {
+		pan := []string{"panel"}
+		if p.Panel != delCurso.Panel {
+			pan = append(pan, "--puerto", strconv.Itoa(p.Panel))
+		}
+		if p.Pasarela != delCurso.Pasarela {
+			pan = append(pan, "--pasarela", "http://"+net.JoinHostPort(host, strconv.Itoa(p.Pasarela)))
+		}
+		r = append(r, Servidor{Programa: "laboratorio", Nombre: "panel", Puerto: p.Panel, Args: pan})
+		url := "--panel=http://" + net.JoinHostPort(host, strconv.Itoa(p.Panel))
+		lab, rev, pas = append(lab, url), append(rev, url), append(pas, url)
+	}
+	return append(r,
+		Servidor{Programa: "laboratorio", Puerto: p.Laboratorio, Args: lab},
+		Servidor{Programa: "revisor", Puerto: p.Revisor, Args: rev},
+		Servidor{Programa: "pasarela", Puerto: p.Pasarela, Args: pas},
+	)
 }
 
 // DelCurso are the three servers of the course, in the order they are started: the bench, the
@@ -37,6 +94,16 @@ func DelCurso() []Servidor {
 	}
 }
 
+// panel is the timeline page among the servers, if there.
+func panelEn(servidores []Servidor) (Servidor, bool) {
+	for _, s := range servidores {
+		if s.Etiqueta() == "panel" {
+			return s, true
+		}
+	}
+	return Servidor{}, false
+}
+
 // Control starts, stops and looks at the lab's servers. The zero value of a field is the course's
 // choice (see its comments).
 type Control struct {
@@ -47,6 +114,19 @@ type Control struct {
 	Out        io.Writer  // what the controller says
 	Espera     time.Duration
 	Apagado    time.Duration // how long a stopped server may finish its requests before it is killed
+	// Panel: also the timeline page (laboratorio panel, 18084), first, with the three servers
+	// sending it their events. Only with the course's servers (Servidores nil).
+	Panel bool
+	// Escuchan: where the course's servers listen when Servidores is nil; the zero value is the
+	// course's ports.
+	Escuchan Puertos
+}
+
+func (c *Control) puertos() Puertos {
+	if c.Escuchan == (Puertos{}) {
+		return PuertosDelCurso()
+	}
+	return c.Escuchan
 }
 
 // ErrFallo is the error of a run that did not do all it had to; the controller already said why.
@@ -72,9 +152,19 @@ func (c *Control) host() string {
 	return c.Host
 }
 
+// servidores are the ones to start.
 func (c *Control) servidores() []Servidor {
 	if c.Servidores == nil {
-		return DelCurso()
+		return c.puertos().Servidores(c.Panel)
+	}
+	return c.Servidores
+}
+
+// conocidos are the ones to stop and look at: with the course's servers, the panel too, whether
+// or not it was asked for this time (a «make lab-down» after «make lab-up PANEL=1»).
+func (c *Control) conocidos() []Servidor {
+	if c.Servidores == nil {
+		return c.puertos().Servidores(true)
 	}
 	return c.Servidores
 }
@@ -87,11 +177,11 @@ func (c *Control) binario(programa string) string {
 }
 
 func (c *Control) rutaEstado(s Servidor) string {
-	return filepath.Join(c.dir(), s.Programa+".estado")
+	return filepath.Join(c.dir(), s.Etiqueta()+".estado")
 }
 
 func (c *Control) rutaBitacora(s Servidor) string {
-	return filepath.Join(c.dir(), s.Programa+".log")
+	return filepath.Join(c.dir(), s.Etiqueta()+".log")
 }
 
 func (c *Control) url(s Servidor) string {
@@ -125,7 +215,7 @@ func (c *Control) Arrancar(ctx context.Context) error {
 	fallo := false
 	for _, s := range c.servidores() {
 		if err := c.arrancar(ctx, s); err != nil {
-			c.decir("%s no arrancó: %v", s.Programa, err)
+			c.decir("%s no arrancó: %v", s.Etiqueta(), err)
 			fallo = true
 		}
 	}
@@ -141,7 +231,7 @@ func (c *Control) arrancar(ctx context.Context, s Servidor) error {
 	if e, vivo, err := c.vivo(s); err != nil {
 		return err
 	} else if vivo {
-		c.decir("%s ya corre (pid %d, %s)", s.Programa, e.PID, "http://"+e.Direccion)
+		c.decir("%s ya corre (pid %d, %s)", s.Etiqueta(), e.PID, "http://"+e.Direccion)
 		return nil
 	}
 	if err := c.libre(ctx, s); err != nil {
@@ -256,13 +346,13 @@ func primeraLinea(ruta string) string {
 // Detener stops every server of the lab that is running, the last started first, and waits until
 // each has ended. Only servers whose state file is held are touched: those are ours.
 func (c *Control) Detener(ctx context.Context) error {
-	servidores := c.servidores()
+	servidores := c.conocidos()
 	algo, fallo := false, false
 	for i := len(servidores) - 1; i >= 0; i-- {
 		s := servidores[i]
 		e, vivo, err := c.vivo(s)
 		if err != nil {
-			c.decir("%s: %v", s.Programa, err)
+			c.decir("%s: %v", s.Etiqueta(), err)
 			fallo = true
 			continue
 		}
@@ -271,11 +361,11 @@ func (c *Control) Detener(ctx context.Context) error {
 		}
 		algo = true
 		if err := c.detener(ctx, e); err != nil {
-			c.decir("%s (pid %d) no se detuvo: %v", s.Programa, e.PID, err)
+			c.decir("%s (pid %d) no se detuvo: %v", s.Etiqueta(), e.PID, err)
 			fallo = true
 			continue
 		}
-		c.decir("%s (pid %d) se detuvo", s.Programa, e.PID)
+		c.decir("%s (pid %d) se detuvo", s.Etiqueta(), e.PID)
 	}
 	if !algo && !fallo {
 		c.decir("no había ningún servidor del laboratorio corriendo")
@@ -319,7 +409,14 @@ func esperarFin(ctx context.Context, pid int, espera time.Duration) bool {
 }
 
 // Reiniciar stops the lab and starts it again: the lessons want fresh servers before each series.
+// A panel that was running comes back too, still wired.
 func (c *Control) Reiniciar(ctx context.Context) error {
+	if p, ok := panelEn(c.conocidos()); ok && c.Servidores == nil && !c.Panel {
+		if _, vivo, _ := c.vivo(p); vivo {
+			c.Panel = true
+			defer func() { c.Panel = false }()
+		}
+	}
 	if err := c.Detener(ctx); err != nil {
 		return err
 	}
@@ -340,11 +437,15 @@ type Informe struct {
 // port held by another program.
 func (c *Control) Informes(ctx context.Context) ([]Informe, error) {
 	var r []Informe
-	for _, s := range c.servidores() {
+	pedidos := c.servidores()
+	for _, s := range c.conocidos() {
 		inf := Informe{Servidor: s}
 		e, vivo, err := c.vivo(s)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Programa, err)
+			return nil, fmt.Errorf("%s: %w", s.Etiqueta(), err)
+		}
+		if _, pedido := panelEn(pedidos); s.Etiqueta() == "panel" && !vivo && !pedido {
+			continue // not asked for and not running: nothing to say about it
 		}
 		if vivo {
 			inf.Vivo, inf.Estado, inf.Bitacora = true, e, c.rutaBitacora(s)
@@ -369,17 +470,17 @@ func (c *Control) Estado(ctx context.Context) error {
 	for _, inf := range informes {
 		switch {
 		case inf.Vivo:
-			linea := fmt.Sprintf("%-12s en marcha  pid %-7d http://%s", inf.Programa, inf.Estado.PID, inf.Estado.Direccion)
+			linea := fmt.Sprintf("%-12s en marcha  pid %-7d http://%s", inf.Etiqueta(), inf.Estado.PID, inf.Estado.Direccion)
 			if inf.Bitacora != "" {
 				linea += "  bitácora " + inf.Bitacora
 			}
 			c.decir("%s", linea)
 		case inf.Ocupado && inf.Ocupante.String() != "":
-			c.decir("%-12s detenido   el puerto %d lo tiene otro programa (%s)", inf.Programa, inf.Puerto, inf.Ocupante)
+			c.decir("%-12s detenido   el puerto %d lo tiene otro programa (%s)", inf.Etiqueta(), inf.Puerto, inf.Ocupante)
 		case inf.Ocupado:
-			c.decir("%-12s detenido   el puerto %d lo tiene otro programa", inf.Programa, inf.Puerto)
+			c.decir("%-12s detenido   el puerto %d lo tiene otro programa", inf.Etiqueta(), inf.Puerto)
 		default:
-			c.decir("%-12s detenido", inf.Programa)
+			c.decir("%-12s detenido", inf.Etiqueta())
 		}
 	}
 	return nil
@@ -462,16 +563,16 @@ func (c *Control) PrimerPlano(senales <-chan os.Signal) error {
 	}
 	ancho := 0
 	for _, s := range c.servidores() {
-		ancho = max(ancho, len(s.Programa))
+		ancho = max(ancho, len(s.Etiqueta()))
 	}
 	for _, s := range c.servidores() {
 		if e, vivo, _ := c.vivo(s); vivo {
-			linea(fmt.Sprintf("%s ya corre en segundo plano (pid %d): «laboratorio lab detener» (make lab-down) lo detiene", s.Programa, e.PID))
+			linea(fmt.Sprintf("%s ya corre en segundo plano (pid %d): «laboratorio lab detener» (make lab-down) lo detiene", s.Etiqueta(), e.PID))
 			parar()
 			return ErrFallo
 		}
 		if err := c.libre(context.Background(), s); err != nil {
-			linea(fmt.Sprintf("%s no arrancó: %v", s.Programa, err))
+			linea(fmt.Sprintf("%s no arrancó: %v", s.Etiqueta(), err))
 			parar()
 			return ErrFallo
 		}
@@ -491,7 +592,7 @@ func (c *Control) PrimerPlano(senales <-chan os.Signal) error {
 			return err
 		}
 		h := &hijo{cmd: cmd, termino: termino, leido: make(chan struct{})}
-		prefijo := fmt.Sprintf("%-*s | ", ancho, s.Programa)
+		prefijo := fmt.Sprintf("%-*s | ", ancho, s.Etiqueta())
 		var visto strings.Builder // what it wrote, the reason if it ends at start-up
 		go func() {
 			defer close(h.leido)
@@ -508,7 +609,7 @@ func (c *Control) PrimerPlano(senales <-chan os.Signal) error {
 		})
 		if err != nil {
 			<-h.leido
-			linea(fmt.Sprintf("%s no arrancó: %v", s.Programa, err))
+			linea(fmt.Sprintf("%s no arrancó: %v", s.Etiqueta(), err))
 			parar()
 			return ErrFallo
 		}

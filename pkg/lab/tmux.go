@@ -95,7 +95,7 @@ func (c *Control) AbrirTmux(t Tmux, dentro bool, dir string) (bool, error) {
 		}
 	}
 	for i, s := range servidores {
-		if _, err := t.correr("set-option", "-p", "-t", paneles[i], nombrePanel, s.Programa); err != nil {
+		if _, err := t.correr("set-option", "-p", "-t", paneles[i], nombrePanel, s.Etiqueta()); err != nil {
 			return false, err
 		}
 		// Typed, not run by tmux: the shell stays when the server ends, and keeps it in its history.

@@ -11,6 +11,7 @@ import (
 	"cursohttp/pkg/estado"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/servidor"
 )
 
 // RutaPropia is where the gateway answers for itself instead of forwarding. The revisor's API has
@@ -29,6 +30,9 @@ const (
 const topeSimular = 1 << 10
 
 func (p *Pasarela) propia(w http.ResponseWriter, r *http.Request) {
+	if reg := servidor.RegistroDe(r.Context()); reg != nil {
+		reg.Propia = true
+	}
 	metodos := "GET, HEAD"
 	switch r.URL.Path {
 	case RutaLibro, RutaResumen:

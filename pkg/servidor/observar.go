@@ -55,6 +55,9 @@ type Registro struct {
 	// Escritura: the revisor did a write; Exito: the client got a 2xx to a write (the gateway's
 	// ledger, pkg/pasarela).
 	Escritura, Exito bool
+	// Propia: the request is the server's own business (the gateway's /_pasarela/ routes), part of
+	// nobody's journey: no detailed line, no event.
+	Propia bool
 }
 
 type claveRegistro struct{}
@@ -91,6 +94,9 @@ func (o Observacion) Envolver(h http.Handler) http.Handler {
 }
 
 func (o Observacion) terminar(ctx context.Context, reg *Registro) {
+	if reg.Propia {
+		return
+	}
 	dur := time.Since(reg.Inicio)
 	if o.Detalle {
 		e := o.Log.Info().Ctx(ctx).Str("metodo", reg.Metodo).Str("url", reg.Ruta).Int("codigo", reg.Codigo).

@@ -1,0 +1,86 @@
+package lab
+
+import (
+	"context"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// On the course's ports the servers get no arguments: make lab-up is what it was. With the panel,
+// it starts first and the three are told where it is; on other ports each is told where the
+// others are.
+func TestServidoresSegunPuertos(t *testing.T) {
+	t.Parallel()
+	if got := PuertosDelCurso().Servidores(false); !reflect.DeepEqual(got, DelCurso()) {
+		t.Errorf("sin panel: %+v", got)
+	}
+	const panel = "--panel=http://127.0.0.1:18084"
+	want := []Servidor{
+		{Programa: "laboratorio", Nombre: "panel", Puerto: 18084, Args: []string{"panel"}},
+		{Programa: "laboratorio", Puerto: 18081, Args: []string{panel}},
+		{Programa: "revisor", Puerto: 18080, Args: []string{panel}},
+		{Programa: "pasarela", Puerto: 18082, Args: []string{panel}},
+	}
+	if got := PuertosDelCurso().Servidores(true); !reflect.DeepEqual(got, want) {
+		t.Errorf("con panel:\n%+v\nse esperaba\n%+v", got, want)
+	}
+	otros := Puertos{Revisor: 1, Laboratorio: 2, Pasarela: 3, Panel: 4}
+	want = []Servidor{
+		{Programa: "laboratorio", Nombre: "panel", Puerto: 4, Args: []string{"panel", "--puerto", "4", "--pasarela", "http://127.0.0.1:3"}},
+		{Programa: "laboratorio", Puerto: 2, Args: []string{"--puerto", "2", "--panel=http://127.0.0.1:4"}},
+		{Programa: "revisor", Puerto: 1, Args: []string{"--destinos", "127.0.0.1:2", "--puerto", "1", "--panel=http://127.0.0.1:4"}},
+		{Programa: "pasarela", Puerto: 3, Args: []string{"--destino", "http://127.0.0.1:1", "--puerto", "3", "--panel=http://127.0.0.1:4"}},
+	}
+	if got := otros.Servidores(true); !reflect.DeepEqual(got, want) {
+		t.Errorf("en otros puertos:\n%+v\nse esperaba\n%+v", got, want)
+	}
+}
+
+// make lab-up PANEL=1, then make lab-estado, make lab-restart and make lab-down without PANEL: the
+// panel is listed, comes back with the restart, and is stopped with the rest.
+func TestPanelArrancaYSeDetiene(t *testing.T) {
+	t.Parallel()
+	if binarios == "" {
+		t.Skip("arranca los servidores; se salta con -short")
+	}
+	puertos := Puertos{Revisor: puertoLibre(t), Laboratorio: puertoLibre(t), Pasarela: puertoLibre(t), Panel: puertoLibre(t)}
+	dir := t.TempDir()
+	var dijo salidaSegura
+	c := &Control{Dir: dir, Bin: binarios, Escuchan: puertos, Panel: true, Out: &dijo}
+	ctx := context.Background()
+	if err := c.Arrancar(ctx); err != nil {
+		t.Fatalf("arrancar: %v\n%s", err, dijo.String())
+	}
+	t.Cleanup(func() { c.Detener(ctx) })
+	sin := &Control{Dir: dir, Bin: binarios, Escuchan: puertos, Out: &dijo}
+	if err := sin.Estado(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(dijo.String(), "panel        en marcha  pid ") ||
+		!strings.Contains(dijo.String(), "http://127.0.0.1:"+strconv.Itoa(puertos.Panel)+"  bitácora ") {
+		t.Fatalf("estado:\n%s", dijo.String())
+	}
+	if err := sin.Reiniciar(ctx); err != nil {
+		t.Fatalf("reiniciar: %v\n%s", err, dijo.String())
+	}
+	if n := strings.Count(dijo.String(), "panel en http://127.0.0.1:"+strconv.Itoa(puertos.Panel)+" (ábrelo en el navegador)"); n != 2 {
+		t.Fatalf("el panel arrancó %d veces, se esperaban 2 (volvió con el reinicio):\n%s", n, dijo.String())
+	}
+	if err := (&Control{Dir: dir, Bin: binarios, Escuchan: puertos, Out: &dijo}).Detener(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(dijo.String()[strings.LastIndex(dijo.String(), "pasarela (pid "):], "panel (pid ") {
+		t.Fatalf("detener no detuvo el panel:\n%s", dijo.String())
+	}
+	if Ocupado("127.0.0.1", puertos.Panel) {
+		t.Fatal("el panel sigue escuchando")
+	}
+	// Not asked for and not running: estado does not mention it.
+	antes := len(dijo.String())
+	sin.Estado(ctx)
+	if strings.Contains(dijo.String()[antes:], "panel") {
+		t.Errorf("estado habla del panel detenido:\n%s", dijo.String()[antes:])
+	}
+}

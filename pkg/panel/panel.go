@@ -1,0 +1,339 @@
+// Package panel is the timeline page (laboratorio panel, 18084): the programs started with --panel
+// send it their events (pkg/eventos), and it shows each trace live, one row per attempt across the
+// lanes cliente → pasarela → revisor → laboratorio, where a response was lost and what the client
+// got. Everything it serves is in the binary (embed): no build step, no CDN. It also carries a
+// control for the gateway's process-wide fault (PUT /_pasarela/simular).
+package panel
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"cursohttp/pkg/eventos"
+	"cursohttp/pkg/respuesta"
+)
+
+//go:embed web
+var web embed.FS
+
+// The page's routes.
+const (
+	RutaEventos = "/eventos" // POST: the programs' events, one JSON per line (pkg/eventos)
+	RutaFlujo   = "/flujo"   // GET: the events as server-sent events, the history first
+	RutaSimular = "/simular" // POST modo, prob, semilla: sets the gateway's process-wide fault
+	RutaBorrar  = "/borrar"  // POST: forget the history (a new series)
+)
+
+// Topes.
+const (
+	TopeHistoria = 20_000  // events kept for a page that opens later
+	TopeLote     = 4 << 20 // bytes of one POST of events
+	topeEspera   = 256     // events waiting for one slow page before it is dropped
+)
+
+// Opciones configure a Panel.
+type Opciones struct {
+	Pasarela string         // the gateway whose fault the control sets; curso.URLPasarela in the command
+	Log      zerolog.Logger // one line when the fault is changed
+	Cliente  *http.Client   // to reach the gateway; a 5 s client when nil
+}
+
+// Panel is the page's http.Handler. Cerrar ends the open streams (on shutdown).
+type Panel struct {
+	pasarela string
+	log      zerolog.Logger
+	cliente  *http.Client
+	archivos http.Handler
+
+	mu        sync.Mutex
+	historia  [][]byte // each event's JSON, oldest first
+	oyentes   map[*oyente]struct{}
+	simulando string // the gateway's last known fault line
+	cerrado   bool
+	fin       chan struct{}
+}
+
+// oyente is one open page.
+type oyente struct {
+	c chan mensaje
+}
+
+// mensaje is one server-sent event.
+type mensaje struct {
+	tipo string // event:
+	dato []byte // data: (one line)
+}
+
+// Nuevo builds the panel.
+func Nuevo(o Opciones) *Panel {
+	if o.Cliente == nil {
+		o.Cliente = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil}}
+	}
+	sub, _ := fs.Sub(web, "web")
+	return &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
+		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{})}
+}
+
+// Cerrar ends every open stream, so a stopping server does not wait for the pages.
+func (p *Panel) Cerrar() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.cerrado {
+		p.cerrado = true
+		close(p.fin)
+	}
+}
+
+func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == RutaEventos && r.Method == http.MethodPost:
+		p.recibir(w, r)
+	case r.URL.Path == RutaFlujo && r.Method == http.MethodGet:
+		p.fluir(w, r)
+	case r.URL.Path == RutaSimular && r.Method == http.MethodPost:
+		p.simular(w, r)
+	case r.URL.Path == RutaBorrar && r.Method == http.MethodPost:
+		p.borrar(w)
+	case r.Method == http.MethodGet || r.Method == http.MethodHead:
+		if r.URL.Path != "/" && r.URL.Path != "/panel.js" && r.URL.Path != "/panel.css" {
+			http.Error(w, "no existe: la página está en /", http.StatusNotFound)
+			return
+		}
+		// The page never changes while the binary runs; a projector left open reloads it anyway.
+		w.Header().Set("Cache-Control", "no-cache")
+		p.archivos.ServeHTTP(w, r)
+	default:
+		http.Error(w, "método no admitido", http.StatusMethodNotAllowed)
+	}
+}
+
+// recibir takes a batch of events and passes each to the open pages.
+func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
+	sc := bufio.NewScanner(http.MaxBytesReader(w, r.Body, TopeLote))
+	sc.Buffer(make([]byte, 64<<10), TopeLote)
+	var lote [][]byte
+	for sc.Scan() {
+		linea := bytes.TrimSpace(sc.Bytes())
+		if len(linea) == 0 {
+			continue
+		}
+		var ev eventos.Evento
+		if err := json.Unmarshal(linea, &ev); err != nil || ev.Programa == "" || ev.Tipo == "" {
+			http.Error(w, "cada línea debe ser un evento en JSON con programa y tipo", http.StatusBadRequest)
+			return
+		}
+		// Re-encoded: what reaches the pages is exactly an Evento, one line.
+		b, _ := json.Marshal(&ev)
+		lote = append(lote, b)
+	}
+	if err := sc.Err(); err != nil {
+		http.Error(w, "no pude leer los eventos: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	p.difundir("evento", lote...)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// difundir keeps events in the history and sends them to every open page; a page too slow to
+// take them is dropped (it reconnects and gets the history again).
+func (p *Panel) difundir(tipo string, datos ...[]byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if tipo == "evento" {
+		p.historia = append(p.historia, datos...)
+		if n := len(p.historia); n > TopeHistoria {
+			p.historia = append([][]byte(nil), p.historia[n-TopeHistoria:]...)
+		}
+	}
+	for o := range p.oyentes {
+	enviar:
+		for _, d := range datos {
+			select {
+			case o.c <- mensaje{tipo, d}:
+			default:
+				delete(p.oyentes, o)
+				close(o.c)
+				break enviar
+			}
+		}
+	}
+}
+
+// fluir is the page's stream: the current fault, the history, then every event as it comes.
+func (p *Panel) fluir(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	o := &oyente{c: make(chan mensaje, topeEspera)}
+	p.mu.Lock()
+	if p.cerrado {
+		p.mu.Unlock()
+		return
+	}
+	historia := p.historia
+	simulando := p.simulando
+	p.oyentes[o] = struct{}{}
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		if _, sigue := p.oyentes[o]; sigue {
+			delete(p.oyentes, o)
+			close(o.c)
+		}
+		p.mu.Unlock()
+	}()
+	// No read deadline: the stream stays open as long as the page does.
+	rc.SetReadDeadline(time.Time{})
+	if simulando == "" {
+		simulando = p.consultarSimulacion(r.Context())
+	}
+	escribir := func(m mensaje) bool {
+		var b bytes.Buffer
+		b.WriteString("event: " + m.tipo + "\ndata: ")
+		b.Write(m.dato)
+		b.WriteString("\n\n")
+		if _, err := w.Write(b.Bytes()); err != nil {
+			return false
+		}
+		return true
+	}
+	// «inicio» tells a page that reconnects to start again: the history follows.
+	if !escribir(mensaje{"inicio", []byte(`""`)}) || !escribir(mensaje{"simular", []byte(strconv.Quote(simulando))}) {
+		return
+	}
+	for _, d := range historia {
+		if !escribir(mensaje{"evento", d}) {
+			return
+		}
+	}
+	if rc.Flush() != nil {
+		return
+	}
+	latido := time.NewTicker(15 * time.Second)
+	defer latido.Stop()
+	for {
+		select {
+		case m, ok := <-o.c:
+			if !ok {
+				return
+			}
+			if !escribir(m) {
+				return
+			}
+			// Whatever else is waiting goes in the same write.
+			for hay := true; hay; {
+				select {
+				case m, ok := <-o.c:
+					if !ok || !escribir(m) {
+						return
+					}
+				default:
+					hay = false
+				}
+			}
+			if rc.Flush() != nil {
+				return
+			}
+		case <-latido.C:
+			// A comment keeps proxies and the browser from closing a quiet stream.
+			if _, err := io.WriteString(w, ": latido\n\n"); err != nil || rc.Flush() != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		case <-p.fin:
+			return
+		}
+	}
+}
+
+// borrar forgets the history: the pages clear their timeline.
+func (p *Panel) borrar(w http.ResponseWriter) {
+	p.mu.Lock()
+	p.historia = nil
+	p.mu.Unlock()
+	p.difundir("borrar", []byte(`""`))
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// simular sets the gateway's process-wide fault from the page's form (modo, prob, semilla).
+func (p *Panel) simular(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "formulario ilegible", http.StatusBadRequest)
+		return
+	}
+	modo := strings.TrimSpace(r.PostForm.Get("modo"))
+	if prob := strings.TrimSpace(r.PostForm.Get("prob")); modo != "" && modo != "ninguna" && prob != "" && prob != "1" {
+		modo += "@" + prob
+	}
+	destino := p.pasarela + "/_pasarela/simular"
+	if s := strings.TrimSpace(r.PostForm.Get("semilla")); s != "" {
+		destino += "?semilla=" + url.QueryEscape(s)
+	}
+	req, err := http.NewRequestWithContext(r.Context(), http.MethodPut, destino, strings.NewReader(modo))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	resp, err := p.cliente.Do(req)
+	if err != nil {
+		respuesta.Bytes(w, r, http.StatusBadGateway, "text/plain; charset=utf-8", []byte("la pasarela no responde en "+p.pasarela+"\n"))
+		return
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if resp.StatusCode != http.StatusOK {
+		// The gateway's Problem Details: its detail is the sentence to show.
+		var problema struct{ Detail string }
+		if json.Unmarshal(b, &problema) == nil && problema.Detail != "" {
+			b = []byte(problema.Detail + "\n")
+		}
+		respuesta.Bytes(w, r, http.StatusBadRequest, "text/plain; charset=utf-8", b)
+		return
+	}
+	linea := strings.TrimSpace(string(b))
+	p.mu.Lock()
+	p.simulando = linea
+	p.mu.Unlock()
+	p.log.Info().Str("simular", modo).Msg("panel: " + linea)
+	p.difundir("simular", []byte(strconv.Quote(linea)))
+	respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(linea+"\n"))
+}
+
+// consultarSimulacion asks the gateway which fault is in force.
+func (p *Panel) consultarSimulacion(ctx context.Context) string {
+	ctx, cancelar := context.WithTimeout(ctx, 2*time.Second)
+	defer cancelar()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.pasarela+"/_pasarela/simular", nil)
+	resp, err := p.cliente.Do(req)
+	if err != nil {
+		return "la pasarela no responde en " + p.pasarela
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if resp.StatusCode != http.StatusOK {
+		return "la pasarela de " + p.pasarela + " no dice qué falla simula"
+	}
+	linea := strings.TrimSpace(string(b))
+	p.mu.Lock()
+	p.simulando = linea
+	p.mu.Unlock()
+	return linea
+}

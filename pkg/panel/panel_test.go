@@ -1,0 +1,248 @@
+package panel
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"cursohttp/internal/prueba"
+	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/eventos"
+	"cursohttp/pkg/pasarela"
+	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/traza"
+)
+
+// flujo reads a page's stream: one (event, data) pair per server-sent event.
+type flujo struct {
+	cancelar context.CancelFunc
+	c        chan [2]string
+}
+
+func abrirFlujo(t *testing.T, base string) *flujo {
+	t.Helper()
+	ctx, cancelar := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+RutaFlujo, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Header.Get("Content-Type") != "text/event-stream; charset=utf-8" {
+		t.Fatalf("Content-Type %q", resp.Header.Get("Content-Type"))
+	}
+	f := &flujo{cancelar: cancelar, c: make(chan [2]string, 100)}
+	go func() {
+		defer resp.Body.Close()
+		defer close(f.c)
+		sc := bufio.NewScanner(resp.Body)
+		var tipo string
+		for sc.Scan() {
+			l := sc.Text()
+			switch {
+			case strings.HasPrefix(l, "event: "):
+				tipo = l[len("event: "):]
+			case strings.HasPrefix(l, "data: "):
+				f.c <- [2]string{tipo, l[len("data: "):]}
+			}
+		}
+	}()
+	t.Cleanup(cancelar)
+	return f
+}
+
+func (f *flujo) siguiente(t *testing.T) [2]string {
+	t.Helper()
+	select {
+	case m, ok := <-f.c:
+		if !ok {
+			t.Fatal("el flujo se cerró")
+		}
+		return m
+	case <-time.After(5 * time.Second):
+		t.Fatal("el flujo no trajo nada en 5 s")
+	}
+	return [2]string{}
+}
+
+// A program's events reach every open page, and a page that opens later gets them first.
+func TestEventosALasPaginas(t *testing.T) {
+	t.Parallel()
+	p := Nuevo(Opciones{Pasarela: "http://127.0.0.1:1", Log: zerolog.Nop()})
+	srv := servidortest.Nuevo(t, p)
+	antes := abrirFlujo(t, srv.URL)
+	if m := antes.siguiente(t); m != [2]string{"inicio", `""`} {
+		t.Fatalf("primero %v", m)
+	}
+	if m := antes.siguiente(t); m[0] != "simular" || !strings.Contains(m[1], "la pasarela no responde en http://127.0.0.1:1") {
+		t.Fatalf("después %v", m)
+	}
+	emisor := eventos.NuevoEmisor(srv.URL, nil)
+	tc := traza.Nueva()
+	for i := 1; i <= 3; i++ {
+		ev := eventos.Evento{Programa: "alta-segura", Tipo: eventos.Intento, Intento: i, Inicio: time.Now()}
+		ev.EnTraza(tc.Hijo())
+		emisor.Enviar(ev)
+	}
+	emisor.Cerrar(5 * time.Second)
+	for i := 1; i <= 3; i++ {
+		if m := antes.siguiente(t); m[0] != "evento" || !strings.Contains(m[1], `"intento":`+string(rune('0'+i))) || !strings.Contains(m[1], tc.Traza.String()) {
+			t.Fatalf("evento %d: %v", i, m)
+		}
+	}
+	despues := abrirFlujo(t, srv.URL)
+	despues.siguiente(t)
+	despues.siguiente(t)
+	for i := 1; i <= 3; i++ {
+		if m := despues.siguiente(t); m[0] != "evento" || !strings.Contains(m[1], `"intento":`+string(rune('0'+i))) {
+			t.Fatalf("historia %d: %v", i, m)
+		}
+	}
+	// Limpiar: the pages forget, and so does the history.
+	if resp, err := http.Post(srv.URL+RutaBorrar, "", nil); err != nil || resp.StatusCode != 204 {
+		t.Fatalf("borrar: %v %v", resp, err)
+	}
+	if m := despues.siguiente(t); m[0] != "borrar" {
+		t.Fatalf("tras borrar %v", m)
+	}
+	p.mu.Lock()
+	quedan := len(p.historia)
+	p.mu.Unlock()
+	if quedan != 0 {
+		t.Fatal("la historia sigue")
+	}
+}
+
+// What is not an event is refused whole, with one sentence.
+func TestEventosInvalidos(t *testing.T) {
+	t.Parallel()
+	srv := servidortest.Nuevo(t, Nuevo(Opciones{Log: zerolog.Nop()}))
+	for _, cuerpo := range []string{"no es json\n", `{"programa":"revisor"}` + "\n", `{"tipo":"peticion"}`} {
+		resp, err := http.Post(srv.URL+RutaEventos, eventos.Tipo, strings.NewReader(cuerpo))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 400 || string(b) != "cada línea debe ser un evento en JSON con programa y tipo\n" {
+			t.Errorf("%q: %d %q", cuerpo, resp.StatusCode, b)
+		}
+	}
+}
+
+// The control: the page's form sets the real gateway's process-wide fault and every page hears
+// the line that says which is in force; the gateway's refusal comes back as its sentence.
+func TestControlDeLaFalla(t *testing.T) {
+	t.Parallel()
+	u, _ := url.Parse("http://127.0.0.1:1")
+	var logPasarela prueba.Buffer
+	pas := pasarela.Nueva(pasarela.Opciones{Destino: u, Log: servidor.NuevoLogger(&logPasarela, &logPasarela, false)})
+	ps := servidortest.Nuevo(t, pas)
+	p := Nuevo(Opciones{Pasarela: ps.URL, Log: zerolog.Nop()})
+	srv := servidortest.Nuevo(t, p)
+	f := abrirFlujo(t, srv.URL)
+	f.siguiente(t)
+	if m := f.siguiente(t); m[1] != `"pasarela: sin --simular: solo fallan las peticiones con X-Simular"` {
+		t.Fatalf("al abrir: %v", m)
+	}
+	enviar := func(campos url.Values) (int, string) {
+		resp, err := http.PostForm(srv.URL+RutaSimular, campos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	const linea = "pasarela: --simular perder-siempre@0.3 --semilla 7 (las peticiones sin X-Simular)"
+	if c, b := enviar(url.Values{"modo": {"perder"}, "prob": {"0.3"}, "semilla": {"7"}}); c != 200 || b != linea+"\n" {
+		t.Fatalf("%d %q", c, b)
+	}
+	if m := f.siguiente(t); m != [2]string{"simular", `"` + linea + `"`} {
+		t.Fatalf("la página oyó %v", m)
+	}
+	if s := pas.Simulando(); s == nil || s.String() != "perder-siempre@0.3" || s.Semilla != 7 {
+		t.Fatalf("la pasarela simula %v", s)
+	}
+	if c, b := enviar(url.Values{"modo": {"lento"}}); c != 400 || b != "«lento»: lento lleva un número de 1 a 99999 (lento:N)\n" {
+		t.Fatalf("%d %q", c, b)
+	}
+	if c, _ := enviar(url.Values{"modo": {"ninguna"}, "prob": {"0.5"}}); c != 200 || pas.Simulando() != nil {
+		t.Fatalf("ninguna: %d %v", c, pas.Simulando())
+	}
+	// A gateway that is not there is said so.
+	sola := servidortest.Nuevo(t, Nuevo(Opciones{Pasarela: "http://127.0.0.1:1", Log: zerolog.Nop()}))
+	resp, _ := http.PostForm(sola.URL+RutaSimular, url.Values{"modo": {"perder"}})
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 502 || string(b) != "la pasarela no responde en http://127.0.0.1:1\n" {
+		t.Fatalf("%d %q", resp.StatusCode, b)
+	}
+}
+
+// Cerrar ends the open streams: a stopping server does not wait for the pages.
+func TestCerrarTerminaLosFlujos(t *testing.T) {
+	t.Parallel()
+	p := Nuevo(Opciones{Pasarela: "http://127.0.0.1:1", Log: zerolog.Nop()})
+	f := abrirFlujo(t, servidortest.Nuevo(t, p).URL)
+	f.siguiente(t)
+	f.siguiente(t)
+	p.Cerrar()
+	select {
+	case _, ok := <-f.c:
+		if ok {
+			t.Fatal("el flujo siguió")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("el flujo no terminó")
+	}
+}
+
+// Everything the page needs is in the binary and comes from the panel itself: no other host is
+// named in the page, its script or its styles (no CDN, no fonts from elsewhere).
+func TestTodoDesdeElBinario(t *testing.T) {
+	t.Parallel()
+	srv := servidortest.Nuevo(t, Nuevo(Opciones{Log: zerolog.Nop()}))
+	externo := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?(https?:)?//|url\(\s*["']?(https?:)?//|@import|fetch\(\s*["']https?:|EventSource\(\s*["']https?:`)
+	for _, ruta := range []string{"/", "/panel.js", "/panel.css"} {
+		resp, err := http.Get(srv.URL + ruta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(b) == 0 {
+			t.Fatalf("%s: %d", ruta, resp.StatusCode)
+		}
+		if m := externo.Find(b); m != nil {
+			t.Errorf("%s carga algo de otro sitio: %q", ruta, m)
+		}
+	}
+	fs.WalkDir(web, "web", func(ruta string, d fs.DirEntry, err error) error {
+		if !d.IsDir() && !strings.HasSuffix(ruta, ".html") && !strings.HasSuffix(ruta, ".js") && !strings.HasSuffix(ruta, ".css") {
+			t.Errorf("%s: el panel sirve solo su página, su guion y su estilo", ruta)
+		}
+		return nil
+	})
+	for ruta, codigo := range map[string]int{"/otra": 404, "/web/index.html": 404} {
+		resp, _ := http.Get(srv.URL + ruta)
+		resp.Body.Close()
+		if resp.StatusCode != codigo {
+			t.Errorf("%s: %d", ruta, resp.StatusCode)
+		}
+	}
+	req := httptest.NewRequest("DELETE", "/", nil)
+	w := httptest.NewRecorder()
+	Nuevo(Opciones{}).ServeHTTP(w, req)
+	if w.Code != 405 {
+		t.Errorf("DELETE /: %d", w.Code)
+	}
+}

@@ -1,0 +1,305 @@
+// The timeline: every event the programs send (pkg/eventos) arrives through /flujo and is placed
+// in its trace; a trace is drawn as one row per attempt across the lanes cliente → pasarela →
+// revisor → laboratorio. Events may arrive in any order: each trace is drawn again from what is
+// known of it, so a late parent puts its children in their row.
+"use strict";
+
+const CARRILES = ["cliente", "pasarela", "revisor", "laboratorio"];
+const TOPE_TRAZAS = 40;
+const trazas = new Map(); // trace id → {id, eventos: Map, primero}
+const sucias = new Set();
+let pedido = false;
+
+const $ = (sel) => document.querySelector(sel);
+
+function carril(ev) {
+  if (ev.programa === "alta-segura") return "cliente";
+  if (ev.programa === "pasarela") return "pasarela";
+  if (ev.programa === "revisor") return "revisor";
+  if (ev.programa === "laboratorio") return "laboratorio";
+  return null;
+}
+
+// instante is an event's start in milliseconds, with the microseconds RFC 3339 carries (Date.parse
+// keeps only milliseconds, and the strings do not sort: their fractions vary in length).
+function instante(s) {
+  const m = /\.(\d+)/.exec(s || "");
+  const fraccion = m ? Number("0." + m[1]) * 1000 : 0;
+  return Date.parse((s || "").replace(/\.\d+/, "")) + fraccion;
+}
+
+function recibir(ev) {
+  // The gateway's own routes (the control, the ledger) are not part of anybody's journey.
+  if (ev.ruta && ev.ruta.startsWith("/_pasarela/")) return;
+  ev.t = instante(ev.inicio);
+  const id = ev.traza || "sin-traza";
+  let t = trazas.get(id);
+  if (!t) {
+    t = { id, eventos: new Map(), primero: ev.t };
+    trazas.set(id, t);
+  }
+  t.eventos.set(ev.tipo + ":" + (ev.tramo || t.eventos.size), ev);
+  if (ev.t < t.primero) t.primero = ev.t;
+  sucias.add(id);
+  if (!pedido) {
+    pedido = true;
+    requestAnimationFrame(dibujarSucias);
+  }
+}
+
+function dibujarSucias() {
+  pedido = false;
+  for (const id of sucias) dibujar(trazas.get(id));
+  sucias.clear();
+  ordenar();
+  resumir();
+}
+
+// el crea un elemento con sus atributos y sus hijos (texto o elementos).
+function el(etiqueta, attrs, ...hijos) {
+  const e = document.createElement(etiqueta);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("data-")) e.setAttribute(k, String(v));
+    else e.setAttribute(k, v);
+  }
+  for (const h of hijos) {
+    if (h === null || h === undefined || h === "") continue;
+    e.append(typeof h === "string" ? document.createTextNode(h) : h);
+  }
+  return e;
+}
+
+function ms(x) {
+  if (x === undefined) return "";
+  if (x < 10) return x.toFixed(2) + " ms";
+  if (x < 10000) return Math.round(x) + " ms";
+  return (x / 1000).toFixed(1) + " s";
+}
+
+function corta(id) {
+  return id ? id.slice(0, 8) + "…" : "";
+}
+
+// La fila de un evento: el intento del cliente del que cuelga, o, sin cliente que lo diga, su
+// antepasado más alto conocido.
+function raizDe(ev, tramos) {
+  let r = ev;
+  for (let pasos = 0; pasos < 50; pasos++) {
+    if (r.tipo === "intento") return r;
+    const padre = r.padre && tramos.get(r.padre);
+    if (!padre || padre.tipo === "intencion") return r;
+    r = padre;
+  }
+  return r;
+}
+
+function dibujar(t) {
+  const eventos = [...t.eventos.values()].sort((a, b) => a.t - b.t);
+  const tramos = new Map();
+  for (const ev of eventos) if (ev.tramo && ev.tipo !== "intencion") tramos.set(ev.tramo, ev);
+  const intencion = eventos.find((e) => e.tipo === "intencion");
+  if (intencion) tramos.set(intencion.tramo, intencion);
+
+  const filas = new Map();
+  for (const ev of eventos) {
+    if (ev.tipo === "intencion") continue;
+    const raiz = raizDe(ev, tramos);
+    let f = filas.get(raiz.tramo);
+    if (!f) {
+      f = { raiz, carriles: { cliente: [], pasarela: [], revisor: [], laboratorio: [] } };
+      filas.set(raiz.tramo, f);
+    }
+    const c = carril(ev);
+    if (c) f.carriles[c].push(ev);
+  }
+  const orden = [...filas.values()].sort((a, b) => {
+    if (a.raiz.intento && b.raiz.intento) return a.raiz.intento - b.raiz.intento;
+    return a.raiz.t - b.raiz.t;
+  });
+
+  const intentos = orden.filter((f) => f.raiz.tipo === "intento");
+  let titulo;
+  const nombre = intencion ? intencion.nombre : undefined;
+  if (intencion) {
+    const n = intencion.intento || intentos.length;
+    titulo = `alta «${intencion.nombre}» · ${n} ${n === 1 ? "intento" : "intentos"} · ${intencion.resultado || ""}`;
+  } else if (intentos.length > 0) {
+    titulo = `alta en curso · ${intentos.length} ${intentos.length === 1 ? "intento" : "intentos"}`;
+  } else {
+    const r = orden[0] && orden[0].raiz;
+    titulo = r ? `${r.metodo || ""} ${r.ruta || ""}` : "traza";
+  }
+  const llave = (intencion && intencion.llave) || eventos.map((e) => e.llave).find(Boolean);
+  const art = el("article", { class: "traza", "data-traza": t.id, "data-nombre": nombre, "data-inicio": t.primero },
+    el("header", null,
+      el("h2", null, titulo),
+      el("p", null, el("span", { class: "id", title: t.id }, "traza " + corta(t.id)),
+        llave ? " · llave " : "", llave ? el("span", { class: "id" }, llave) : "")),
+    ...orden.map(dibujarFila));
+  const viejo = document.querySelector(`article.traza[data-traza="${CSS.escape(t.id)}"]`);
+  if (viejo) viejo.replaceWith(art);
+  else $("#trazas").prepend(art);
+  const vacio = $("#vacio");
+  if (vacio) vacio.remove();
+}
+
+function dibujarFila(f) {
+  const attrs = { class: "fila", role: "row" };
+  if (f.raiz.tipo === "intento") attrs["data-intento"] = f.raiz.intento;
+  const celdas = CARRILES.map((c) => dibujarCelda(c, f.carriles[c]));
+  if (f.carriles.cliente.length === 0) {
+    // curl and the like: a client that sends no traceparent of its own.
+    celdas[0].append(el("div", { class: "item" }, el("span", { class: "linea detalle" }, "un cliente sin traza (curl)")));
+  }
+  return el("div", attrs, ...celdas);
+}
+
+function dibujarCelda(c, evs) {
+  const attrs = { class: "celda", role: "cell", "data-carril": c };
+  const items = [];
+  for (const ev of evs) {
+    const it = dibujarEvento(c, ev, attrs);
+    if (it) items.push(it);
+  }
+  return el("div", attrs, ...items);
+}
+
+function marca(texto, clase) {
+  return el("span", { class: "marca " + (clase || "") }, texto);
+}
+
+// dibujarEvento draws one event in its lane, and notes on the cell what a test or a reader looks
+// for: the codes, and whether the answer was lost.
+function dibujarEvento(c, ev, celda) {
+  const linea = (clase, ...hijos) => el("span", { class: "linea " + clase }, ...hijos);
+  if (ev.tipo === "intento") {
+    celda["data-codigo"] = ev.codigo || "";
+    const recibio = ev.codigo ? `recibió ${ev.codigo}` : ev.resultado || "sin respuesta";
+    const bien = ev.codigo >= 200 && ev.codigo < 300;
+    return el("div", { class: "item" },
+      linea("principal", `intento ${ev.intento}`),
+      linea("", bien ? marca("✔", "bien") : marca("✘", "mal"), " " + recibio),
+      linea("detalle", `${ev.metodo || ""} ${ev.ruta || ""} · ${ms(ev.ms)}`, ev.falla ? ` · X-Simular: ${ev.falla}` : ""));
+  }
+  if (c === "pasarela") {
+    celda["data-revisor"] = ev.revisor || "";
+    celda["data-cliente"] = ev.codigo || "";
+    const revisor = ev.revisor ? `revisor ${ev.revisor}` : (ev.resultado === "nunca llegó al revisor" ? "el revisor no la vio" : "el revisor no respondió");
+    const cliente = ev.codigo ? `cliente ${ev.codigo}` : "cliente sin respuesta";
+    let estado;
+    if (!ev.revisor && ev.resultado === "nunca llegó al revisor") {
+      celda["data-nunca"] = "si";
+      estado = marca("⊘ nunca llegó al revisor", "mal");
+    } else if (ev.revisor && ev.revisor !== ev.codigo) {
+      celda["data-perdida"] = "si";
+      estado = marca("✘ respuesta perdida", "mal");
+    } else if (ev.revisor) {
+      estado = marca("✔ entregada", "bien");
+    } else {
+      estado = marca("✘ sin respuesta del revisor", "mal");
+    }
+    // What the mark already says is not repeated below it.
+    const dicho = ["nunca llegó al revisor", "respuesta perdida", "el revisor no respondió"];
+    const resultado = ev.resultado && !dicho.includes(ev.resultado) ? ev.resultado + " · " : "";
+    return el("div", { class: "item" },
+      linea("principal", `${revisor} → ${cliente}`),
+      linea("", estado),
+      linea("detalle", ev.falla ? `falla ${ev.falla} · ` : "", resultado, ms(ev.ms)));
+  }
+  if (ev.tipo === "sonda") {
+    return el("div", { class: "item" },
+      linea("", `sonda → ${ev.codigo || ev.resultado}`),
+      linea("detalle", `GET ${ev.ruta} · ${ms(ev.ms)}`));
+  }
+  // A server's request: the revisor's or the bench's.
+  if (ev.codigo) celda["data-codigo"] = ev.codigo;
+  const repetida = ev.resultado === "respuesta repetida";
+  if (repetida) celda["data-repetida"] = "si";
+  return el("div", { class: "item" },
+    linea("principal", `${ev.metodo} ${ev.ruta} → ${ev.codigo || "sin respuesta"}`),
+    repetida ? linea("", marca("⟲ respuesta repetida")) : (ev.resultado ? linea("", ev.resultado) : ""),
+    linea("detalle", ms(ev.ms)));
+}
+
+// Newest trace first, and only the newest TOPE_TRAZAS on the page.
+function ordenar() {
+  const main = $("#trazas");
+  const arts = [...main.querySelectorAll("article.traza")];
+  arts.sort((a, b) => Number(b.dataset.inicio) - Number(a.dataset.inicio));
+  arts.forEach((a, i) => {
+    if (i >= TOPE_TRAZAS) {
+      a.remove();
+      trazas.delete(a.dataset.traza);
+    } else if (main.children[i] !== a) {
+      main.insertBefore(a, main.children[i] || null);
+    }
+  });
+}
+
+// The gateway's ledger, counted from its events: writes the revisor did, successes clients saw.
+function resumir() {
+  let escrituras = 0, exitos = 0;
+  for (const t of trazas.values()) {
+    for (const ev of t.eventos.values()) {
+      if (ev.programa !== "pasarela") continue;
+      if (ev.escritura) escrituras++;
+      if (ev.exito) exitos++;
+    }
+  }
+  const r = $("#resumen");
+  r.dataset.escrituras = escrituras;
+  r.dataset.exitos = exitos;
+  r.textContent = `el revisor hizo ${escrituras} ${escrituras === 1 ? "escritura" : "escrituras"} · ` +
+    `los clientes vieron ${exitos} ${exitos === 1 ? "éxito" : "éxitos"}`;
+}
+
+function limpiar() {
+  trazas.clear();
+  sucias.clear();
+  for (const a of document.querySelectorAll("article.traza")) a.remove();
+  resumir();
+}
+
+function conectar() {
+  const estado = $("#conexion");
+  const flujo = new EventSource("/flujo");
+  flujo.onopen = () => {
+    estado.dataset.estado = "en-vivo";
+    estado.textContent = "● en vivo";
+  };
+  flujo.onerror = () => {
+    estado.dataset.estado = "cortada";
+    estado.textContent = "○ sin conexión con el panel (reintentando)";
+  };
+  flujo.addEventListener("inicio", limpiar);
+  flujo.addEventListener("borrar", limpiar);
+  flujo.addEventListener("evento", (m) => recibir(JSON.parse(m.data)));
+  flujo.addEventListener("simular", (m) => {
+    const o = $("#simulando");
+    o.removeAttribute("data-error");
+    o.textContent = JSON.parse(m.data);
+  });
+}
+
+function controles() {
+  $("#simular").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const o = $("#simulando");
+    try {
+      const r = await fetch("/simular", { method: "POST", body: new URLSearchParams(new FormData(e.target)) });
+      const texto = (await r.text()).trim();
+      if (r.ok) o.removeAttribute("data-error");
+      else o.setAttribute("data-error", "");
+      o.textContent = texto;
+    } catch (err) {
+      o.setAttribute("data-error", "");
+      o.textContent = "el panel no responde";
+    }
+  });
+  $("#borrar").addEventListener("click", () => fetch("/borrar", { method: "POST" }));
+}
+
+controles();
+conectar();
