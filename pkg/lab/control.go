@@ -47,8 +47,9 @@ func PuertosDelCurso() Puertos {
 
 // Servidores are the lab's servers on p, in the order they start, each told where the others are
 // when they are not on the course's ports. With panel, the timeline page (laboratorio panel) starts
-// first and the three send it their events (--panel). On the course's ports without the panel it
-// is DelCurso(), the servers with no arguments at all.
+// first and the three send it their events (--panel). On the course's ports without the panel these
+// are the course's three servers in the order they start (the bench, the revisor, then the gateway
+// in front of it) with no arguments at all, as before the panel.
 func (p Puertos) Servidores(panel bool) []Servidor {
 	delCurso := PuertosDelCurso()
 	host := curso.Host
@@ -84,16 +85,6 @@ func (p Puertos) Servidores(panel bool) []Servidor {
 	)
 }
 
-// DelCurso are the three servers of the course, in the order they are started: the bench, the
-// revisor, then the gateway in front of it.
-func DelCurso() []Servidor {
-	return []Servidor{
-		{Programa: "laboratorio", Puerto: curso.PuertoLaboratorio},
-		{Programa: "revisor", Puerto: curso.PuertoRevisor},
-		{Programa: "pasarela", Puerto: curso.PuertoPasarela},
-	}
-}
-
 // panel is the timeline page among the servers, if there.
 func panelEn(servidores []Servidor) (Servidor, bool) {
 	for _, s := range servidores {
@@ -110,7 +101,7 @@ type Control struct {
 	Dir        string     // state files and logs; "lab"
 	Bin        string     // where the programs are; the folder of this program
 	Host       string     // where they listen; 127.0.0.1
-	Servidores []Servidor // DelCurso()
+	Servidores []Servidor // Escuchan.Servidores(Panel)
 	Out        io.Writer  // what the controller says
 	Espera     time.Duration
 	Apagado    time.Duration // how long a stopped server may finish its requests before it is killed
