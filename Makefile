@@ -9,7 +9,7 @@ DEADCODE := GOPROXY="file://$$($(GO) env GOMODCACHE)/cache/download,$$($(GO) env
 PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 .DEFAULT_GOAL := help
-.PHONY: help build cruzar test check unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo postgres clean
+.PHONY: help build cruzar test check unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-reset lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo postgres clean
 
 help: ## esta lista
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -61,24 +61,29 @@ escenas-lista: ## lista las escenas con su título
 
 # PANEL=1: also the timeline page (laboratorio panel, 18084), wired to the three servers.
 LAB_PANEL = $(if $(PANEL),--panel)
+# DATOS=lab/revisor.db (or a postgres://… URL): the revisor keeps its data there between restarts.
+LAB_DATOS = $(if $(DATOS),--datos '$(DATOS)')
 
-lab-up: build ## arranca el laboratorio en segundo plano (bitácoras en lab/); PANEL=1 añade la página del viaje (18084); sale con 1 si alguno no arrancó
-	@$(BIN)/laboratorio lab arrancar $(LAB_PANEL)
+lab-up: build ## arranca el laboratorio en segundo plano (bitácoras en lab/); PANEL=1 añade la página del viaje (18084); DATOS=lab/revisor.db guarda los datos del revisor entre arranques; sale con 1 si alguno no arrancó
+	@$(BIN)/laboratorio lab arrancar $(LAB_PANEL) $(LAB_DATOS)
 
 lab-down: build ## detiene lo que arrancó lab-up, y nada más
 	@$(BIN)/laboratorio lab detener
 
 lab-restart: build ## lo detiene y lo vuelve a arrancar (las lecciones piden servidores recién arrancados en cada serie)
-	@$(BIN)/laboratorio lab reiniciar $(LAB_PANEL)
+	@$(BIN)/laboratorio lab reiniciar $(LAB_PANEL) $(LAB_DATOS)
+
+lab-reset: build ## lo detiene, borra los datos del revisor (DATOS=…) y lo arranca de cero
+	@$(BIN)/laboratorio lab vaciar $(LAB_PANEL) $(LAB_DATOS)
 
 lab-estado: build ## qué servidores corren, con su pid, su dirección y su bitácora
 	@$(BIN)/laboratorio lab estado
 
 lab: build ## el laboratorio en primer plano, cada línea con su programa; Ctrl+C lo detiene (PANEL=1: con la página)
-	@$(BIN)/laboratorio lab primer-plano $(LAB_PANEL)
+	@$(BIN)/laboratorio lab primer-plano $(LAB_PANEL) $(LAB_DATOS)
 
 lab-tmux: build ## el laboratorio en tmux: un panel por servidor (Ctrl+C lo detiene, ↑ Enter lo arranca) y otro para curl
-	@$(BIN)/laboratorio lab tmux
+	@$(BIN)/laboratorio lab tmux $(LAB_DATOS)
 
 puertos: build ## comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas
 	@$(BIN)/laboratorio lab puertos

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"cursohttp/internal/prueba/pgtest"
 )
 
 // binarios is the folder with the programs built for this run (empty with -short).
@@ -52,7 +54,7 @@ func TestMain(m *testing.M) {
 	if !paralelo {
 		flag.Set("test.parallel", "32")
 	}
-	codigo := m.Run()
+	codigo := pgtest.Main(m)
 	os.RemoveAll(dir)
 	os.Exit(codigo)
 }

@@ -13,13 +13,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/datos"
 	"cursohttp/pkg/lab"
 )
 
 // nuevoLab is «laboratorio lab»: the lab controller, the same on every system (make lab-up and the
 // other lab targets call it).
 func nuevoLab(f flujos) *cobra.Command {
-	var dir, bin string
+	var dir, bin, datosRevisor string
 	var panel bool
 	control := func() (*lab.Control, error) {
 		b := bin
@@ -30,7 +31,7 @@ func nuevoLab(f flujos) *cobra.Command {
 				return nil, err
 			}
 		}
-		return &lab.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel}, nil
+		return &lab.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel, Datos: datosRevisor}, nil
 	}
 	// hacer runs one of the controller's orders; ErrFallo was already explained, so it is exit 1
 	// without another line.
@@ -60,17 +61,24 @@ eventos (make lab-up PANEL=1); «detener» la detiene también.
 En segundo plano, cada servidor deja su bitácora en lab/<programa>.log y un archivo de estado
 que solo él mantiene mientras escucha: así el laboratorio reconoce a los suyos sin adivinar y
 detiene exactamente lo que arrancó. Las lecciones piden servidores recién arrancados antes de
-cada serie: «laboratorio lab reiniciar» (make lab-restart).`,
+cada serie: «laboratorio lab reiniciar» (make lab-restart).
+
+Con --datos el revisor guarda lo que sabe (servicios, revisiones, llaves) en ese archivo (o en
+esa URL postgres://…) y lo conserva entre arranques; «laboratorio lab vaciar --datos …»
+(make lab-reset) lo borra y arranca de cero. Sin --datos, todo en memoria, como en el curso.`,
 		Example: `  laboratorio lab arrancar       (make lab-up)
   laboratorio lab arrancar --panel   (make lab-up PANEL=1; abre http://127.0.0.1:18084)
   laboratorio lab estado         (make lab-estado)
   laboratorio lab reiniciar      (make lab-restart)
   laboratorio lab detener        (make lab-down)
-  laboratorio lab primer-plano   (make lab: Ctrl+C los detiene)`,
+  laboratorio lab primer-plano   (make lab: Ctrl+C los detiene)
+  laboratorio lab arrancar --datos lab/revisor.db   (make lab-up DATOS=lab/revisor.db)
+  laboratorio lab vaciar --datos lab/revisor.db     (make lab-reset DATOS=lab/revisor.db)`,
 	}
 	grupo.PersistentFlags().StringVar(&dir, "dir", "lab", "carpeta de las bitácoras y los archivos de estado")
 	grupo.PersistentFlags().StringVar(&bin, "bin", "", "carpeta de los programas (si no se dice: la de este programa)")
 	grupo.PersistentFlags().BoolVar(&panel, "panel", false, "también la página del viaje de cada petición (laboratorio panel, 18084), con los tres conectados a ella")
+	grupo.PersistentFlags().StringVar(&datosRevisor, "datos", "", "el --datos del revisor: un archivo o una URL postgres://… que guarda sus datos entre arranques")
 	grupo.AddCommand(
 		&cobra.Command{
 			Use:   "arrancar",
@@ -90,6 +98,14 @@ terminar las peticiones en curso y espera a que terminen. No toca ningún otro p
 			Use:   "reiniciar",
 			Short: "los detiene y los vuelve a arrancar, como piden las lecciones antes de cada serie",
 			RunE:  hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Reiniciar(cmd.Context()) }),
+		},
+		&cobra.Command{
+			Use:   "vaciar",
+			Short: "los detiene, borra los datos del revisor (--datos) y los arranca de cero",
+			Long: `Detiene los servidores del laboratorio, borra los datos que el revisor guarda en --datos (el
+archivo, o las tablas de la base postgres://…) y los vuelve a arrancar: el revisor empieza con
+los seis servicios del curso, como recién instalado. Sin --datos es lo mismo que reiniciar.`,
+			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Vaciar(cmd.Context(), datos.Borrar) }),
 		},
 		&cobra.Command{
 			Use:   "estado",

@@ -26,6 +26,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -192,4 +193,19 @@ func (b *base) cerrar() error {
 		b.buscar.Close()
 	}
 	return b.db.Close()
+}
+
+// Borrar erases the store at donde so that the next Abrir creates it anew: a file with its WAL
+// and shared-memory companions, or the tables in a PostgreSQL database (the database stays). No
+// process may have it open.
+func Borrar(ctx context.Context, donde string) error {
+	if EsPostgres(donde) {
+		return borrarPostgres(ctx, donde)
+	}
+	for _, ruta := range []string{donde, donde + "-wal", donde + "-shm"} {
+		if err := os.Remove(ruta); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }

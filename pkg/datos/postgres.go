@@ -179,3 +179,13 @@ func (dialectoPostgres) reintentable(err error) bool {
 	var e *pgconn.PgError
 	return errors.As(err, &e) && (e.Code == "40P01" || e.Code == "40001")
 }
+
+func borrarPostgres(ctx context.Context, donde string) error {
+	c, err := pgx.Connect(ctx, donde)
+	if err != nil {
+		return errors.New(unaLinea(err))
+	}
+	defer c.Close(ctx)
+	_, err = c.Exec(ctx, `DROP TABLE IF EXISTS servicios, revisiones, llaves, limites, ajustes`)
+	return err
+}

@@ -111,6 +111,9 @@ type Control struct {
 	// Escuchan: where the course's servers listen when Servidores is nil; the zero value is the
 	// course's ports.
 	Escuchan Puertos
+	// Datos is the revisor's --datos: a file or a postgres:// URL where what it knows outlives a
+	// restart of the lab. "": in memory, as the course.
+	Datos string
 }
 
 func (c *Control) puertos() Puertos {
@@ -143,12 +146,23 @@ func (c *Control) host() string {
 	return c.Host
 }
 
-// servidores are the ones to start.
+// servidores are the ones to start, the revisor with Datos.
 func (c *Control) servidores() []Servidor {
-	if c.Servidores == nil {
-		return c.puertos().Servidores(c.Panel)
+	servidores := c.Servidores
+	if servidores == nil {
+		servidores = c.puertos().Servidores(c.Panel)
 	}
-	return c.Servidores
+	if c.Datos == "" {
+		return servidores
+	}
+	con := make([]Servidor, len(servidores))
+	for i, s := range servidores {
+		if s.Programa == "revisor" {
+			s.Args = append(append([]string{}, s.Args...), "--datos", c.Datos)
+		}
+		con[i] = s
+	}
+	return con
 }
 
 // conocidos are the ones to stop and look at: with the course's servers, the panel too, whether
@@ -410,6 +424,22 @@ func (c *Control) Reiniciar(ctx context.Context) error {
 	}
 	if err := c.Detener(ctx); err != nil {
 		return err
+	}
+	return c.Arrancar(ctx)
+}
+
+// Vaciar stops the lab, erases the revisor's data (Datos) with borrar and starts the lab again: a
+// clean start for a lab that keeps its data. Without Datos it is Reiniciar: memory starts clean.
+func (c *Control) Vaciar(ctx context.Context, borrar func(ctx context.Context, donde string) error) error {
+	if err := c.Detener(ctx); err != nil {
+		return err
+	}
+	if c.Datos != "" {
+		if err := borrar(ctx, c.Datos); err != nil {
+			c.decir("no se pudieron borrar los datos de %s: %v", c.Datos, err)
+			return ErrFallo
+		}
+		c.decir("datos del revisor borrados: %s", c.Datos)
 	}
 	return c.Arrancar(ctx)
 }
