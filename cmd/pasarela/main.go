@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/url"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -55,15 +56,16 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
   curl -i -X POST http://127.0.0.1:18082/servicios -H 'X-Simular: rechazar' …
   pasarela --simular perder@0.3 --semilla 7   (pierde 3 de cada 10, siempre las mismas)
   curl http://127.0.0.1:18082/_pasarela/resumen
-  pasarela --puerto 0 --destino http://127.0.0.1:28080   (un puerto libre; la primera línea dice cuál)`,
+  pasarela --puerto 0 --destino http://127.0.0.1:28080   (un puerto libre; la primera línea dice cuál)
+  pasarela --destino http://127.0.0.1:18080,http://127.0.0.1:28080   (dos revisores sobre un mismo PostgreSQL, por turnos)`,
 		Args: cli.SinArgumentos,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
 				return err
 			}
-			u, err := url.Parse(destino)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return cli.UsoMal("pasarela: --destino debe ser una dirección http, no «%s»", destino)
+			destinos, err := leerDestinos(destino)
+			if err != nil {
+				return cli.UsoMal("pasarela: --destino %v", err)
 			}
 			if err := servidor.ValidarPanel(o.Panel); err != nil {
 				return cli.UsoMal("pasarela: %v", err)
@@ -79,12 +81,12 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			} else if c.Flags().Changed("semilla") {
 				return cli.UsoMal("pasarela: --semilla sirve con --simular")
 			}
-			return servir(c.Context(), o, u, sim, stdout, stderr)
+			return servir(c.Context(), o, destinos, sim, stdout, stderr)
 		},
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoPasarela)
 	o.BanderasDeTraza(raiz.Flags())
-	raiz.Flags().StringVar(&destino, "destino", curso.URLRevisor, "el revisor al que reenvía")
+	raiz.Flags().StringVar(&destino, "destino", curso.URLRevisor, "el revisor al que reenvía; varios separados por comas se turnan (uno que rechaza la conexión se salta)")
 	raiz.Flags().StringVar(&simular, "simular", "", "una falla para todas las peticiones sin X-Simular: MODO o MODO@PROB (perder@0.3)")
 	raiz.Flags().Uint64Var(&semilla, "semilla", 0, "la semilla del sorteo de --simular")
 	raiz.Flags().Lookup("semilla").DefValue = "una al azar, que se dice al arrancar"
@@ -93,7 +95,7 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 }
 
 // servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
-func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, sim *pasarela.Simulacion, stdout, stderr io.Writer) error {
+func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *pasarela.Simulacion, stdout, stderr io.Writer) error {
 	log := servidor.NuevoLogger(stdout, stderr, o.LogJSON)
 	o.Log = log
 	ln, err := servidor.Escuchar("pasarela", o)
@@ -102,10 +104,14 @@ func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, sim *pas
 	}
 	obs, cerrar := o.Observar("pasarela", log)
 	defer cerrar()
-	p := pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: log})
+	p := pasarela.Nueva(pasarela.Opciones{Destinos: destinos, Log: log})
 	srv := servidor.Nuevo(obs.Envolver(p))
-	log.Info().Str("direccion", ln.Addr().String()).Str("destino", destino.String()).
-		Msg(pasarela.LineaDeInicio(ln.Addr().String(), destino))
+	nombres := make([]string, len(destinos))
+	for i, d := range destinos {
+		nombres[i] = d.String()
+	}
+	log.Info().Str("direccion", ln.Addr().String()).Str("destino", strings.Join(nombres, ",")).
+		Msg(pasarela.LineaDeInicio(ln.Addr().String(), destinos))
 	if sim != nil {
 		p.Simular(sim)
 		log.Info().Str("simular", sim.String()).Uint64("semilla", sim.Semilla).Msg(pasarela.LineaDeSimulacion(sim))
@@ -114,4 +120,18 @@ func servir(ctx context.Context, o servidor.Opciones, destino *url.URL, sim *pas
 		return fmt.Errorf("pasarela: %w", err)
 	}
 	return nil
+}
+
+// leerDestinos reads --destino: one http(s) address, or several separated by commas.
+func leerDestinos(texto string) ([]*url.URL, error) {
+	var destinos []*url.URL
+	for _, parte := range strings.Split(texto, ",") {
+		parte = strings.TrimSpace(parte)
+		u, err := url.Parse(parte)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("debe ser una dirección http, no «%s»", parte)
+		}
+		destinos = append(destinos, u)
+	}
+	return destinos, nil
 }

@@ -145,7 +145,7 @@ func TestControlDeLaFalla(t *testing.T) {
 	t.Parallel()
 	u, _ := url.Parse("http://127.0.0.1:1")
 	var logPasarela prueba.Buffer
-	pas := pasarela.Nueva(pasarela.Opciones{Destino: u, Log: servidor.NuevoLogger(&logPasarela, &logPasarela, false)})
+	pas := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&logPasarela, &logPasarela, false)})
 	ps := servidortest.Nuevo(t, pas)
 	p := Nuevo(Opciones{Pasarela: ps.URL, Log: zerolog.Nop()})
 	srv := servidortest.Nuevo(t, p)

@@ -154,7 +154,7 @@ func TestReiniciar(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv := servidor.Nuevo(Nueva(Opciones{Destino: u, Log: servidor.NuevoLogger(log, log, false)}))
+			srv := servidor.Nuevo(Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(log, log, false)}))
 			go srv.Serve(ln)
 			t.Cleanup(func() { srv.Close() })
 			addr = ln.Addr().String()
@@ -248,7 +248,7 @@ func TestSimulacionReproducible(t *testing.T) {
 		destino, vistas := revisorFalso(t)
 		u, _ := url.Parse(destino)
 		var log prueba.Buffer
-		p := Nueva(Opciones{Destino: u, Log: servidor.NuevoLogger(&log, &log, false)})
+		p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&log, &log, false)})
 		s, err := LeerSimulacion("perder@0.3", semilla)
 		if err != nil {
 			t.Fatal(err)

@@ -174,7 +174,7 @@ func TestRutasPropias(t *testing.T) {
 	destino, vistas := revisorFalso(t)
 	u, _ := url.Parse(destino)
 	var log prueba.Buffer
-	p := Nueva(Opciones{Destino: u, Log: servidor.NuevoLogger(&log, &log, false)})
+	p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&log, &log, false)})
 	addr := "http://" + servidortest.Nuevo(t, p).Listener.Addr().String()
 	for _, c := range []struct {
 		metodo, ruta, cuerpo string

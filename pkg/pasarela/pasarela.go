@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -65,7 +66,9 @@ const (
 
 // Opciones configure a Pasarela.
 type Opciones struct {
-	Destino    *url.URL          // the revisor; curso.URLRevisor when nil
+	// Destinos are the revisors, taken in turn (round robin); one that refuses connections is
+	// skipped for the next. Empty is curso.URLRevisor.
+	Destinos   []*url.URL
 	Log        zerolog.Logger    // where the gateway's lines go
 	TopeVistas int               // how many identities X-Simular remembers; TopeVistasPorOmision when 0
 	Transporte http.RoundTripper // NuevoDirecto() when nil
@@ -73,7 +76,8 @@ type Opciones struct {
 
 // Pasarela is the gateway's http.Handler.
 type Pasarela struct {
-	destino    *url.URL
+	destinos   []*url.URL
+	turno      atomic.Uint64 // the next request's first destination, modulo len(destinos)
 	log        zerolog.Logger
 	transporte http.RoundTripper
 	vistas     *vistas
@@ -97,8 +101,9 @@ func NuevoTransporte() *http.Transport {
 
 // Nueva builds the gateway.
 func Nueva(o Opciones) *Pasarela {
-	if o.Destino == nil {
-		o.Destino, _ = url.Parse(curso.URLRevisor)
+	if len(o.Destinos) == 0 {
+		u, _ := url.Parse(curso.URLRevisor)
+		o.Destinos = []*url.URL{u}
 	}
 	if o.TopeVistas <= 0 {
 		o.TopeVistas = TopeVistasPorOmision
@@ -106,12 +111,25 @@ func Nueva(o Opciones) *Pasarela {
 	if o.Transporte == nil {
 		o.Transporte = NuevoDirecto()
 	}
-	return &Pasarela{destino: o.Destino, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro()}
+	return &Pasarela{destinos: o.Destinos, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro()}
 }
 
-// LineaDeInicio is the start-up line: `pasarela en http://ADDR → DESTINO`.
-func LineaDeInicio(addr string, destino *url.URL) string {
-	return "pasarela en http://" + addr + " → " + strings.TrimSuffix(destino.String(), "/")
+// LineaDeInicio is the start-up line: `pasarela en http://ADDR → DESTINO`, the destinations
+// separated by commas when there are several.
+func LineaDeInicio(addr string, destinos []*url.URL) string {
+	nombres := make([]string, len(destinos))
+	for i, d := range destinos {
+		nombres[i] = strings.TrimSuffix(d.String(), "/")
+	}
+	return "pasarela en http://" + addr + " → " + strings.Join(nombres, ", ")
+}
+
+// primero is the destination a new request tries first: each in turn.
+func (p *Pasarela) primero() int {
+	if len(p.destinos) == 1 {
+		return 0
+	}
+	return int((p.turno.Add(1) - 1) % uint64(len(p.destinos)))
 }
 
 // MalaPuerta answers the gateway's own 502: about:blank, no Content-Language, no instance.
@@ -206,19 +224,19 @@ func responder(w http.ResponseWriter, cuerpo *cuerpoVisto, escribir func()) {
 	}
 }
 
-// peticion builds the request to the revisor: same method, the target as the course's gateway
-// sends it (comoFetch; false when it would send none), the allowed headers, the body (retenido, and
-// the rest of r.Body unless completo).
-func (p *Pasarela) peticion(r *http.Request, retenido []byte, completo bool) (*http.Request, *cuerpoVisto, bool) {
+// peticion builds the request to the revisor at base: same method, the target as the course's
+// gateway sends it (comoFetch; false when it would send none), the allowed headers, the body
+// (retenido, and the rest of r.Body unless completo).
+func (p *Pasarela) peticion(base *url.URL, r *http.Request, retenido []byte, completo bool) (*http.Request, *cuerpoVisto, bool) {
 	objetivo := r.RequestURI
 	if objetivo == "" {
 		objetivo = r.URL.RequestURI()
 	}
-	camino, consulta, ok := comoFetch(strings.TrimSuffix(p.destino.EscapedPath(), "/"), objetivo)
+	camino, consulta, ok := comoFetch(strings.TrimSuffix(base.EscapedPath(), "/"), objetivo)
 	if !ok {
 		return nil, nil, false
 	}
-	destino := urlHacia(p.destino, camino, consulta)
+	destino := urlHacia(base, camino, consulta)
 	// The forwarded write is not tied to the client: if the client gives up (its own time limit),
 	// the revisor still finishes what it started, as behind the course's gateway.
 	ctx := context.WithoutCancel(r.Context())

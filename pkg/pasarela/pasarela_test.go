@@ -27,7 +27,7 @@ func levantar(t testing.TB, destino string) (string, *prueba.Buffer) {
 		t.Fatal(err)
 	}
 	log := &prueba.Buffer{}
-	ts := servidortest.Nuevo(t, Nueva(Opciones{Destino: u, Log: servidor.NuevoLogger(log, log, false)}))
+	ts := servidortest.Nuevo(t, Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(log, log, false)}))
 	return ts.Listener.Addr().String(), log
 }
 
@@ -373,7 +373,11 @@ func TestCuerpoGrande(t *testing.T) {
 func TestLineaDeInicio(t *testing.T) {
 	t.Parallel()
 	u, _ := url.Parse("http://127.0.0.1:18080")
-	if got := LineaDeInicio("127.0.0.1:18082", u); got != "pasarela en http://127.0.0.1:18082 → http://127.0.0.1:18080" {
+	if got := LineaDeInicio("127.0.0.1:18082", []*url.URL{u}); got != "pasarela en http://127.0.0.1:18082 → http://127.0.0.1:18080" {
+		t.Fatalf("%q", got)
+	}
+	v, _ := url.Parse("http://127.0.0.1:28080/")
+	if got := LineaDeInicio("127.0.0.1:18082", []*url.URL{u, v}); got != "pasarela en http://127.0.0.1:18082 → http://127.0.0.1:18080, http://127.0.0.1:28080" {
 		t.Fatalf("%q", got)
 	}
 }

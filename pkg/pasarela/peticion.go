@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/servidor"
 )
 
@@ -40,16 +41,33 @@ type Peticion struct {
 // the revisor finished it. Only an unusually large answer is streamed. If no answer comes, the
 // client gets the gateway's 502 (or the parser's 400 when it was the client's body that failed)
 // and Reenviar returns false.
+//
+// With several revisors it sends each request to the next in turn. One that refuses the connection
+// got nothing, so the request goes to the one after it (a body the gateway holds whole can be sent
+// again; a streamed one cannot); any other failure is the 502 as with one revisor: the request may
+// have been served, and only the client's retry with its key can settle that.
 func (q *Peticion) Reenviar() bool {
-	salida, cuerpo, ok := q.p.peticion(q.r, q.retenido, q.completo)
-	if !ok {
-		q.sinRespuesta()
-		return false
+	destinos := q.p.destinos
+	primero := q.p.primero()
+	var resp *http.Response
+	var err error
+	for i := range destinos {
+		destino := destinos[(primero+i)%len(destinos)]
+		salida, cuerpo, ok := q.p.peticion(destino, q.r, q.retenido, q.completo)
+		if !ok {
+			q.sinRespuesta()
+			return false
+		}
+		q.cuerpo, q.reenviada = cuerpo, true
+		resp, err = q.p.transporte.RoundTrip(salida)
+		if err == nil || i+1 == len(destinos) || !q.completo || !nodejs.Rechazada(err) {
+			break
+		}
+		q.p.log.Info().Ctx(q.r.Context()).Str("revisor", destino.Host).
+			Msg("pasarela: " + destino.Host + " rechaza la conexión; la petición va al siguiente revisor")
 	}
-	q.cuerpo, q.reenviada = cuerpo, true
-	resp, err := q.p.transporte.RoundTrip(salida)
 	if err != nil {
-		if _, falla := cuerpo.estado(); falla != nil {
+		if _, falla := q.cuerpo.estado(); falla != nil {
 			// The streamed part of the body failed: the transport let the revisor go at once.
 			servidor.PeticionIlegible(q.w)
 			q.resultado = "cuerpo ilegible"

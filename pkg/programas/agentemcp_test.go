@@ -242,7 +242,7 @@ func TestAgenteMCPRespuestaPerdida(t *testing.T) {
 	t.Parallel()
 	rev, registro := revisorDePrueba(t, 20*time.Millisecond)
 	destino, _ := url.Parse(rev)
-	gw := servidortest.Nuevo(t, pasarela.Nueva(pasarela.Opciones{Destino: destino, Log: servidor.NuevoLogger(io.Discard, io.Discard, false)}))
+	gw := servidortest.Nuevo(t, pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{destino}, Log: servidor.NuevoLogger(io.Discard, io.Discard, false)}))
 	s, _ := agenteMCP(t, func(e *Entorno) {
 		c := NuevoCliente()
 		c.Transport = conCabecera{c.Transport, "X-Simular", "perder-primera"}
