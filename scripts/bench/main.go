@@ -258,6 +258,8 @@ const (
 	n404      = "revisor ruta inexistente (404)"
 	nPost     = "revisor POST repetido (misma llave)"
 	nPasarela = "pasarela GET /servicios/1"
+	nGetSQL   = "revisor --datos (SQLite) GET"
+	nPostSQL  = "revisor --datos (SQLite) POST rep."
 	nLab      = "laboratorio GET /codigo/200"
 )
 
@@ -312,6 +314,12 @@ func correr(c configuracion) error {
 	}
 	defer pas.parar()
 	servidores := []*proceso{lab, rev, pas}
+	// The same revisor with its data in an embedded SQLite file (--datos), in the bench's folder.
+	revSQL, err := arrancar(c, dir, "revisor-sqlite", binario("revisor"), libre(), "--datos", filepath.Join(dir, "revisor.db"))
+	if err != nil {
+		return err
+	}
+	defer revSQL.parar()
 
 	cliente := carga.NuevoCliente(c.trabajadores)
 	etag, err := etiquetaDe(cliente, rev.url+"/servicios/1")
@@ -326,8 +334,12 @@ func correr(c configuracion) error {
 		},
 		Cuerpo: []byte(`{"nombre":"bench","url":"` + curso.URLLaboratorio + `/codigo/200"}`),
 	}
-	if res, err := hacer(cliente, alta); err != nil || res != http.StatusCreated {
-		return fmt.Errorf("el alta inicial dio %d %v, se esperaba 201", res, err)
+	altaSQL := alta
+	altaSQL.URL = revSQL.url + "/servicios"
+	for _, a := range []carga.Peticion{alta, altaSQL} {
+		if res, err := hacer(cliente, a); err != nil || res != http.StatusCreated {
+			return fmt.Errorf("el alta inicial en %s dio %d %v, se esperaba 201", a.URL, res, err)
+		}
 	}
 	conEtiqueta := bearer("lectura-a")
 	conEtiqueta.Set("If-None-Match", etag)
@@ -339,6 +351,8 @@ func correr(c configuracion) error {
 		{n404, carga.Peticion{Metodo: "GET", URL: rev.url + "/no-existe"}, "", []*proceso{rev}},
 		{nPost, alta, "", []*proceso{rev}},
 		{nPasarela, carga.Peticion{Metodo: "GET", URL: pas.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, nGet, []*proceso{pas, rev}},
+		{nGetSQL, carga.Peticion{Metodo: "GET", URL: revSQL.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, nGet, []*proceso{revSQL}},
+		{nPostSQL, altaSQL, nPost, []*proceso{revSQL}},
 		{nLab, carga.Peticion{Metodo: "GET", URL: lab.url + "/codigo/200"}, "", []*proceso{lab}},
 	}
 	// Rounds: every scenario runs once per round, in the same order, so each one and the trivial
@@ -425,6 +439,7 @@ func correr(c configuracion) error {
 		despues[p.nombre] = rss(p.cmd.Process.Pid)
 		fmt.Printf("memoria residente de %-12s tras la carga: %5.1f MB, %d hilos\n", p.nombre, mb(despues[p.nombre]), estadoDe(p.cmd.Process.Pid, "Threads"))
 	}
+	fmt.Printf("memoria residente de %-12s tras la carga: %5.1f MB, %d hilos (con --datos)\n", "revisor", mb(rss(revSQL.cmd.Process.Pid)), estadoDe(revSQL.cmd.Process.Pid, "Threads"))
 	// The 50 MB upload: the revisor must refuse it without holding it, the laboratory must not read it
 	// into memory, the gateway must stream it to the revisor and pass the refusal back.
 	crece := map[string]int64{}
@@ -455,6 +470,9 @@ func correr(c configuracion) error {
 		{"revisor GET ≥ 0.7 del trivial", get >= 0.7*limite, fmt.Sprintf("%.2f", razon(get, limite))},
 		{"POST repetido ≥ 0.5 del trivial", post >= 0.5*limite, fmt.Sprintf("%.2f", razon(post, limite))},
 		{"pasarela GET ≥ 0.4 del GET directo", vpas >= 0.4*get, fmt.Sprintf("%.2f", razon(vpas, get))},
+		// CPU per request of the revisor alone, SQLite against memory.
+		{"GET con --datos ≤ 2× la CPU del GET en memoria", porNombre[nGetSQL].servidor <= 2*porNombre[nGet].servidor,
+			fmt.Sprintf("%.2f×", razon(float64(porNombre[nGetSQL].servidor), float64(porNombre[nGet].servidor)))},
 		{"arranque ≤ 50 ms (los tres)", maxArranque <= 50*time.Millisecond, ms(maxArranque)},
 		{"memoria tras la carga ≤ 30 MB (los tres)", maxMem <= 30<<20, fmt.Sprintf("%.1f MB", mb(maxMem))},
 		{"POST de 50 MB crece ≤ 2 MB (los tres)", maxCrece <= 2<<20, fmt.Sprintf("%.1f MB", mb(maxCrece))},
