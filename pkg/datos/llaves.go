@@ -18,6 +18,12 @@ import (
 // Tomar implements almacen.Llaves.
 func (b *base) Tomar(ctx context.Context, credencial, llave, huella string) (idempotencia.Turno, error) {
 	id := idempotencia.Identidad(credencial, llave)
+	// The common repeat, a completed key with the same body, needs no transaction: a completed
+	// record only ever goes away, and answering it as it was an instant before it went is what one
+	// lock would have answered too.
+	if g, ok, err := b.repetida(ctx, id[:], huella); err != nil || ok {
+		return idempotencia.Turno{Tipo: idempotencia.Repetir, Grabada: g}, err
+	}
 	var turno idempotencia.Turno
 	err := b.enTx(ctx, func(tx *sql.Tx) error {
 		if err := b.dialecto.bloquear(ctx, tx, claseLlaves, ""); err != nil {
@@ -31,6 +37,38 @@ func (b *base) Tomar(ctx context.Context, credencial, llave, huella string) (ide
 		return err
 	})
 	return turno, err
+}
+
+// repetida returns the recorded response of id when it is completed, still valid and was recorded
+// for a body with fingerprint huella.
+func (b *base) repetida(ctx context.Context, id []byte, huella string) (idempotencia.Grabada, bool, error) {
+	var (
+		desde     int64
+		codigo    int
+		cabeceras string
+		cuerpo    []byte
+	)
+	err := b.db.QueryRowContext(ctx, `SELECT desde, codigo, cabeceras, cuerpo FROM llaves WHERE id = $1 AND huella = $2 AND codigo IS NOT NULL`,
+		id, huella).Scan(&desde, &codigo, &cabeceras, &cuerpo)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return idempotencia.Grabada{}, false, nil
+	case err != nil:
+		return idempotencia.Grabada{}, false, err
+	case b.reloj().UnixNano()-desde > int64(b.llaves.Vigencia):
+		return idempotencia.Grabada{}, false, nil
+	}
+	g, err := grabada(codigo, cabeceras, cuerpo)
+	return g, err == nil, err
+}
+
+func grabada(codigo int, cabeceras string, cuerpo []byte) (idempotencia.Grabada, error) {
+	g := idempotencia.Grabada{Codigo: codigo, Cuerpo: cuerpo}
+	if g.Cuerpo == nil {
+		g.Cuerpo = []byte{}
+	}
+	err := json.Unmarshal([]byte(cabeceras), &g.Cabeceras)
+	return g, err
 }
 
 func (b *base) tomar(ctx context.Context, tx *sql.Tx, id []byte, credencial, huella string, ahora int64) (idempotencia.Turno, error) {
@@ -63,14 +101,8 @@ func (b *base) tomar(ctx context.Context, tx *sql.Tx, id []byte, credencial, hue
 			case !codigo.Valid:
 				return idempotencia.Turno{Tipo: idempotencia.EnCurso}, nil
 			}
-			g := idempotencia.Grabada{Codigo: int(codigo.Int64), Cuerpo: cuerpo}
-			if err := json.Unmarshal([]byte(cabeceras.String), &g.Cabeceras); err != nil {
-				return idempotencia.Turno{}, err
-			}
-			if g.Cuerpo == nil {
-				g.Cuerpo = []byte{}
-			}
-			return idempotencia.Turno{Tipo: idempotencia.Repetir, Grabada: g}, nil
+			g, err := grabada(int(codigo.Int64), cabeceras.String, cuerpo)
+			return idempotencia.Turno{Tipo: idempotencia.Repetir, Grabada: g}, err
 		}
 		// Expired (or abandoned): forgotten, and the request is served as new.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE id = $1`, id); err != nil {

@@ -471,7 +471,7 @@ func correr(c configuracion) error {
 		{"POST repetido ≥ 0.5 del trivial", post >= 0.5*limite, fmt.Sprintf("%.2f", razon(post, limite))},
 		{"pasarela GET ≥ 0.4 del GET directo", vpas >= 0.4*get, fmt.Sprintf("%.2f", razon(vpas, get))},
 		// CPU per request of the revisor alone, SQLite against memory.
-		{"GET con --datos ≤ 2× la CPU del GET en memoria", porNombre[nGetSQL].servidor <= 2*porNombre[nGet].servidor,
+		{"GET con --datos ≤ 2× CPU del de memoria", porNombre[nGetSQL].servidor <= 2*porNombre[nGet].servidor,
 			fmt.Sprintf("%.2f×", razon(float64(porNombre[nGetSQL].servidor), float64(porNombre[nGet].servidor)))},
 		{"arranque ≤ 50 ms (los tres)", maxArranque <= 50*time.Millisecond, ms(maxArranque)},
 		{"memoria tras la carga ≤ 30 MB (los tres)", maxMem <= 30<<20, fmt.Sprintf("%.1f MB", mb(maxMem))},
