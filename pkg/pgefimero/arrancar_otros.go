@@ -10,3 +10,5 @@ import (
 func (s *Servidor) arrancar(context.Context, string) error {
 	return errors.New("pgefimero: arrancar un PostgreSQL de usar y tirar solo se hace en Linux y macOS")
 }
+
+func carpetaTemporal() string { return "" }

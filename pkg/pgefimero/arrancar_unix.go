@@ -115,6 +115,30 @@ func quien() (*syscall.Credential, error) {
 	return nil, errors.New("como root, PostgreSQL necesita otro usuario (postgres o nobody) y no hay ninguno")
 }
 
+// carpetaTemporal is where a new cluster's folder goes: the usual temporary folder, unless the
+// server will run as another user (we are root) who cannot reach it, as with a private TMPDIR
+// made by mktemp -d; then /tmp, which every user can cross.
+func carpetaTemporal() string {
+	tmp := os.TempDir()
+	if os.Geteuid() != 0 || atravesable(tmp) {
+		return tmp
+	}
+	return "/tmp"
+}
+
+// atravesable reports whether any user can reach dir: every folder on its path lets others in.
+func atravesable(dir string) bool {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		info, err := os.Stat(d)
+		if err != nil || info.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == filepath.Dir(d) {
+			return true
+		}
+	}
+}
+
 // registro keeps the server's last output, for a failure message.
 type registro struct {
 	mu sync.Mutex

@@ -56,7 +56,7 @@ func Arrancar(ctx context.Context, dir string) (*Servidor, error) {
 	}
 	s := &Servidor{dir: dir}
 	if dir == "" {
-		if s.dir, err = os.MkdirTemp("", "pg-"); err != nil {
+		if s.dir, err = os.MkdirTemp(carpetaTemporal(), "pg-"); err != nil {
 			return nil, err
 		}
 		s.propia = true
