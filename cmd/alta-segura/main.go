@@ -121,11 +121,15 @@ func descripcion(p reintento.Politica) string {
 esperas sorteadas (jitter) de hasta %s ms. Todos los intentos llevan la misma
 Idempotency-Key, así que un reintento no duplica el alta; con --sin-llave van sin ella y un
 reintento podría duplicarla. Pide «X-Simular: perder-primera»: la pasarela pierde la primera
-respuesta.
+respuesta (--simular pide otra falla: pasarela --help las lista).
 
 Reintenta %s; cualquier otro código es
 definitivo. Obedece Retry-After hasta %d s; si el servidor pide más, no insiste. Cada intento
 espera su respuesta %d ms; la variable ALTA_LIMITE_MS lo cambia (sirve para probar).
+
+Cada intento lleva la traza W3C del alta (traceparent: una traza por alta, un tramo por
+intento), que la pasarela y el revisor continúan: con --log-json cada línea sale en JSON con
+su traza, y con --panel el alta se ve en la página de laboratorio panel.
 
 Sale con 0 si el alta se hizo, con 1 si no se hizo o no se sabe, y con 2 si se llamó mal.
 Ctrl+C lo interrumpe.`, curso.URLPasarela, p.Intentos, enumerar(techos), regla(p.Regla),

@@ -46,6 +46,9 @@ func TestUsoIncorrecto(t *testing.T) {
 		"help":                                 uso,
 		"a b --defecto rota":                   "alta-segura: --defecto: «alta-segura» no tiene la versión rota «rota»; las que hay: llave-por-intento\n",
 		"--defecto llave-por-intento agenda":   uso,
+		"a b --simular=":                       "alta-segura: --simular necesita un valor para X-Simular\n",
+		"a b --panel 127.0.0.1:18084":          "alta-segura: --panel debe ser una dirección http, no «127.0.0.1:18084»\n",
+		"a b --log-json=tal":                   "alta-segura: la opción --log-json espera true o false, no «tal»; «alta-segura --help» muestra las opciones\n",
 	})
 }
 
