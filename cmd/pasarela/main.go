@@ -1,5 +1,6 @@
 // Command pasarela is the lesson-6 gateway: it listens on 18082 and forwards to the revisor,
-// losing the first answer of a request that carries «X-Simular: perder-primera».
+// losing the first answer of a request that carries «X-Simular: perder-primera», and failing in
+// the other ways --help lists when asked.
 package main
 
 import (

@@ -3,8 +3,6 @@ package pasarela
 import (
 	"strconv"
 
-	"cursohttp/pkg/estado"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
 
@@ -25,12 +23,6 @@ func (c codigo) Aplicar(q *Peticion) {
 			respuesta.Vacio(q.w, q.r, n)
 			return
 		}
-		cuerpo := append(jsonjs.Codificar(jsonjs.Objeto{
-			{Nombre: "type", Valor: "about:blank"},
-			{Nombre: "title", Valor: estado.Frase(n)},
-			{Nombre: "status", Valor: n},
-			{Nombre: "detail", Valor: "la pasarela respondió " + strconv.Itoa(n) + " sin reenviar la petición al revisor"},
-		}), '\n')
-		respuesta.Bytes(q.w, q.r, n, "application/problem+json", cuerpo)
+		problemaPropio(q.w, q.r, n, "la pasarela respondió "+strconv.Itoa(n)+" sin reenviar la petición al revisor")
 	})
 }

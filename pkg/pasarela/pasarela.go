@@ -1,6 +1,8 @@
 // Package pasarela is the lesson-6 gateway in front of the revisor: it forwards requests and, when a
 // request asks for it with «X-Simular: perder-primera», lets the revisor do the work and then loses
-// the answer, so a client sees a 502 although the write happened.
+// the answer, so a client sees a 502 although the write happened. Beyond the course it breaks the
+// network in the other ways a network breaks (Falla, per request or process-wide with a seed), and
+// keeps a ledger of what the revisor did against what the clients saw (/_pasarela/).
 package pasarela
 
 import (
@@ -134,13 +136,19 @@ func (p *Pasarela) primero() int {
 
 // MalaPuerta answers the gateway's own 502: about:blank, no Content-Language, no instance.
 func MalaPuerta(w http.ResponseWriter, r *http.Request, detail string) {
+	problemaPropio(w, r, http.StatusBadGateway, detail)
+}
+
+// problemaPropio is an answer of the gateway's own in its Problem Details: about:blank, the code's
+// reason phrase as title, the status, the detail.
+func problemaPropio(w http.ResponseWriter, r *http.Request, codigo int, detail string) {
 	cuerpo := append(jsonjs.Codificar(jsonjs.Objeto{
 		{Nombre: "type", Valor: "about:blank"},
-		{Nombre: "title", Valor: "Bad Gateway"},
-		{Nombre: "status", Valor: http.StatusBadGateway},
+		{Nombre: "title", Valor: estado.Frase(codigo)},
+		{Nombre: "status", Valor: codigo},
 		{Nombre: "detail", Valor: detail},
 	}), '\n')
-	respuesta.Bytes(w, r, http.StatusBadGateway, "application/problem+json", cuerpo)
+	respuesta.Bytes(w, r, codigo, "application/problem+json", cuerpo)
 }
 
 func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {

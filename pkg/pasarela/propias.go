@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"cursohttp/pkg/estado"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
 )
@@ -113,15 +111,4 @@ func (p *Pasarela) cambiarSimulacion(w http.ResponseWriter, r *http.Request) {
 	linea := LineaDeSimulacion(s)
 	p.log.Info().Ctx(r.Context()).Msg(linea)
 	respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(linea+"\n"))
-}
-
-// problemaPropio is an error of the gateway's own routes, in the gateway's Problem Details.
-func problemaPropio(w http.ResponseWriter, r *http.Request, codigo int, detail string) {
-	cuerpo := append(jsonjs.Codificar(jsonjs.Objeto{
-		{Nombre: "type", Valor: "about:blank"},
-		{Nombre: "title", Valor: estado.Frase(codigo)},
-		{Nombre: "status", Valor: codigo},
-		{Nombre: "detail", Valor: detail},
-	}), '\n')
-	respuesta.Bytes(w, r, codigo, "application/problem+json", cuerpo)
 }
