@@ -9,7 +9,7 @@ DEADCODE := GOPROXY="file://$$($(GO) env GOMODCACHE)/cache/download,$$($(GO) env
 PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 .DEFAULT_GOAL := help
-.PHONY: help build cruzar test check unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-reset lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo postgres clean
+.PHONY: help build cruzar test check unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-reset lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo postgres perfiles clean
 
 help: ## esta lista
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -44,9 +44,10 @@ RACE ?= -race
 unit: ## todas las pruebas de Go, con el detector de carreras (necesita un compilador de C; sin él: RACE=)
 	$(GO) test $(RACE) -count=1 ./...
 
-test: puertos check cruzar unit fuzz ## lo que corre CI: puertos libres, check, cruzar, unit, un fuzz breve de cada objetivo, las escenas de las lecciones y la campaña de ataque corta
+test: puertos check cruzar unit fuzz ## lo que corre CI: puertos libres, check, cruzar, unit, un fuzz breve de cada objetivo, las escenas de las lecciones, la campaña de ataque corta y make bench corto (solo informa)
 	@if [ -d scripts/escenas ]; then $(MAKE) --no-print-directory escenas; fi
 	@$(MAKE) --no-print-directory ataque CORTO=1
+	@$(MAKE) --no-print-directory bench CORTO=1
 
 escenas: build ## reproduce todas las escenas de las lecciones y las compara con la lección
 	$(GO) run ./scripts/escenas $(if $(PASO),--paso) scripts/leccion-*
@@ -94,8 +95,8 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo desa
 dist: ## los archivos para descargar, en dist/: uno por plataforma (zip para Windows) y SHA256SUMS; reproducibles
 	$(GO) run ./scripts/dist --version $(VERSION) --salida dist $(PLATAFORMAS)
 
-clean: ## borra bin/, lab/ y dist/
-	rm -rf $(BIN) lab dist
+clean: ## borra bin/, lab/, dist/ y perfiles/
+	rm -rf $(BIN) lab dist perfiles
 
 ataque: build ## la campaña de ataque contra los servidores construidos, con cifras (minutos; CORTO=1: segundos, como en CI)
 	$(GO) run ./scripts/ataque --bin $(BIN) $(if $(CORTO),--corto)
@@ -103,8 +104,11 @@ ataque: build ## la campaña de ataque contra los servidores construidos, con ci
 postgres: ## un PostgreSQL de usar y tirar para --datos postgres://… y sus pruebas (DIR=carpeta lo conserva); Ctrl+C lo detiene
 	$(GO) run ./scripts/postgres $(if $(DIR),--dir $(DIR))
 
-bench: build ## prueba de carga de los servidores frente a un servidor trivial de Go (con sus objetivos)
-	$(GO) run ./scripts/bench --bin $(BIN) $(if $(DURACION),--duracion $(DURACION))
+bench: build ## CPU por petición y req/s de cada ruta frente a un manejador trivial y un ReverseProxy estándar medidos a la vez, con las razones y los objetivos (CORTO=1: la forma breve de CI, solo informa)
+	$(GO) run ./scripts/bench --bin $(BIN) $(if $(DURACION),--duracion $(DURACION)) $(if $(CORTO),--corto)
+
+perfiles: build ## perfiles de CPU (pprof) de los servidores bajo cada escenario de make bench, en DIR (perfiles/ por omisión), con sus funciones más caras
+	$(GO) run ./scripts/bench --bin $(BIN) --perfiles $(or $(DIR),perfiles) $(if $(DURACION),--duracion $(DURACION))
 
 fuzz: ## cada objetivo de fuzz un momento, como en CI (FUZZTIME=20000x entradas por omisión)
 	@GO=$(GO) FUZZTIME=$(or $(FUZZTIME),20000x) scripts/fuzz.sh
