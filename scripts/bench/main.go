@@ -701,13 +701,6 @@ func descripcionBitacora(modo string) string {
 	return "/dev/null"
 }
 
-func razon(a, b float64) float64 {
-	if b <= 0 {
-		return 0
-	}
-	return a / b
-}
-
 func codigos(r carga.Resultado) string {
 	var partes []string
 	for _, c := range slices.Sorted(maps.Keys(r.Codigos)) {
