@@ -67,7 +67,9 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 			if _, err := version.Eleccion(nil); err != nil {
 				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
 			}
-			log := servidor.NuevoLogger(f.out, f.err, o.LogJSON)
+			bitacora := servidor.NuevaBitacora(cmd.Context(), f.out, f.err)
+			defer bitacora.Cerrar()
+			log := bitacora.Logger(o.LogJSON)
 			obs, cerrar := o.Observar("laboratorio", log)
 			defer cerrar()
 			return servir(cmd.Context(), "laboratorio", o, obs.Envolver(servidor.Registrar(log, laboratorio.Nuevo(log))), log,
@@ -112,7 +114,9 @@ del código (Service Unavailable) o, en el 409 de «llave en curso», el del rev
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
-			log := servidor.NuevoLogger(f.out, f.err, o.LogJSON)
+			bitacora := servidor.NuevaBitacora(cmd.Context(), f.out, f.err)
+			defer bitacora.Cerrar()
+			log := bitacora.Logger(o.LogJSON)
 			m, err := laboratorio.NuevaMentira(args, log, om)
 			if err != nil {
 				return cli.UsoMal("laboratorio mentira: %v", err)
@@ -148,7 +152,9 @@ un cliente con un type que llega de afuera.
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
-			log := servidor.NuevoLogger(f.out, f.err, o.LogJSON)
+			bitacora := servidor.NuevaBitacora(cmd.Context(), f.out, f.err)
+			defer bitacora.Cerrar()
+			log := bitacora.Logger(o.LogJSON)
 			return servir(cmd.Context(), "laboratorio hostil", o, laboratorio.NuevoHostil(), log,
 				func(addr string) string { return "servicio hostil en http://" + addr })
 		},
@@ -185,7 +191,9 @@ tres servidores ya conectados. Se detiene con Ctrl+C.`,
 			if u, err := url.Parse(pasarela); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return cli.UsoMal("laboratorio panel: --pasarela debe ser una dirección http, no «%s»", pasarela)
 			}
-			log := servidor.NuevoLogger(f.out, f.err, o.LogJSON)
+			bitacora := servidor.NuevaBitacora(cmd.Context(), f.out, f.err)
+			defer bitacora.Cerrar()
+			log := bitacora.Logger(o.LogJSON)
 			p := panel.Nuevo(panel.Opciones{Pasarela: pasarela, Log: log})
 			// The pages' streams never end by themselves: Ctrl+C must not wait for them.
 			soltar := context.AfterFunc(cmd.Context(), p.Cerrar)

@@ -97,7 +97,10 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 
 // servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
 func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *pasarela.Simulacion, stdout, stderr io.Writer) error {
-	log := servidor.NuevoLogger(stdout, stderr, o.LogJSON)
+	// The log leaves in batches (servidor.Bitacora); everything is written before servir returns.
+	bitacora := servidor.NuevaBitacora(ctx, stdout, stderr)
+	defer bitacora.Cerrar()
+	log := bitacora.Logger(o.LogJSON)
 	o.Log = log
 	ln, err := servidor.Escuchar("pasarela", o)
 	if err != nil {

@@ -140,7 +140,10 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 		// Wrong on purpose: the keys in this process, written after the service in a second step.
 		ro.Llaves = almacen.LlavesEnMemoria(idempotencia.Nuevo(llaves))
 	}
-	log := servidor.NuevoLogger(f.Out, f.Err, o.LogJSON)
+	// The log leaves in batches (servidor.Bitacora); everything is written before the command returns.
+	bitacora := servidor.NuevaBitacora(c.Context(), f.Out, f.Err)
+	defer bitacora.Cerrar()
+	log := bitacora.Logger(o.LogJSON)
 	ro.Log, o.Log = log, log
 	ln, err := servidor.Escuchar("revisor", o)
 	if err != nil {

@@ -1,0 +1,203 @@
+package servidor
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/rs/zerolog"
+)
+
+// Bitacora is a server's log output: its lines reach stdout (errors stderr) in the order they were
+// logged, byte for byte as NuevoLogger writes them, but several per system call. One write per line
+// was the largest single cost of a request that the revisor adds to net/http's own (make perfiles).
+//
+// No line is ever dropped or reordered, whatever the load: a line is queued, and a writer goroutine
+// takes everything queued at once and writes it, one write per stream change. It first lets the
+// goroutines already waiting to run go ahead, so under load one write carries the lines of many
+// requests, while an idle server writes each line at once. The queue never drops (zerolog's diode
+// writer does, and writes one line per call besides): past topeCola the goroutine logging writes the
+// queue itself, so a slow terminal slows the server as it did before instead of losing lines.
+//
+// Lines that must be out before anything else happens are written before their Msg returns:
+//   - a line for stderr (an error: a request that crashed, a store that failed), together with
+//     everything queued before it;
+//   - every line once ctx ends (Ctrl+C: the server is shutting down, and a second Ctrl+C exits at
+//     once) or once Cerrar was called.
+//
+// Only an abrupt death of the process (SIGKILL, a runtime fault) can lose what the writer goroutine
+// had not yet written, never more than the lines of one scheduling turn.
+type Bitacora struct {
+	flujos [2]io.Writer    // stdout, stderr
+	vida   <-chan struct{} // the server's context's Done: closed, every line is direct
+
+	mu          sync.Mutex
+	cola        []byte  // the queued lines, both streams
+	tramos      []tramo // cola cut by stream, in order
+	libre       []byte  // the buffers of the last write, reused by the next swap
+	tramosLibre []tramo
+	directa     bool // every line is written before its Msg returns
+
+	escribiendo sync.Mutex    // held while a batch is written: batches leave in queue order
+	aviso       chan struct{} // the queue went from empty to not empty
+	fin         chan struct{} // Cerrar: the writer goroutine flushes and ends
+	hecho       chan struct{}
+	cerrar      sync.Once
+	soltar      func() bool // stops the context's AfterFunc
+}
+
+// tramo is where a run of one stream's lines ends in cola.
+type tramo struct {
+	flujo int
+	fin   int
+}
+
+const (
+	flujoSalida  = 0
+	flujoErrores = 1
+	// topeCola is how much may wait: more means the output is not keeping up, and the goroutine
+	// that logs writes the queue itself.
+	topeCola = 256 << 10
+	// topeLibre is the largest buffer kept for reuse after a write.
+	topeLibre = 1 << 20
+)
+
+// NuevaBitacora starts the log output of a server; ctx is the server's life (its end, Ctrl+C,
+// makes every later line direct). Cerrar it when the server is done.
+func NuevaBitacora(ctx context.Context, out, errOut io.Writer) *Bitacora {
+	b := &Bitacora{
+		flujos: [2]io.Writer{out, errOut},
+		vida:   ctx.Done(),
+		aviso:  make(chan struct{}, 1),
+		fin:    make(chan struct{}),
+		hecho:  make(chan struct{}),
+	}
+	go b.escritor()
+	// What is queued when ctx ends goes out at once, even if nothing is logged afterwards.
+	b.soltar = context.AfterFunc(ctx, b.Directa)
+	return b
+}
+
+// Logger is the server's log on b, as NuevoLogger builds it (json: one JSON object per line).
+func (b *Bitacora) Logger(json bool) zerolog.Logger {
+	return NuevoLogger(extremo{b, flujoSalida}, extremo{b, flujoErrores}, json)
+}
+
+// Salida and Errores are b's two streams as writers, for what a server prints without its log:
+// written in order with the log's lines.
+func (b *Bitacora) Salida() io.Writer  { return extremo{b, flujoSalida} }
+func (b *Bitacora) Errores() io.Writer { return extremo{b, flujoErrores} }
+
+// Directa writes what is queued and makes every later line direct.
+func (b *Bitacora) Directa() {
+	b.mu.Lock()
+	b.directa = true
+	b.mu.Unlock()
+	b.vaciar()
+}
+
+// Cerrar writes everything queued, stops the writer goroutine and leaves b direct: a line logged
+// afterwards (a deferred one) is still written. It may be called more than once.
+func (b *Bitacora) Cerrar() {
+	b.cerrar.Do(func() {
+		b.soltar()
+		b.Directa()
+		close(b.fin)
+		<-b.hecho
+	})
+}
+
+// escritor is the goroutine that writes the queue.
+func (b *Bitacora) escritor() {
+	defer close(b.hecho)
+	for {
+		select {
+		case <-b.aviso:
+		case <-b.fin:
+			b.vaciar()
+			return
+		}
+		// The requests already runnable log their lines first: they join this write.
+		runtime.Gosched()
+		b.vaciar()
+	}
+}
+
+// agregar queues p for flujo, and a newline after it with nl, then writes the queue itself when the
+// line must be out before returning.
+func (b *Bitacora) agregar(flujo int, p []byte, nl bool) {
+	b.mu.Lock()
+	vacia := len(b.cola) == 0
+	if n := len(b.tramos); n == 0 || b.tramos[n-1].flujo != flujo {
+		b.tramos = append(b.tramos, tramo{flujo: flujo})
+	}
+	b.cola = append(b.cola, p...)
+	if nl {
+		b.cola = append(b.cola, '\n')
+	}
+	b.tramos[len(b.tramos)-1].fin = len(b.cola)
+	ya := b.directa || flujo == flujoErrores || len(b.cola) >= topeCola || b.termino()
+	b.mu.Unlock()
+	if ya {
+		b.vaciar()
+		return
+	}
+	if vacia {
+		select {
+		case b.aviso <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// termino says whether the server's context has ended. AfterFunc's Directa runs in a goroutine of
+// its own, maybe later: a line logged after Ctrl+C must not wait for it.
+func (b *Bitacora) termino() bool {
+	select {
+	case <-b.vida:
+		return true
+	default:
+		return false
+	}
+}
+
+// vaciar writes everything queued so far, one write per run of one stream.
+func (b *Bitacora) vaciar() {
+	b.escribiendo.Lock()
+	defer b.escribiendo.Unlock()
+	b.mu.Lock()
+	cola, tramos := b.cola, b.tramos
+	b.cola, b.tramos = b.libre[:0], b.tramosLibre[:0]
+	b.libre, b.tramosLibre = nil, nil
+	b.mu.Unlock()
+	desde := 0
+	for _, t := range tramos {
+		// An error writing (a closed terminal) loses what it loses, as a direct write would; the
+		// server goes on.
+		b.flujos[t.flujo].Write(cola[desde:t.fin])
+		desde = t.fin
+	}
+	b.mu.Lock()
+	if cap(cola) <= topeLibre {
+		b.libre = cola[:0]
+	}
+	b.tramosLibre = tramos[:0]
+	b.mu.Unlock()
+}
+
+// extremo is one of a Bitacora's streams.
+type extremo struct {
+	b     *Bitacora
+	flujo int
+}
+
+func (e extremo) Write(p []byte) (int, error) {
+	e.b.agregar(e.flujo, p, false)
+	return len(p), nil
+}
+
+// escribirLinea queues linea and a newline without joining them first (soloMensaje).
+func (e extremo) escribirLinea(linea []byte) {
+	e.b.agregar(e.flujo, linea, true)
+}
