@@ -283,14 +283,17 @@ func TestDirectoSinRevisorYSinRespuesta(t *testing.T) {
 		t.Error("RoundTrip debe cerrar el cuerpo también cuando falla")
 	}
 
-	url := servidorCrudo(t, func(c net.Conn) { time.Sleep(500 * time.Millisecond) })
+	// A revisor that never answers (it holds the connection until the test ends): only Espera can
+	// end the wait, so a timeout error is the proof, however loaded the machine is.
+	fin := make(chan struct{})
+	t.Cleanup(func() { close(fin) })
+	url := servidorCrudo(t, func(c net.Conn) { <-fin })
 	d.Espera = 50 * time.Millisecond
 	req, _ = http.NewRequest("GET", url, nil)
-	t0 := time.Now()
 	_, err := d.RoundTrip(req)
 	var ne net.Error
-	if !errors.As(err, &ne) || !ne.Timeout() || time.Since(t0) > 400*time.Millisecond {
-		t.Errorf("revisor mudo: %v tras %s", err, time.Since(t0))
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		t.Errorf("revisor mudo: %v", err)
 	}
 }
 
@@ -307,6 +310,9 @@ func TestDirectoConcurrente(t *testing.T) {
 	t.Parallel()
 	ts, n := contarConexiones(t, http.HandlerFunc(eco))
 	d := NuevoDirecto()
+	// Idle expiry has tests of its own; here a goroutine that a loaded machine leaves waiting
+	// longer than OciosaMaxima must not count as a connection too many.
+	d.Ociosa = time.Hour
 	var wg sync.WaitGroup
 	for g := range 16 {
 		wg.Add(1)
