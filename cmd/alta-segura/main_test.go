@@ -88,13 +88,23 @@ func TestAyudaSaleDeLaPolitica(t *testing.T) {
 // records whether each carried an Idempotency-Key.
 func pasarelaDePrueba(t *testing.T, respuestas ...func(http.ResponseWriter)) (*httptest.Server, *atomic.Int32, chan string) {
 	t.Helper()
+	var manejadores []http.HandlerFunc
+	for _, r := range respuestas {
+		manejadores = append(manejadores, func(w http.ResponseWriter, _ *http.Request) { r(w) })
+	}
+	return pasarelaConPeticion(t, manejadores...)
+}
+
+// pasarelaConPeticion is pasarelaDePrueba with answers that see the request.
+func pasarelaConPeticion(t *testing.T, respuestas ...http.HandlerFunc) (*httptest.Server, *atomic.Int32, chan string) {
+	t.Helper()
 	var n atomic.Int32
 	llaves := make(chan string, 10)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		i := int(n.Add(1)) - 1
 		llaves <- r.Header.Get("Idempotency-Key")
 		io.Copy(io.Discard, r.Body)
-		respuestas[min(i, len(respuestas)-1)](w)
+		respuestas[min(i, len(respuestas)-1)](w, r)
 	}))
 	t.Cleanup(ts.Close)
 	return ts, &n, llaves
@@ -143,12 +153,16 @@ func TestRechazadoSaleConUno(t *testing.T) {
 // TestLimiteDeEntorno: ALTA_LIMITE_MS bounds each attempt; a nonsense value keeps the 2000 ms.
 func TestLimiteDeEntorno(t *testing.T) {
 	t.Parallel()
-	lenta := func(w http.ResponseWriter) { time.Sleep(300 * time.Millisecond); creado(w) }
-	ts, _, _ := pasarelaDePrueba(t, lenta, creado)
-	codigo, out, _ := correr(t, map[string]string{"ALTA_LIMITE_MS": "50"}, "muda", "http://x", "--pasarela", ts.URL)
-	if !strings.HasPrefix(out, "intento 1: sin respuesta (tiempo agotado: 50 ms)\n") || !strings.HasSuffix(out, "intento 2: 201 {\"id\":7}\n") || codigo != 0 {
-		t.Errorf("ALTA_LIMITE_MS=50: salida %d:\n%s", codigo, out)
+	// The first attempt gets no answer at all (the gateway holds it until the client leaves), so
+	// only the limit can end it; the second is answered at once, well within a limit that a loaded
+	// machine's scheduling cannot eat (50 ms could, at a load of 10).
+	muda := func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
+	ts, _, _ := pasarelaConPeticion(t, muda, func(w http.ResponseWriter, _ *http.Request) { creado(w) })
+	codigo, out, _ := correr(t, map[string]string{"ALTA_LIMITE_MS": "1000"}, "muda", "http://x", "--pasarela", ts.URL)
+	if !strings.HasPrefix(out, "intento 1: sin respuesta (tiempo agotado: 1000 ms)\n") || !strings.HasSuffix(out, "intento 2: 201 {\"id\":7}\n") || codigo != 0 {
+		t.Errorf("ALTA_LIMITE_MS=1000: salida %d:\n%s", codigo, out)
 	}
+	lenta := func(w http.ResponseWriter) { time.Sleep(300 * time.Millisecond); creado(w) }
 	ts, _, _ = pasarelaDePrueba(t, lenta, creado)
 	codigo, out, _ = correr(t, map[string]string{"ALTA_LIMITE_MS": "abc"}, "paciente", "http://x", "--pasarela", ts.URL)
 	if out != "intento 1: 201 {\"id\":7}\n" || codigo != 0 {
