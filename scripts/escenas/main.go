@@ -56,7 +56,13 @@
 //
 // Usage:
 //
-//	escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [--escena nombre] [escena|carpeta|archivo ...]
+//	escenas [--bin bin] [--escenas scripts] [--paso] [--paralelo n] [--lista] [--escena nombre] [escena|carpeta|archivo ...]
+//
+// On Linux, unless --paso or --paralelo 1, scenes run several at once (--paralelo, 12 by default),
+// each in a child process with a network namespace of its own (a new user namespace too when not
+// root, as `unshare -rn`), so the course's ports are always free for it and nothing on the
+// machine's own ports is touched. The lines come out in the scenes' order, as one by one. Where
+// no namespace can be made, scenes run one after another on the machine's ports.
 //
 // With no arguments it replays every scene under scripts/leccion-*/. A name
 // may be a section: "4.4" replays every scene of §4.4 and its subsections (and "7.1" not 7.10);
@@ -87,7 +93,12 @@ import (
 
 func main() {
 	ctx, parar := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	codigo := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	var codigo int
+	if modo := os.Getenv(variableHija); modo != "" {
+		codigo = Hija(ctx, modo, os.Args[1:], os.Stdout, ServidoresDelCurso(), PuertosDelCurso())
+	} else {
+		codigo = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}
 	parar()
 	os.Exit(codigo)
 }
@@ -99,9 +110,10 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 	raiz := banderas.String("escenas", "scripts", "carpeta que contiene leccion-4/, leccion-6/ y leccion-7/")
 	paso := banderas.Bool("paso", false, "para antes de cada comando: Enter lo ejecuta y muestra su salida en vivo")
 	lista := banderas.Bool("lista", false, "lista las escenas y no reproduce nada")
+	paralelo := banderas.Int("paralelo", 0, fmt.Sprintf("cuántas escenas a la vez, cada una en su propio espacio de red (Linux); 0: %d, 1: una tras otra en los puertos de esta máquina", ParaleloPorOmision))
 	elegida := banderas.String("escena", "", "solo esta escena, o las de esta sección y sus subsecciones (7.1 no incluye 7.10), o las que empiezan así (6.5.4-ment)")
 	banderas.Usage = func() {
-		fmt.Fprintln(errores, "uso: escenas [--bin bin] [--escenas scripts] [--paso] [--lista] [--escena nombre] [escena|carpeta|archivo ...]")
+		fmt.Fprintln(errores, "uso: escenas [--bin bin] [--escenas scripts] [--paso] [--paralelo n] [--lista] [--escena nombre] [escena|carpeta|archivo ...]")
 		banderas.PrintDefaults()
 	}
 	if err := banderas.Parse(args); err != nil {
@@ -133,60 +145,107 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 		}
 		return 0
 	}
-	candado, err := TomarCandado()
-	if err != nil {
-		fmt.Fprintln(errores, "escenas:", err)
-		return 2
-	}
-	defer candado.Close()
-
 	color := false
 	if f, ok := salida.(*os.File); ok {
 		color = ConColor(f, os.LookupEnv)
 	}
-	r := &Reproductor{
-		Bin: *bin, Programas: ServidoresDelCurso(), Puertos: []int{curso.PuertoRevisor, curso.PuertoLaboratorio, curso.PuertoPasarela, curso.PuertoHostil},
-		Paso: *paso, Entrada: bufio.NewReader(entrada), Salida: salida, Color: color,
-		LimiteComando: 90 * time.Second, EsperaBitacora: 2 * time.Second,
-	}
 	inicio := time.Now()
 	bien := 0
-	for _, e := range escenas {
-		if *paso {
-			fmt.Fprintf(salida, "\n%s\n", r.tinta(negrita, "=== "+e.Nombre))
+	modo := "una tras otra"
+	// --paso is an instructor at the keyboard, on the machine's own ports; otherwise each scene
+	// gets a network of its own when this machine can give it one.
+	yo, err := os.Executable()
+	if *paralelo != 1 && !*paso && err == nil && redDisponible(yo) {
+		bin, err := filepath.Abs(*bin)
+		if err != nil {
+			fmt.Fprintln(errores, "escenas:", err)
+			return 2
 		}
-		res := r.Reproducir(ctx, e)
-		switch {
-		case errors.Is(res.Err, context.Canceled):
-			fmt.Fprintf(salida, "ERROR  %s: interrumpida (Ctrl+C); los servidores de la escena se detuvieron\n", e.Nombre)
-		case res.Err != nil:
-			fmt.Fprintf(salida, "ERROR  %s: %v\n", e.Nombre, res.Err)
-		case res.Bien():
-			bien++
-			fmt.Fprintf(salida, "ok     %s (%.1f s)\n", e.Nombre, res.Duracion.Seconds())
-		default:
-			fmt.Fprintf(salida, "FALLA  %s (%.1f s)\n", e.Nombre, res.Duracion.Seconds())
-			if !*paso {
-				for _, d := range res.Diferencias {
-					fmt.Fprint(salida, sangrar(d))
-				}
+		n := *paralelo
+		if n <= 0 {
+			n = ParaleloPorOmision
+		}
+		modo = fmt.Sprintf("hasta %d a la vez, cada una en su propia red", n)
+		bien = reproducirEnParalelo(ctx, yo, bin, escenas, n, EspaciadoPorOmision, salida)
+	} else {
+		candado, err := TomarCandado()
+		if err != nil {
+			fmt.Fprintln(errores, "escenas:", err)
+			return 2
+		}
+		defer candado.Close()
+		r := nuevoReproductor(*bin, *paso, entrada, salida, color)
+		for _, e := range escenas {
+			if *paso {
+				fmt.Fprintf(salida, "\n%s\n", r.tinta(negrita, "=== "+e.Nombre))
+			}
+			res := r.Reproducir(ctx, e)
+			if informar(salida, e, res, *paso) {
+				bien++
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			// Another copy, or a server started by hand: stop rather than report
+			// every remaining scene as failed.
+			if errors.Is(res.Err, ErrPuertoOcupado) {
+				break
 			}
 		}
-		if ctx.Err() != nil {
-			break
-		}
-		// Another copy, or a server started by hand: stop rather than report
-		// every remaining scene as failed.
-		if errors.Is(res.Err, ErrPuertoOcupado) {
-			break
-		}
 	}
-	fmt.Fprintf(salida, "tiempo: %.0f s\n", time.Since(inicio).Seconds())
+	fmt.Fprintf(salida, "tiempo: %.0f s (%s)\n", time.Since(inicio).Seconds(), modo)
 	fmt.Fprintf(salida, "%d de %d escenas como en la lección\n", bien, len(escenas))
 	if bien != len(escenas) {
 		return 1
 	}
 	return 0
+}
+
+// PuertosDelCurso are the ports that must be free when a scene starts.
+func PuertosDelCurso() []int {
+	return []int{curso.PuertoRevisor, curso.PuertoLaboratorio, curso.PuertoPasarela, curso.PuertoHostil}
+}
+
+// ParaleloPorOmision is how many scenes run at once when each has a network of its own, and
+// EspaciadoPorOmision the least time between two starts. A scene mostly waits (its timers, its
+// servers' timeouts): all of them together cost about 5 s of CPU for some 240 s of replay.
+const (
+	ParaleloPorOmision  = 12
+	EspaciadoPorOmision = 100 * time.Millisecond
+)
+
+// nuevoReproductor is the replayer with the lessons' limits.
+func nuevoReproductor(bin string, paso bool, entrada io.Reader, salida io.Writer, color bool) *Reproductor {
+	if entrada == nil {
+		entrada = strings.NewReader("")
+	}
+	return &Reproductor{
+		Bin: bin, Programas: ServidoresDelCurso(), Puertos: PuertosDelCurso(),
+		Paso: paso, Entrada: bufio.NewReader(entrada), Salida: salida, Color: color,
+		LimiteComando: 90 * time.Second, EsperaBitacora: 2 * time.Second,
+	}
+}
+
+// informar prints how one scene went, the same lines whether it ran here or in a child, and says
+// whether it went as in the lesson.
+func informar(salida io.Writer, e *Escena, res Resultado, paso bool) bool {
+	switch {
+	case errors.Is(res.Err, context.Canceled):
+		fmt.Fprintf(salida, "ERROR  %s: interrumpida (Ctrl+C); los servidores de la escena se detuvieron\n", e.Nombre)
+	case res.Err != nil:
+		fmt.Fprintf(salida, "ERROR  %s: %v\n", e.Nombre, res.Err)
+	case res.Bien():
+		fmt.Fprintf(salida, "ok     %s (%.1f s)\n", e.Nombre, res.Duracion.Seconds())
+		return true
+	default:
+		fmt.Fprintf(salida, "FALLA  %s (%.1f s)\n", e.Nombre, res.Duracion.Seconds())
+		if !paso {
+			for _, d := range res.Diferencias {
+				fmt.Fprint(salida, sangrar(d))
+			}
+		}
+	}
+	return false
 }
 
 func sangrar(s string) string {
@@ -320,9 +379,15 @@ func ordenarPorSeccion(rutas []string) {
 // Candado keeps two replays from fighting over the course's ports.
 type Candado struct{ f *os.File }
 
-// TomarCandado takes the machine-wide replay lock without waiting.
+// TomarCandado takes the replay lock of this network namespace without waiting: the ports it
+// guards are the namespace's, so replays in separate namespaces (engineers on one machine, each
+// in `unshare -n`) do not wait for each other.
 func TomarCandado() (*Candado, error) {
-	ruta := filepath.Join(os.TempDir(), "cursohttp-escenas.lock")
+	nombre := "cursohttp-escenas.lock"
+	if red := espacioDeRed(); red != "" {
+		nombre = "cursohttp-escenas-red" + red + ".lock"
+	}
+	ruta := filepath.Join(os.TempDir(), nombre)
 	f, err := os.OpenFile(ruta, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, err

@@ -56,7 +56,8 @@ func (r *Reproductor) entorno(bin, dir string) []string {
 		nombre, _, _ := strings.Cut(kv, "=")
 		switch nombre {
 		// CURSO_LECCION would change which program the servers are; a scene says it with "# lección".
-		case "PATH", "LC_ALL", "CURL_HOME", "CURSO_LECCION":
+		// ESCENAS_HIJA is this replayer's own word to its children, not the scene's.
+		case "PATH", "LC_ALL", "CURL_HOME", "CURSO_LECCION", variableHija:
 			continue
 		}
 		env = append(env, kv)

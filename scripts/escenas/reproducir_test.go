@@ -21,6 +21,12 @@ import (
 // The test binary doubles as a tiny server, so the runner's start, log and
 // stop can be tested without the suite's programs and off the course's ports.
 func TestMain(m *testing.M) {
+	// A child of reproducirEnParalelo: its one server is the fake below, on the port the test chose.
+	if modo := os.Getenv(variableHija); modo != "" {
+		puerto, _ := strconv.Atoi(os.Getenv("ESCENAS_SERVIDOR_FALSO"))
+		os.Exit(Hija(context.Background(), modo, os.Args[1:], os.Stdout,
+			map[string]Programa{"falso": {Binario: "falso", Puerto: puerto}}, []int{puerto}))
+	}
 	if puerto := os.Getenv("ESCENAS_SERVIDOR_FALSO"); puerto != "" {
 		servidorFalso(puerto)
 		return
@@ -29,11 +35,10 @@ func TestMain(m *testing.M) {
 }
 
 func servidorFalso(puerto string) {
-	l, err := net.Listen("tcp", "127.0.0.1:"+puerto)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	// As the suite's servers do: SIGTERM is handled from the start, and everything the start
+	// prints is out before the port opens (the replayer may stop it as soon as it answers).
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGTERM)
 	fmt.Printf("falso en http://127.0.0.1:%s\n", puerto)
 	if len(os.Args) > 1 {
 		fmt.Printf("argumentos: %s\n", strings.Join(os.Args[1:], " "))
@@ -41,13 +46,16 @@ func servidorFalso(puerto string) {
 	if v, hay := os.LookupEnv("CURSO_LECCION"); hay {
 		fmt.Printf("CURSO_LECCION=%s\n", v)
 	}
+	l, err := net.Listen("tcp", "127.0.0.1:"+puerto)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Printf("%s %s\n", r.Method, r.URL.RequestURI())
 		fmt.Fprintf(w, "hola desde %s\n", r.URL.Path)
 	})}
 	go func() {
-		c := make(chan os.Signal, 1)
-		signal.Notify(c, syscall.SIGTERM)
 		<-c
 		srv.Close()
 	}()
