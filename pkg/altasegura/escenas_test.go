@@ -64,6 +64,25 @@ type proceso struct {
 
 func (p *proceso) salida() string { p.mu.Lock(); defer p.mu.Unlock(); return p.log.String() }
 
+// salidaCuando waits until what the program printed satisfies cumple, for at most 5 s, and returns
+// it: a line a server writes while answering reaches the test through a pipe, possibly after the
+// client already has its answer and has exited.
+func (p *proceso) salidaCuando(cumple func(string) bool) string {
+	limite := time.Now().Add(5 * time.Second)
+	for {
+		s := p.salida()
+		if cumple(s) || time.Now().After(limite) {
+			return s
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// contiene is the condition of salidaCuando that the output has texto n times.
+func contiene(texto string, n int) func(string) bool {
+	return func(s string) bool { return strings.Count(s, texto) == n }
+}
+
 // parar stops the program as Ctrl+C would and waits for it.
 func (p *proceso) parar() {
 	p.cmd.Process.Signal(syscall.SIGTERM)
@@ -212,11 +231,12 @@ func TestEscenaRespuestaPerdida(t *testing.T) {
 		}
 	}
 	// The key is not printed on success; the revisor's log shows it was one UUID, replayed once.
-	if n := len(regexp.MustCompile(`(?m)^idempotencia: la llave `+uuidRe.String()+` ya se atendió; repito su respuesta$`).FindAllString(rev.salida(), -1)); n != 1 {
-		t.Errorf("bitácora del revisor:\n%s", rev.salida())
+	repetida := regexp.MustCompile(`(?m)^idempotencia: la llave ` + uuidRe.String() + ` ya se atendió; repito su respuesta$`)
+	if log := rev.salidaCuando(func(s string) bool { return len(repetida.FindAllString(s, -1)) == 1 }); len(repetida.FindAllString(log, -1)) != 1 {
+		t.Errorf("bitácora del revisor:\n%s", log)
 	}
-	if got := strings.Count(pas.salida(), "pasarela: el revisor respondió 201, pero la respuesta se pierde\n"); got != 2 {
-		t.Errorf("bitácora de la pasarela:\n%s", pas.salida())
+	if log := pas.salidaCuando(contiene("pasarela: el revisor respondió 201, pero la respuesta se pierde\n", 2)); strings.Count(log, "pasarela: el revisor respondió 201, pero la respuesta se pierde\n") != 2 {
+		t.Errorf("bitácora de la pasarela:\n%s", log)
 	}
 }
 
@@ -243,8 +263,8 @@ func TestEscenaNadieResponde(t *testing.T) {
 	if codigo != 1 {
 		t.Errorf("código de salida %d", codigo)
 	}
-	if n := strings.Count(pas.salida(), "pasarela: el revisor no respondió\n"); n != 8 {
-		t.Errorf("la pasarela registró %d veces que el revisor no respondió:\n%s", n, pas.salida())
+	if log := pas.salidaCuando(contiene("pasarela: el revisor no respondió\n", 8)); strings.Count(log, "pasarela: el revisor no respondió\n") != 8 {
+		t.Errorf("la pasarela registró %d veces que el revisor no respondió:\n%s", strings.Count(log, "pasarela: el revisor no respondió\n"), log)
 	}
 	pas.parar()
 	out, codigo = altaSegura(t, pas.addr, nil, "sin-pasarela", "http://127.0.0.1:18081/codigo/200")
@@ -277,8 +297,8 @@ func TestEscenaLoQueRecibe(t *testing.T) {
 		t.Errorf("código de salida %d", codigo)
 	}
 	want := "pasarela: el revisor respondió 422, pero la respuesta se pierde\npasarela: el revisor respondió 503, pero la respuesta se pierde\n"
-	if !strings.HasSuffix(pas.salida(), want) {
-		t.Errorf("bitácora de la pasarela:\n%s", pas.salida())
+	if log := pas.salidaCuando(func(s string) bool { return strings.HasSuffix(s, want) }); !strings.HasSuffix(log, want) {
+		t.Errorf("bitácora de la pasarela:\n%s", log)
 	}
 }
 
@@ -326,8 +346,9 @@ func TestEscenaMentira(t *testing.T) {
 			if c.nombre == "503:2 201" && time.Since(inicio) < 2*time.Second {
 				t.Errorf("no esperó los 2 s que pidió Retry-After")
 			}
-			if got := strings.SplitN(m.salida(), "\n", 2)[1]; got != c.bitacora {
-				t.Errorf("bitácora del servidor de mentira:\n%s", m.salida())
+			sinInicio := func(s string) string { return strings.SplitN(s, "\n", 2)[1] }
+			if log := m.salidaCuando(func(s string) bool { return sinInicio(s) == c.bitacora }); sinInicio(log) != c.bitacora {
+				t.Errorf("bitácora del servidor de mentira:\n%s", log)
 			}
 		})
 	}
@@ -360,12 +381,13 @@ func TestEscenaLlavePorIntento(t *testing.T) {
 	if n := strings.Count(lista, `"nombre":"agenda"`); n != 1 || !strings.Contains(lista, `{"id":7,"nombre":"agenda"`) {
 		t.Errorf("%d servicios agenda:\n%s", n, lista)
 	}
-	if n := strings.Count(rev.salida(), "POST /servicios\n"); n != 4 || strings.Contains(rev.salida(), "idempotencia:") {
-		t.Errorf("bitácora del revisor:\n%s", rev.salida())
+	if log := rev.salidaCuando(contiene("POST /servicios\n", 4)); strings.Count(log, "POST /servicios\n") != 4 || strings.Contains(log, "idempotencia:") {
+		t.Errorf("bitácora del revisor:\n%s", log)
 	}
-	if !strings.HasSuffix(pas.salida(), "pasarela: el revisor respondió 201, pero la respuesta se pierde\n"+
-		strings.Repeat("pasarela: el revisor respondió 409, pero la respuesta se pierde\n", 3)) {
-		t.Errorf("bitácora de la pasarela:\n%s", pas.salida())
+	want := "pasarela: el revisor respondió 201, pero la respuesta se pierde\n" +
+		strings.Repeat("pasarela: el revisor respondió 409, pero la respuesta se pierde\n", 3)
+	if log := pas.salidaCuando(func(s string) bool { return strings.HasSuffix(s, want) }); !strings.HasSuffix(log, want) {
+		t.Errorf("bitácora de la pasarela:\n%s", log)
 	}
 }
 
@@ -414,18 +436,20 @@ func TestEscenaUnaTraza(t *testing.T) {
 	}
 	// The gateway's line about the lost answer is attempt 1's: a span whose parent is the attempt.
 	var perdida map[string]any
-	for _, l := range lineasJSON(t, "pasarela", pas.salida()) {
+	logPas := pas.salidaCuando(contiene(`"message":"pasarela: el revisor respondió 201, pero la respuesta se pierde"`, 1))
+	for _, l := range lineasJSON(t, "pasarela", logPas) {
 		if l["message"] == "pasarela: el revisor respondió 201, pero la respuesta se pierde" {
 			perdida = l
 		}
 	}
 	if perdida == nil || perdida["traza"] != id || perdida["padre"] != intentos[0] || !horaFina.MatchString(perdida["time"].(string)) {
-		t.Fatalf("la pasarela no dijo la pérdida en la traza %v:\n%s", id, pas.salida())
+		t.Fatalf("la pasarela no dijo la pérdida en la traza %v:\n%s", id, logPas)
 	}
 	// The revisor saw both attempts in the trace, the first as the gateway's child, and the
 	// replay of the second under the same trace.
 	var posts, repetida []map[string]any
-	for _, l := range lineasJSON(t, "revisor", rev.salida()) {
+	logRev := rev.salidaCuando(contiene(`"message":"idempotencia: la llave `, 1))
+	for _, l := range lineasJSON(t, "revisor", logRev) {
 		switch {
 		case l["message"] == "POST /servicios":
 			posts = append(posts, l)
@@ -434,7 +458,7 @@ func TestEscenaUnaTraza(t *testing.T) {
 		}
 	}
 	if len(posts) != 2 || len(repetida) != 1 {
-		t.Fatalf("bitácora del revisor:\n%s", rev.salida())
+		t.Fatalf("bitácora del revisor:\n%s", logRev)
 	}
 	for _, l := range append(posts, repetida...) {
 		if l["traza"] != id || !horaFina.MatchString(l["time"].(string)) {
