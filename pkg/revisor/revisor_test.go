@@ -2,6 +2,7 @@ package revisor
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"log"
@@ -9,9 +10,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/jsonjs"
 )
 
@@ -337,10 +340,32 @@ func TestListasPorEquipo(t *testing.T) {
 	}
 }
 
+// retenida is the store with the first creation of a service named nombre held until seguir is
+// closed; llego is closed when it arrives.
+type retenida struct {
+	almacen.Almacen
+	nombre        string
+	llego, seguir chan struct{}
+	una           sync.Once
+}
+
+func (r *retenida) Crear(ctx context.Context, equipo string, d almacen.Datos, tope int, alta *almacen.Alta) (almacen.Servicio, error) {
+	if d.Nombre == r.nombre {
+		r.una.Do(func() {
+			close(r.llego)
+			<-r.seguir
+		})
+	}
+	return r.Almacen.Crear(ctx, equipo, d, tope, alta)
+}
+
 // Idempotency-Key on POST /servicios, wired to pkg/idempotencia (lesson 6 §2.9).
 func TestLlaveDeIdempotencia(t *testing.T) {
 	t.Parallel()
-	e := nuevoEntorno(t, func(o *Opciones) { o.Guardar = 300 * time.Millisecond })
+	// The registration of "correo" stays in progress for as long as the test needs, whatever the
+	// load: the store holds its creation until the second attempt has had its answer.
+	correo := &retenida{nombre: "correo", llego: make(chan struct{}), seguir: make(chan struct{})}
+	e := nuevoEntorno(t, rapido, func(o *Opciones) { correo.Almacen, o.Almacen = o.Almacen, correo })
 	avisos := `{"nombre":"avisos","url":"http://127.0.0.1:18081/codigo/200"}`
 	primera := e.pedir("POST", "/servicios", avisos, cred("escritura-a"), jsonCT, "Idempotency-Key: alta-avisos-1")
 	if primera.codigo() != "201" {
@@ -365,12 +390,13 @@ Content-Language: es
 	go func() {
 		en <- e.pedir("POST", "/servicios", `{"nombre":"correo","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT, "Idempotency-Key: k3")
 	}()
-	time.Sleep(100 * time.Millisecond)
+	<-correo.llego
 	e.pedir("POST", "/servicios", `{"nombre":"correo","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT, "Idempotency-Key: k3").comoLaLeccion(t, `HTTP/1.1 409 Conflict
 Content-Type: application/problem+json
 Content-Language: es
 
 {"type":"https://revisor.example/problemas/llave-en-curso","title":"Esa Idempotency-Key sigue en curso","status":409,"detail":"la petición original con la llave k3 todavía no termina","instance":"/servicios"}`)
+	close(correo.seguir)
 	if r := <-en; r.codigo() != "201" {
 		t.Errorf("la original: %s", r.linea)
 	}
