@@ -4,6 +4,12 @@ BIN     := bin
 # Every platform a student may have: CI builds them all on every run, `make dist` packs them.
 PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
+# Test binaries run P at a time, not one per core (go test's default): most tests wait on timers,
+# servers and child processes, not on the CPU. The packages whose tests take longest (a 45 s soak,
+# servers' timeouts, the scenes' own tests) start first, so none of them ends the run alone.
+P ?= 4
+LENTOS := ./pruebas ./scripts/escenas ./pkg/altasegura ./pkg/revisor
+
 .DEFAULT_GOAL := help
 .PHONY: help build cruzar test check estatico unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-reset lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo postgres perfiles clean
 
@@ -14,7 +20,8 @@ build: ## compila los cuatro programas en bin/
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-check: estatico ## gofmt, go vet (también para windows y darwin, pruebas incluidas), go.mod ordenado, nada de código muerto ni de pruebas dentro de los programas
+check: estatico ## el ciclo rápido, menos de un minuto: make estatico y las pruebas sin las lentas (go test -short)
+	$(GO) test -short -p $(P) ./...
 
 estatico: ## gofmt, go vet (también para windows y darwin, pruebas incluidas), go.mod ordenado, nada de código muerto ni de pruebas dentro de los programas; todo a la vez
 	@GO=$(GO) scripts/estatico.sh
@@ -29,9 +36,11 @@ cruzar: ## compila los cuatro programas para cada plataforma (PLATAFORMAS), como
 RACE ?= -race
 
 unit: ## todas las pruebas de Go, con el detector de carreras (necesita un compilador de C; sin él: RACE=)
-	$(GO) test $(RACE) -count=1 ./...
+	$(GO) test $(RACE) -count=1 -p $(P) $(LENTOS) ./...
 
-test: puertos check cruzar unit fuzz ## lo que corre CI: puertos libres, check, cruzar, unit, un fuzz breve de cada objetivo, las escenas de las lecciones, la campaña de ataque corta y make bench corto (solo informa)
+# The scenes need the course's ports only where they cannot have a network of their own (see
+# scripts/escenas), and then say so at the first one taken: nothing else here uses them.
+test: estatico cruzar unit fuzz ## lo que corre CI: estatico, cruzar, unit, un fuzz breve de cada objetivo, las escenas de las lecciones, la campaña de ataque corta y make bench corto (solo informa)
 	@if [ -d scripts/escenas ]; then $(MAKE) --no-print-directory escenas; fi
 	@$(MAKE) --no-print-directory ataque CORTO=1
 	@$(MAKE) --no-print-directory bench CORTO=1
@@ -73,7 +82,7 @@ lab: build ## el laboratorio en primer plano, cada línea con su programa; Ctrl+
 lab-tmux: build ## el laboratorio en tmux: un panel por servidor (Ctrl+C lo detiene, ↑ Enter lo arranca) y otro para curl
 	@$(BIN)/laboratorio lab tmux $(LAB_DATOS)
 
-puertos: build ## comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas
+puertos: build ## comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas con PASO=1 o fuera de Linux
 	@$(BIN)/laboratorio lab puertos
 
 # The version the programs carry: the nearest tag, the commit, and whether the tree had changes.
