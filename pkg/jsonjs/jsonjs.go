@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -240,7 +239,10 @@ func EscribirTexto(b *bytes.Buffer, s string) {
 // WTF-8 bytes, instead of becoming U+FFFD. Two names that differ only there stay different, and
 // Codificar writes the escape back as JSON.stringify would.
 func DecodificarCuerpo(data []byte) (any, error) {
-	return decodificar([]byte(nodejs.Valido(string(data))), true)
+	if !utf8.Valid(data) {
+		data = []byte(nodejs.Valido(string(data)))
+	}
+	return decodificar(data, true)
 }
 
 // ErrNoEsJSON says the text is not one JSON value, as JSON.parse would refuse it.
@@ -248,91 +250,360 @@ var ErrNoEsJSON = errors.New("jsonjs: no es JSON")
 
 // Decodificar reads data as JSON.parse does: objects become Objeto with JavaScript's member order
 // (integer-like names first, ascending; the rest in order of first appearance; a repeated name keeps
-// its first place and its last value), numbers become float64, arrays []any.
+// its first place and its last value), numbers become float64, arrays []any. Invalid UTF-8 inside a
+// string becomes one U+FFFD per byte, and so does a lone surrogate escape, as encoding/json reads them.
 func Decodificar(data []byte) (any, error) {
 	return decodificar(data, false)
 }
 
-// lector is encoding/json's tokenizer plus the text it reads, so a string token can be decoded
-// again from its literal when lone surrogates must be kept.
+// lector reads one JSON text (RFC 8259, which JSON.parse follows) by recursive descent. It is
+// written by hand because every request body goes through it: encoding/json's token reader cost
+// the revisor more than the rest of a repeated registration (make perfiles).
 type lector struct {
-	dec        *json.Decoder
 	data       []byte
-	sustitutos bool
+	i          int
+	sustitutos bool // keep a lone surrogate escape as WTF-8 (DecodificarCuerpo)
 }
 
+// errSintaxis carries where the text stopped being JSON; the message is never shown to anyone.
+type errSintaxis struct {
+	que   string
+	lugar int
+}
+
+func (e *errSintaxis) Error() string { return e.que + " en el byte " + strconv.Itoa(e.lugar) }
+
 func decodificar(data []byte, sustitutos bool) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	l := &lector{dec: dec, data: data, sustitutos: sustitutos}
-	v, err := l.leerValor()
+	l := &lector{data: data, sustitutos: sustitutos}
+	v, err := l.valor()
+	if err == nil {
+		l.espacios()
+		if l.i < len(l.data) {
+			err = l.fallo("sobra texto después del valor")
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoEsJSON, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%w: sobra texto después del valor", ErrNoEsJSON)
 	}
 	return v, nil
 }
 
-// token is dec.Token, with a string decoded again from its literal when it has a surrogate escape.
-func (l *lector) token() (json.Token, error) {
-	desde := l.dec.InputOffset()
-	t, err := l.dec.Token()
-	if err != nil || !l.sustitutos {
-		return t, err
+func (l *lector) fallo(que string) error { return &errSintaxis{que, l.i} }
+
+func (l *lector) espacios() {
+	for l.i < len(l.data) {
+		switch l.data[l.i] {
+		case ' ', '\t', '\n', '\r':
+			l.i++
+		default:
+			return
+		}
 	}
-	if _, esTexto := t.(string); !esTexto {
-		return t, nil
-	}
-	hasta := l.dec.InputOffset()
-	literal := l.data[desde:hasta]
-	literal = literal[bytes.IndexByte(literal, '"'):]
-	if !bytes.Contains(literal, []byte(`\ud`)) && !bytes.Contains(literal, []byte(`\uD`)) {
-		return t, nil
-	}
-	return conSustitutos(literal), nil
 }
 
-// conSustitutos decodes a string literal encoding/json has already accepted, keeping each surrogate
-// escape without its pair as WTF-8 bytes. Everything else decodes as encoding/json does it.
-func conSustitutos(literal []byte) string {
-	s := literal[1 : len(literal)-1]
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] != '\\' {
-			r, n := utf8.DecodeRune(s[i:])
-			b.WriteRune(r) // an invalid byte is U+FFFD, one per byte, as encoding/json does
-			i += n
-			continue
+func (l *lector) valor() (any, error) {
+	l.espacios()
+	if l.i >= len(l.data) {
+		return nil, l.fallo("falta un valor")
+	}
+	switch c := l.data[l.i]; {
+	case c == '{':
+		return l.objeto()
+	case c == '[':
+		return l.lista()
+	case c == '"':
+		return l.texto()
+	case c == '-' || ('0' <= c && c <= '9'):
+		return l.numero()
+	case c == 't':
+		return true, l.palabra("true")
+	case c == 'f':
+		return false, l.palabra("false")
+	case c == 'n':
+		return nil, l.palabra("null")
+	}
+	return nil, l.fallo("carácter inesperado")
+}
+
+func (l *lector) palabra(p string) error {
+	if !bytes.HasPrefix(l.data[l.i:], []byte(p)) {
+		return l.fallo("literal inválido")
+	}
+	l.i += len(p)
+	return nil
+}
+
+func (l *lector) lista() (any, error) {
+	l.i++ // [
+	lista := []any{}
+	l.espacios()
+	if l.i < len(l.data) && l.data[l.i] == ']' {
+		l.i++
+		return lista, nil
+	}
+	for {
+		v, err := l.valor()
+		if err != nil {
+			return nil, err
 		}
-		escape := s[i+1]
-		i += 2
-		if escape != 'u' {
-			b.WriteByte(escapeSimple(escape))
-			continue
+		lista = append(lista, v)
+		l.espacios()
+		if l.i >= len(l.data) {
+			return nil, l.fallo("lista sin cerrar")
 		}
-		u := hex4(s[i:])
-		i += 4
-		if !utf16.IsSurrogate(u) {
-			b.WriteRune(u)
-			continue
+		switch l.data[l.i] {
+		case ',':
+			l.i++
+		case ']':
+			l.i++
+			return lista, nil
+		default:
+			return nil, l.fallo("se esperaba , o ]")
 		}
-		if u < 0xdc00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-			if bajo := hex4(s[i+2:]); bajo >= 0xdc00 && bajo <= 0xdfff {
-				b.WriteRune(utf16.DecodeRune(u, bajo))
-				i += 6
-				continue
+	}
+}
+
+func (l *lector) objeto() (any, error) {
+	l.i++ // {
+	o := Objeto{}
+	l.espacios()
+	if l.i < len(l.data) && l.data[l.i] == '}' {
+		l.i++
+		return o, nil
+	}
+	var lugar map[string]int // past a few members, where each name is, for repeated names
+	const sinMapa = 8
+	for {
+		l.espacios()
+		if l.i >= len(l.data) || l.data[l.i] != '"' {
+			return nil, l.fallo("se esperaba el nombre de un miembro")
+		}
+		nombre, err := l.texto()
+		if err != nil {
+			return nil, err
+		}
+		l.espacios()
+		if l.i >= len(l.data) || l.data[l.i] != ':' {
+			return nil, l.fallo("se esperaba :")
+		}
+		l.i++
+		v, err := l.valor()
+		if err != nil {
+			return nil, err
+		}
+		// A repeated name keeps its first place and takes the last value.
+		visto := -1
+		if lugar != nil {
+			if i, ok := lugar[nombre]; ok {
+				visto = i
+			}
+		} else {
+			for i := range o {
+				if o[i].Nombre == nombre {
+					visto = i
+					break
+				}
 			}
 		}
-		b.WriteByte(0xe0 | byte(u>>12))
-		b.WriteByte(0x80 | byte(u>>6)&0x3f)
-		b.WriteByte(0x80 | byte(u)&0x3f)
+		if visto >= 0 {
+			o[visto].Valor = v
+		} else {
+			o = append(o, Campo{nombre, v})
+			if lugar != nil {
+				lugar[nombre] = len(o) - 1
+			} else if len(o) > sinMapa {
+				lugar = make(map[string]int, 2*len(o))
+				for i, c := range o {
+					lugar[c.Nombre] = i
+				}
+			}
+		}
+		l.espacios()
+		if l.i >= len(l.data) {
+			return nil, l.fallo("objeto sin cerrar")
+		}
+		switch l.data[l.i] {
+		case ',':
+			l.i++
+		case '}':
+			l.i++
+			ordenarComoJS(o)
+			return o, nil
+		default:
+			return nil, l.fallo("se esperaba , o }")
+		}
 	}
-	return b.String()
 }
 
-// escapeSimple is the character a one-letter escape stands for (\" \\ \/ \b \f \n \r \t).
+// ordenarComoJS puts integer-like member names first, in ascending numeric order, as JavaScript
+// lists an object's members; the rest keep their order.
+func ordenarComoJS(o Objeto) {
+	hay := false
+	for _, c := range o {
+		if _, es := indice(c.Nombre); es {
+			hay = true
+			break
+		}
+	}
+	if !hay {
+		return
+	}
+	sort.SliceStable(o, func(i, j int) bool {
+		ni, ei := indice(o[i].Nombre)
+		nj, ej := indice(o[j].Nombre)
+		if ei && ej {
+			return ni < nj
+		}
+		return ei && !ej
+	})
+}
+
+func (l *lector) numero() (any, error) {
+	desde := l.i
+	d := l.data
+	if d[l.i] == '-' {
+		l.i++
+	}
+	switch {
+	case l.i < len(d) && d[l.i] == '0':
+		l.i++
+	case l.i < len(d) && '1' <= d[l.i] && d[l.i] <= '9':
+		l.digitos()
+	default:
+		return nil, l.fallo("número inválido")
+	}
+	if l.i < len(d) && d[l.i] == '.' {
+		l.i++
+		if l.digitos() == 0 {
+			return nil, l.fallo("número inválido")
+		}
+	}
+	if l.i < len(d) && (d[l.i] == 'e' || d[l.i] == 'E') {
+		l.i++
+		if l.i < len(d) && (d[l.i] == '+' || d[l.i] == '-') {
+			l.i++
+		}
+		if l.digitos() == 0 {
+			return nil, l.fallo("número inválido")
+		}
+	}
+	// Beyond float64's range JSON.parse gives ±Infinity, as ParseFloat does with ErrRange.
+	f, err := strconv.ParseFloat(string(d[desde:l.i]), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (l *lector) digitos() int {
+	desde := l.i
+	for l.i < len(l.data) && '0' <= l.data[l.i] && l.data[l.i] <= '9' {
+		l.i++
+	}
+	return l.i - desde
+}
+
+// texto reads a string. Without escapes and with valid UTF-8 (the usual) it is the bytes between
+// the quotes.
+func (l *lector) texto() (string, error) {
+	l.i++ // the opening quote
+	desde := l.i
+	d := l.data
+	for l.i < len(d) {
+		c := d[l.i]
+		switch {
+		case c == '"':
+			s := d[desde:l.i]
+			l.i++
+			if !utf8.Valid(s) {
+				return string(aRunas(nil, s)), nil
+			}
+			return string(s), nil
+		case c == '\\':
+			return l.textoConEscapes(desde)
+		case c < 0x20:
+			return "", l.fallo("carácter de control en un texto")
+		}
+		l.i++
+	}
+	return "", l.fallo("texto sin cerrar")
+}
+
+// aRunas appends s with each invalid UTF-8 byte as U+FFFD, as encoding/json decodes a string.
+func aRunas(b, s []byte) []byte {
+	for len(s) > 0 {
+		r, n := utf8.DecodeRune(s)
+		if r == utf8.RuneError && n == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, s[:n]...)
+		}
+		s = s[n:]
+	}
+	return b
+}
+
+func (l *lector) textoConEscapes(desde int) (string, error) {
+	d := l.data
+	b := aRunas(make([]byte, 0, l.i-desde+16), d[desde:l.i])
+	tramo := l.i // the start of the run of plain bytes not yet copied
+	for l.i < len(d) {
+		c := d[l.i]
+		switch {
+		case c == '"':
+			b = aRunas(b, d[tramo:l.i])
+			l.i++
+			return string(b), nil
+		case c < 0x20:
+			return "", l.fallo("carácter de control en un texto")
+		case c != '\\':
+			l.i++
+			continue
+		}
+		b = aRunas(b, d[tramo:l.i])
+		if l.i+1 >= len(d) {
+			return "", l.fallo("escape sin terminar")
+		}
+		e := d[l.i+1]
+		l.i += 2
+		switch e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b', 'f', 'n', 'r', 't':
+			b = append(b, escapeSimple(e))
+		case 'u':
+			u, ok := hex4(d[l.i:])
+			if !ok {
+				return "", l.fallo("escape \\u inválido")
+			}
+			l.i += 4
+			if !utf16.IsSurrogate(u) {
+				b = utf8.AppendRune(b, u)
+				break
+			}
+			// A high surrogate and a low one escaped right after it are one character.
+			if u < 0xdc00 && l.i+6 <= len(d) && d[l.i] == '\\' && d[l.i+1] == 'u' {
+				if bajo, ok := hex4(d[l.i+2:]); ok && bajo >= 0xdc00 && bajo <= 0xdfff {
+					b = utf8.AppendRune(b, utf16.DecodeRune(u, bajo))
+					l.i += 6
+					break
+				}
+			}
+			if l.sustitutos {
+				// Kept as its WTF-8 bytes (see DecodificarCuerpo).
+				b = append(b, 0xe0|byte(u>>12), 0x80|byte(u>>6)&0x3f, 0x80|byte(u)&0x3f)
+			} else {
+				b = utf8.AppendRune(b, utf8.RuneError)
+			}
+		default:
+			return "", l.fallo("escape inválido")
+		}
+		tramo = l.i
+	}
+	return "", l.fallo("texto sin cerrar")
+}
+
+// escapeSimple is the character a one-letter escape stands for (\b \f \n \r \t).
 func escapeSimple(c byte) byte {
 	switch c {
 	case 'b':
@@ -343,99 +614,30 @@ func escapeSimple(c byte) byte {
 		return '\n'
 	case 'r':
 		return '\r'
-	case 't':
-		return '\t'
 	}
-	return c // ", \ and /
+	return '\t'
 }
 
-// hex4 reads the four hex digits of a \u escape (already checked by encoding/json); anything else
-// makes it not a surrogate.
-func hex4(s []byte) rune {
+// hex4 reads the four hex digits of a \u escape.
+func hex4(s []byte) (rune, bool) {
 	if len(s) < 4 {
-		return 0
+		return 0, false
 	}
-	n, err := strconv.ParseUint(string(s[:4]), 16, 32)
-	if err != nil {
-		return 0
+	var u rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		u = u<<4 | rune(c)
 	}
-	return rune(n)
-}
-
-func (l *lector) leerValor() (any, error) {
-	dec := l.dec
-	t, err := l.token()
-	if err != nil {
-		return nil, err
-	}
-	switch x := t.(type) {
-	case json.Delim:
-		switch x {
-		case '{':
-			return l.leerObjeto()
-		case '[':
-			lista := []any{}
-			for dec.More() {
-				v, err := l.leerValor()
-				if err != nil {
-					return nil, err
-				}
-				lista = append(lista, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return lista, nil
-		}
-		return nil, fmt.Errorf("delimitador inesperado %v", x)
-	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return nil, err
-		}
-		return f, nil
-	default:
-		return x, nil // string, bool or nil
-	}
-}
-
-func (l *lector) leerObjeto() (Objeto, error) {
-	dec := l.dec
-	o := Objeto{}
-	lugar := map[string]int{}
-	for dec.More() {
-		t, err := l.token()
-		if err != nil {
-			return nil, err
-		}
-		nombre, ok := t.(string)
-		if !ok {
-			return nil, fmt.Errorf("nombre de miembro inválido")
-		}
-		v, err := l.leerValor()
-		if err != nil {
-			return nil, err
-		}
-		if i, visto := lugar[nombre]; visto {
-			o[i].Valor = v
-			continue
-		}
-		lugar[nombre] = len(o)
-		o = append(o, Campo{nombre, v})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	// JavaScript lists integer-like member names first, in ascending numeric order.
-	sort.SliceStable(o, func(i, j int) bool {
-		ni, ei := indice(o[i].Nombre)
-		nj, ej := indice(o[j].Nombre)
-		if ei && ej {
-			return ni < nj
-		}
-		return ei && !ej
-	})
-	return o, nil
+	return u, true
 }
 
 // indice reports whether s is an array index in JavaScript's sense: the canonical decimal form of an
@@ -444,8 +646,14 @@ func indice(s string) (uint64, bool) {
 	if s == "" || len(s) > 10 || (len(s) > 1 && s[0] == '0') {
 		return 0, false
 	}
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || n > math.MaxUint32-1 {
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false // without building ParseUint's error: most names are words
+		}
+		n = n*10 + uint64(s[i]-'0')
+	}
+	if n > math.MaxUint32-1 {
 		return 0, false
 	}
 	return n, true
