@@ -100,6 +100,18 @@ func Ruta(ruta string) string {
 
 // nadaQueResolver reports whether Ruta has nothing to do but add the slash: no "\", no "." or "%"
 // (so no dot segment, plain or escaped) and no byte of the path set.
+// RutaConBarra is Ruta for a path that keeps its opening "/": the same result, and the usual path,
+// with nothing to resolve, comes back as it is, without a copy.
+func RutaConBarra(ruta string) string {
+	if ruta != "" && ruta[0] == '/' && nadaQueResolver(ruta[1:]) {
+		return ruta
+	}
+	if ruta != "" && (ruta[0] == '/' || ruta[0] == '\\') {
+		ruta = ruta[1:]
+	}
+	return Ruta(ruta)
+}
+
 func nadaQueResolver(ruta string) bool {
 	for i := 0; i < len(ruta); i++ {
 		if c := ruta[i]; c == '\\' || c == '.' || c == '%' || debeEscapar(c, EnRuta) {

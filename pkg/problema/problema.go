@@ -3,7 +3,9 @@
 package problema
 
 import (
+	"bytes"
 	"net/http"
+	"strconv"
 
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/jsonjs"
@@ -115,18 +117,29 @@ func ConInstance(instance string) Opcion {
 	return func(o *opciones) { o.instance = &instance }
 }
 
-// Cuerpo builds the body: {type, title, status, detail, instance, …extensions} and a newline.
+// Cuerpo builds the body: {type, title, status, detail, instance, …extensions} and a newline, the
+// bytes jsonjs.Codificar writes for that object. Written member by member into one buffer sized
+// for it: every error answer builds one.
 func Cuerpo(t Tipo, detail, instance string, extensiones jsonjs.Objeto) []byte {
-	o := make(jsonjs.Objeto, 0, 5+len(extensiones))
-	o = append(o,
-		jsonjs.Campo{Nombre: "type", Valor: t.Type},
-		jsonjs.Campo{Nombre: "title", Valor: t.Title},
-		jsonjs.Campo{Nombre: "status", Valor: t.Status},
-		jsonjs.Campo{Nombre: "detail", Valor: detail},
-		jsonjs.Campo{Nombre: "instance", Valor: instance},
-	)
-	o = append(o, extensiones...)
-	return append(jsonjs.Codificar(o), '\n')
+	b := bytes.NewBuffer(make([]byte, 0, 64+len(t.Type)+len(t.Title)+len(detail)+len(instance)+32*len(extensiones)))
+	b.WriteString(`{"type":`)
+	jsonjs.EscribirTexto(b, t.Type)
+	b.WriteString(`,"title":`)
+	jsonjs.EscribirTexto(b, t.Title)
+	b.WriteString(`,"status":`)
+	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(t.Status), 10))
+	b.WriteString(`,"detail":`)
+	jsonjs.EscribirTexto(b, detail)
+	b.WriteString(`,"instance":`)
+	jsonjs.EscribirTexto(b, instance)
+	for _, c := range extensiones {
+		b.WriteByte(',')
+		jsonjs.EscribirTexto(b, c.Nombre)
+		b.WriteByte(':')
+		jsonjs.Agregar(b, c.Valor)
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
 }
 
 // Escritor is how a program writes its errors: Escribir (Problem Details, Lesson 5 on) or
@@ -141,9 +154,18 @@ func Escribir(w http.ResponseWriter, r *http.Request, clave Clave, detail string
 	if o.instance != nil {
 		instance = *o.instance
 	}
-	cabeceras := append(o.cabeceras, respuesta.Cabecera{Nombre: "Content-Language", Valor: "es"})
+	cabeceras := soloIdioma
+	if len(o.cabeceras) > 0 {
+		cabeceras = append(o.cabeceras, contentLanguage)
+	}
 	respuesta.Bytes(w, r, t.Status, TipoMedio, Cuerpo(t, detail, instance, o.extensiones), cabeceras...)
 }
+
+// contentLanguage: the catalogue's titles and the revisor's details are Spanish.
+var (
+	contentLanguage = respuesta.Cabecera{Nombre: "Content-Language", Valor: "es"}
+	soloIdioma      = []respuesta.Cabecera{contentLanguage}
+)
 
 // TipoTexto is the media type of Lesson 4's errors.
 const TipoTexto = "text/plain; charset=utf-8"
@@ -161,9 +183,12 @@ func leer(clave Clave, opts []Opcion) (Tipo, opciones) {
 	if !ok {
 		panic("problema: clave desconocida " + string(clave))
 	}
-	var o opciones
-	for _, opt := range opts {
-		opt(&o)
+	if len(opts) == 0 {
+		return t, opciones{} // the usual error: nothing to gather, nothing allocated
 	}
-	return t, o
+	o := new(opciones)
+	for _, opt := range opts {
+		opt(o)
+	}
+	return t, *o
 }

@@ -78,3 +78,30 @@ func TestEscribirTextoComoLaLeccion4(t *testing.T) {
 		t.Errorf("cabeceras %v", h)
 	}
 }
+
+// Cuerpo writes member by member the very bytes jsonjs writes for the object {type, title, status,
+// detail, instance, …extensions}, whatever the texts hold.
+func TestCuerpoComoElObjeto(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		t                Tipo
+		detail, instance string
+		ext              jsonjs.Objeto
+	}{
+		{Buscar(RutaInexistente), "no existe esa ruta", "/no-existe", nil},
+		{Buscar(DatosInvalidos), "2 dato(s) \"raros\"\n\t<&>", "/servicios/%E2%82%AC", jsonjs.Objeto{
+			{Nombre: "errors", Valor: []jsonjs.Objeto{{{Nombre: "detail", Valor: "x"}, {Nombre: "pointer", Valor: "#/nombre"}}}},
+			{Nombre: "existente", Valor: "/servicios/3"}, {Nombre: "n", Valor: 1.5}, {Nombre: "nada", Valor: nil},
+		}},
+		{Tipo{"about:blank", "I'm a \\ Teapot \x01", 418}, "ñandú ☃ \u2028", "urn:uuid:x", nil},
+		{Tipo{"", "", 0}, "", "", jsonjs.Objeto{}},
+	} {
+		quiere := append(jsonjs.Codificar(append(jsonjs.Objeto{
+			{Nombre: "type", Valor: c.t.Type}, {Nombre: "title", Valor: c.t.Title}, {Nombre: "status", Valor: c.t.Status},
+			{Nombre: "detail", Valor: c.detail}, {Nombre: "instance", Valor: c.instance},
+		}, c.ext...)), '\n')
+		if got := Cuerpo(c.t, c.detail, c.instance, c.ext); string(got) != string(quiere) {
+			t.Errorf("Cuerpo:\n%s\nquiere\n%s", got, quiere)
+		}
+	}
+}

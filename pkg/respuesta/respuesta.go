@@ -20,12 +20,22 @@ type Cabecera struct{ Nombre, Valor string }
 // "WWW-Authenticate" to "Www-Authenticate"; names are case-insensitive, but a student compares
 // `curl -i` with the lesson.
 func Poner(h http.Header, cabeceras ...Cabecera) {
-	for _, c := range cabeceras {
-		if canonico := http.CanonicalHeaderKey(c.Nombre); canonico != c.Nombre {
-			delete(h, canonico)
-		}
-		h[c.Nombre] = []string{c.Valor}
+	valores := make([]string, len(cabeceras)) // one allocation for every value
+	for i, c := range cabeceras {
+		valores[i] = c.Valor
+		poner(h, c.Nombre, valores[i:i+1:i+1])
 	}
+}
+
+// poner sets nombre to valores, after removing any other spelling of nombre ("Etag" for "ETag").
+// valores is clipped (cap = len): an Add to the header copies it instead of writing into it.
+func poner(h http.Header, nombre string, valores []string) {
+	for k := range h {
+		if k != nombre && strings.EqualFold(k, nombre) {
+			delete(h, k)
+		}
+	}
+	h[nombre] = valores
 }
 
 // Bytes sends codigo with a body of the given media type.
@@ -36,9 +46,16 @@ func Bytes(w http.ResponseWriter, r *http.Request, codigo int, tipo string, cuer
 
 func cabeza(w http.ResponseWriter, r *http.Request, codigo int, tipo string, largo int, cabeceras ...Cabecera) {
 	h := w.Header()
-	Poner(h, cabeceras...)
-	h["Content-Type"] = []string{tipo}
-	h["Content-Length"] = []string{strconv.Itoa(largo)}
+	// One allocation for every value of the answer's head, the given headers' and the two of framing.
+	n := len(cabeceras)
+	valores := make([]string, n+2)
+	for i, c := range cabeceras {
+		valores[i] = c.Valor
+		poner(h, c.Nombre, valores[i:i+1:i+1])
+	}
+	valores[n], valores[n+1] = tipo, strconv.Itoa(largo)
+	h["Content-Type"] = valores[n : n+1 : n+1]
+	h["Content-Length"] = valores[n+1 : n+2 : n+2]
 	estado.Escribir(w, r, codigo)
 }
 
@@ -135,10 +152,10 @@ func RutaDe(objetivo string) string {
 		objetivo = sinHost(resto)
 	}
 	// A target without its opening slash ("*") reads as if it had one.
-	if objetivo != "" && (objetivo[0] == '/' || objetivo[0] == '\\') {
-		objetivo = objetivo[1:]
+	if objetivo == "" || (objetivo[0] != '/' && objetivo[0] != '\\') {
+		return nodejs.Ruta(objetivo)
 	}
-	return nodejs.Ruta(objetivo)
+	return nodejs.RutaConBarra(objetivo)
 }
 
 // sinHost drops the authority at the start of s and keeps the path.
@@ -147,4 +164,54 @@ func sinHost(s string) string {
 		return s[j:]
 	}
 	return "/"
+}
+
+// Preparada is an answer computed once and sent many times (a service's representation until it
+// changes): its head is ready to set, so sending it allocates nothing. Build it with Preparar or
+// PrepararVacia; it is never changed afterwards, so any number of requests may send it at once.
+type Preparada struct {
+	codigo    int
+	cabeceras []preparada
+	cuerpo    []byte
+	vacia     bool
+}
+
+type preparada struct {
+	nombre  string
+	valores []string // clipped: an Add to the response's header copies them
+}
+
+// Preparar is what Bytes would send: codigo, the headers, the media type, the body and its length.
+func Preparar(codigo int, tipo string, cuerpo []byte, cabeceras ...Cabecera) *Preparada {
+	cabeceras = append(cabeceras[:len(cabeceras):len(cabeceras)],
+		Cabecera{"Content-Type", tipo}, Cabecera{"Content-Length", strconv.Itoa(len(cuerpo))})
+	return preparar(codigo, cuerpo, false, cabeceras)
+}
+
+// PrepararVacia is what Vacio would send.
+func PrepararVacia(codigo int, cabeceras ...Cabecera) *Preparada {
+	if codigo != http.StatusNoContent && codigo != http.StatusNotModified {
+		cabeceras = append(cabeceras[:len(cabeceras):len(cabeceras)], Cabecera{"Content-Length", "0"})
+	}
+	return preparar(codigo, nil, true, cabeceras)
+}
+
+func preparar(codigo int, cuerpo []byte, vacia bool, cabeceras []Cabecera) *Preparada {
+	p := &Preparada{codigo: codigo, cuerpo: cuerpo, vacia: vacia}
+	for _, c := range cabeceras {
+		p.cabeceras = append(p.cabeceras, preparada{c.Nombre, []string{c.Valor}})
+	}
+	return p
+}
+
+// Enviar sends p as the answer to r.
+func (p *Preparada) Enviar(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	for _, c := range p.cabeceras {
+		poner(h, c.nombre, c.valores[:1:1])
+	}
+	estado.Escribir(w, r, p.codigo)
+	if !p.vacia {
+		w.Write(p.cuerpo)
+	}
 }

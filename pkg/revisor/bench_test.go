@@ -3,11 +3,14 @@ package revisor
 import (
 	"io"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/servidor"
 )
 
@@ -19,7 +22,10 @@ func (d *descarte) Write(p []byte) (int, error) { return len(p), nil }
 func (d *descarte) WriteHeader(int)             {}
 
 func benchHandler(b *testing.B, ruta string, cabeceras http.Header) {
-	rv := Nuevo(Opciones{Log: zerolog.Nop()})
+	benchHandlerCon(b, Nuevo(Opciones{Log: zerolog.Nop()}), ruta, cabeceras)
+}
+
+func benchHandlerCon(b *testing.B, rv *Revisor, ruta string, cabeceras http.Header) {
 	b.Cleanup(rv.Cerrar)
 	r, _ := http.NewRequest("GET", ruta, nil)
 	r.RequestURI = ruta
@@ -70,4 +76,36 @@ func BenchmarkRutaInexistente(b *testing.B) {
 // BenchmarkListar: GET /servicios with the course's start-up services.
 func BenchmarkListar(b *testing.B) {
 	b.Run("manejador", func(b *testing.B) { benchHandler(b, "/servicios", conCredencial) })
+}
+
+// BenchmarkAltaRepetida: POST /servicios repeated with its Idempotency-Key, answered from the record.
+func BenchmarkAltaRepetida(b *testing.B) {
+	rv := Nuevo(Opciones{Log: zerolog.Nop(), Guardar: time.Millisecond})
+	b.Cleanup(rv.Cerrar)
+	cuerpo := `{"nombre":"bench","url":"http://127.0.0.1:18081/codigo/200"}`
+	pedir := func() *http.Request {
+		r, _ := http.NewRequest("POST", "/servicios", strings.NewReader(cuerpo))
+		r.RequestURI = "/servicios"
+		r.Header = http.Header{"Authorization": {"Bearer escritura-a"}, "Content-Type": {"application/json"}, "Idempotency-Key": {"bench-una-llave"}}
+		return r
+	}
+	rv.ServeHTTP(&descarte{h: http.Header{}}, pedir())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		rv.ServeHTTP(&descarte{h: http.Header{}}, pedir())
+	}
+}
+
+// BenchmarkNoModificado: GET /servicios/{id} with the current ETag in If-None-Match (304).
+func BenchmarkNoModificado(b *testing.B) {
+	rv := Nuevo(Opciones{Log: zerolog.Nop()})
+	etiqueta := almacen.Etiqueta(rv.arranque, almacen.Servicio{ID: 1, Version: 1})
+	w := &descarte{h: http.Header{}}
+	r, _ := http.NewRequest("GET", "/servicios/1", nil)
+	r.RequestURI, r.Header = "/servicios/1", http.Header{"Authorization": {"Bearer lectura-a"}, "If-None-Match": {etiqueta}}
+	if rv.ServeHTTP(w, r); w.h.Get("Content-Length") != "" || len(w.h["ETag"]) != 1 || w.h["ETag"][0] != etiqueta {
+		b.Fatalf("no es un 304 de %s: %v", etiqueta, w.h)
+	}
+	benchHandlerCon(b, rv, "/servicios/1", r.Header)
 }

@@ -100,6 +100,7 @@ type Revisor struct {
 	log           zerolog.Logger
 	almacen       almacen.Almacen
 	arranque      string // the store's ETag suffix
+	vistas        *vistas
 	verificador   *destinos.Verificador
 	sonda         *sonda.Sonda
 	rutas         []ruta
@@ -182,6 +183,7 @@ func Nuevo(o Opciones) *Revisor {
 		log:           o.Log,
 		almacen:       o.Almacen,
 		arranque:      o.Almacen.Arranque(),
+		vistas:        &vistas{arranque: o.Almacen.Arranque()},
 		verificador:   o.Verificador,
 		sonda:         o.Sonda,
 		rutas:         tabla,
@@ -289,9 +291,11 @@ func (rv *Revisor) caerConLaPila(w *escritor, r *http.Request, v any) {
 }
 
 // escritor remembers whether the response has started, which decides what a panic can still do.
+// It also holds the handler's contexto, which the gate fills in: one allocation per request for both.
 type escritor struct {
 	http.ResponseWriter
 	escrito bool
+	c       contexto
 }
 
 func (e *escritor) WriteHeader(codigo int) {

@@ -287,24 +287,24 @@ func (rv *Revisor) esperar(d time.Duration) {
 
 // GET /servicios/{id}
 func (rv *Revisor) consultar(c *contexto) {
-	s, ok := rv.encontrar(c, c.parametros[0])
+	s, ok := rv.encontrar(c, c.parametro)
 	if !ok {
 		return
 	}
-	actual := almacen.Etiqueta(rv.arranque, s)
+	vi := rv.vistas.de(s)
 	// If-None-Match brings "*" or a list and is compared weakly (RFC 9110 §13.1.2, §8.8.3.2).
 	if valores, hay := c.r.Header["If-None-Match"]; hay &&
-		etiquetas.HayCoincidencia(strings.Join(valores, ", "), actual, etiquetas.CoincideDebil) {
-		respuesta.Vacio(c.w, c.r, http.StatusNotModified, respuesta.Cabecera{Nombre: "ETag", Valor: actual})
+		etiquetas.HayCoincidencia(strings.Join(valores, ", "), vi.etiqueta, etiquetas.CoincideDebil) {
+		vi.noModifico.Enviar(c.w, c.r)
 		return
 	}
-	respuesta.JSON(c.w, c.r, http.StatusOK, representar(s), respuesta.Cabecera{Nombre: "ETag", Valor: actual})
+	vi.ok.Enviar(c.w, c.r)
 }
 
 // PUT /servicios/{id}: change without overwriting someone else's change. It requires If-Match with
 // the current tag.
 func (rv *Revisor) cambiar(c *contexto) {
-	s, ok := rv.encontrar(c, c.parametros[0])
+	s, ok := rv.encontrar(c, c.parametro)
 	if !ok {
 		return
 	}
@@ -370,7 +370,7 @@ func (rv *Revisor) cambiar(c *contexto) {
 
 // DELETE /servicios/{id}
 func (rv *Revisor) retirar(c *contexto) {
-	s, ok := rv.encontrar(c, c.parametros[0])
+	s, ok := rv.encontrar(c, c.parametro)
 	if !ok {
 		return
 	}
@@ -383,7 +383,7 @@ func (rv *Revisor) retirar(c *contexto) {
 
 // POST /servicios/{id}/revisiones, limited (see rutas)
 func (rv *Revisor) pedirRevision(c *contexto) {
-	s, ok := rv.encontrar(c, c.parametros[0])
+	s, ok := rv.encontrar(c, c.parametro)
 	if !ok {
 		return
 	}
@@ -474,7 +474,7 @@ func (rv *Revisor) rescatar(cada time.Duration) {
 // GET /revisiones/{id}
 func (rv *Revisor) consultarRevision(c *contexto) {
 	ctx := c.r.Context()
-	revision, hay, err := rv.almacen.BuscarRevision(ctx, numero(c.parametros[0]))
+	revision, hay, err := rv.almacen.BuscarRevision(ctx, numero(c.parametro))
 	equipo, conEquipo := "", false
 	if err == nil && hay {
 		var s almacen.Servicio
@@ -489,7 +489,7 @@ func (rv *Revisor) consultarRevision(c *contexto) {
 		return
 	}
 	if !hay || !conEquipo || !c.credencial.delEquipo(equipo) {
-		rv.fallar(c.w, c.r, problema.RevisionInexistente, "no existe la revisión "+c.parametros[0])
+		rv.fallar(c.w, c.r, problema.RevisionInexistente, "no existe la revisión "+c.parametro)
 		return
 	}
 	var cabeceras []respuesta.Cabecera
@@ -504,7 +504,7 @@ func (rv *Revisor) consultarRevision(c *contexto) {
 // 504 if it did not answer in time, 502 if what came back is not HTTP or nobody answered. It goes
 // out to the network like a check, so it is limited too, in its own window (see rutas).
 func (rv *Revisor) salud(c *contexto) {
-	s, ok := rv.encontrar(c, c.parametros[0])
+	s, ok := rv.encontrar(c, c.parametro)
 	if !ok {
 		return
 	}
@@ -532,7 +532,7 @@ func (rv *Revisor) salud(c *contexto) {
 // safety net, so a fault behind the revisor comes out as a polite 500 of its own instead of 504 or
 // 502, and the terminal shows the HTTP client's error, as fetch's, with no frame of the project.
 func (rv *Revisor) saludSinPasarela(c *contexto) {
-	s, ok := rv.encontrar(c, c.parametros[0])
+	s, ok := rv.encontrar(c, c.parametro)
 	if !ok || !rv.destinoPermitido(c, s.URL) {
 		return
 	}
@@ -556,7 +556,7 @@ func (rv *Revisor) saludSinPasarela(c *contexto) {
 // is out of range; with the last one pending its result is nil. Either way it panics, and the
 // recovery in ServeHTTP turns that into 500 error-interno with a reference.
 func (rv *Revisor) informe(c *contexto) {
-	s, ok := rv.encontrar(c, c.parametros[0])
+	s, ok := rv.encontrar(c, c.parametro)
 	if !ok {
 		return
 	}

@@ -33,7 +33,7 @@ func (rv *Revisor) listarV1(c *contexto) {
 
 // GET /v1/servicios/{id}
 func (rv *Revisor) consultarV1(c *contexto) {
-	s, ok := rv.encontrar(c, c.parametros[0])
+	s, ok := rv.encontrar(c, c.parametro)
 	if !ok {
 		return
 	}
