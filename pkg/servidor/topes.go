@@ -44,11 +44,14 @@ type topes struct {
 	log               zerolog.Logger
 	libre             chan struct{} // a connection closed: a waiting Accept may look again
 
-	mu       sync.Mutex
-	abiertas map[*conexionTope]struct{}
-	n        atomic.Int32 // len(abiertas), changed under mu, read without it
-	clientes map[netip.Addr]*cliente
-	avisos   [2]aviso // 0: the total cap, 1: a client's
+	mu        sync.Mutex
+	abiertas  map[*conexionTope]struct{}
+	n         atomic.Int32 // len(abiertas), changed under mu, read without it
+	clientes  map[netip.Addr]*cliente
+	avisos    [2]aviso // 0: the total cap, 1: a client's
+	vigilando bool     // the deadline keeper runs (plazos.go)
+
+	ahora atomic.Int64 // the keeper's clock, Unix nanoseconds, as of its last round
 }
 
 // cliente is one address's count; n changes under topes.mu and is read without it.
@@ -67,11 +70,9 @@ type listenerTope struct {
 	una     sync.Once
 }
 
-// conTopes wraps ln with the caps of o; with both at 0 it returns ln as it is.
+// conTopes wraps ln with the caps of o (0: no cap) and keeps its connections' read deadlines (see
+// plazos.go).
 func conTopes(ln net.Listener, programa string, o Opciones) net.Listener {
-	if o.TopeConexiones <= 0 && o.TopePorCliente <= 0 {
-		return ln
-	}
 	return &listenerTope{Listener: ln, cerrado: make(chan struct{}), t: &topes{
 		total: o.TopeConexiones, porCliente: o.TopePorCliente, programa: programa, log: o.Log,
 		libre: make(chan struct{}, 1), abiertas: map[*conexionTope]struct{}{}, clientes: map[netip.Addr]*cliente{},
@@ -207,6 +208,11 @@ func (t *topes) contar(ct *conexionTope) {
 	cl.n.Add(1)
 	t.abiertas[ct] = struct{}{}
 	t.n.Add(1)
+	if !t.vigilando {
+		t.vigilando = true
+		t.ahora.Store(time.Now().UnixNano())
+		go t.vigilar()
+	}
 }
 
 // masQuieta is the connection that has been quiet longest among those that may make room: idle
@@ -289,6 +295,12 @@ type conexionTope struct {
 	propia  bool         // from this machine: no client cap
 	estado  atomic.Int32 // http.ConnState
 	desde   atomic.Int64 // when it entered estado, in Unix nanoseconds
+
+	// The read deadline net/http asked for (see plazos.go): plazo is kept here and enforced by the
+	// keeper; aplicado says the connection underneath has a deadline of its own.
+	mu       sync.Mutex
+	plazo    atomic.Int64 // Unix nanoseconds; 0: none waiting
+	aplicado bool
 }
 
 // NetConn is the connection underneath, as tls.Conn names its own (the gateway's reset reaches the
@@ -297,7 +309,11 @@ func (c *conexionTope) NetConn() net.Conn { return c.Conn }
 
 func (c *conexionTope) marcar(s http.ConnState) {
 	c.estado.Store(int32(s))
-	c.desde.Store(time.Now().UnixNano())
+	// Only a quiet connection's time counts (masQuieta): an active one skips the clock, twice per
+	// request spared.
+	if s != http.StateActive {
+		c.desde.Store(time.Now().UnixNano())
+	}
 }
 
 func (c *conexionTope) Close() error {
@@ -309,15 +325,15 @@ func (c *conexionTope) Close() error {
 	return c.Conn.Close()
 }
 
-// SetReadDeadline shortens the idle keep-alive wait near a cap: net/http sets it right after the
-// connection turns idle.
+// SetReadDeadline shortens the idle keep-alive wait near a cap (net/http sets it right after the
+// connection turns idle), and keeps the deadline as plazos.go says.
 func (c *conexionTope) SetReadDeadline(d time.Time) error {
 	if http.ConnState(c.estado.Load()) == http.StateIdle && c.t.apurado(c) {
 		if pronto := time.Now().Add(EsperaApurada); d.IsZero() || d.After(pronto) {
 			d = pronto
 		}
 	}
-	return c.Conn.SetReadDeadline(d)
+	return c.plazoDeLectura(d)
 }
 
 // CloseWrite half-closes the connection underneath, for a staged close.
