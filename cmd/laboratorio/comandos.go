@@ -72,7 +72,7 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 			log := bitacora.Logger(o.LogJSON)
 			obs, cerrar := o.Observar("laboratorio", log)
 			defer cerrar()
-			return servir(cmd.Context(), "laboratorio", o, obs.Envolver(servidor.Registrar(log, laboratorio.Nuevo(log))), log,
+			return servir(cmd.Context(), "laboratorio", o, obs.Envolver(bitacora.Registrar(o.LogJSON, laboratorio.Nuevo(log))), log,
 				func(addr string) string { return "laboratorio en http://" + addr + "/codigo/NNN" })
 		},
 	}

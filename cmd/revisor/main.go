@@ -154,7 +154,7 @@ func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, 
 	ro.Observacion = obs
 	rv := revisor.Nuevo(ro)
 	defer rv.Cerrar()
-	srv := servidor.Nuevo(obs.Envolver(servidor.Registrar(log, rv)))
+	srv := servidor.Nuevo(obs.Envolver(bitacora.Registrar(o.LogJSON, rv)))
 	log.Info().Str("direccion", ln.Addr().String()).Msg("revisor en http://" + ln.Addr().String())
 	if dondeDatos != "" {
 		log.Info().Msg(dondeDatos)

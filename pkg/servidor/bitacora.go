@@ -3,8 +3,11 @@ package servidor
 import (
 	"context"
 	"io"
+	"net/http"
 	"runtime"
 	"sync"
+	"time"
+	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 )
@@ -14,9 +17,9 @@ import (
 // was the largest single cost of a request that the revisor adds to net/http's own (make perfiles).
 //
 // No line is ever dropped or reordered, whatever the load: a line is queued, and a writer goroutine
-// takes everything queued at once and writes it, one write per stream change. It first lets the
-// goroutines already waiting to run go ahead, so under load one write carries the lines of many
-// requests, while an idle server writes each line at once. The queue never drops (zerolog's diode
+// takes everything queued at once and writes it, one write per stream change. An idle server's line
+// goes out at once; under load the writer writes at most once per cadaEscritura (a millisecond),
+// so one write carries the lines of many requests. The queue never drops (zerolog's diode
 // writer does, and writes one line per call besides): past topeCola the goroutine logging writes the
 // queue itself, so a slow terminal slows the server as it did before instead of losing lines.
 //
@@ -61,6 +64,9 @@ const (
 	topeCola = 256 << 10
 	// topeLibre is the largest buffer kept for reuse after a write.
 	topeLibre = 1 << 20
+	// cadaEscritura is the least time between two writes of the writer goroutine while lines keep
+	// coming (see escritor): a line waits at most that long, far below what a person notices.
+	cadaEscritura = time.Millisecond
 )
 
 // NuevaBitacora starts the log output of a server; ctx is the server's life (its end, Ctrl+C,
@@ -82,6 +88,41 @@ func NuevaBitacora(ctx context.Context, out, errOut io.Writer) *Bitacora {
 // Logger is the server's log on b, as NuevoLogger builds it (json: one JSON object per line).
 func (b *Bitacora) Logger(json bool) zerolog.Logger {
 	return NuevoLogger(extremo{b, flujoSalida}, extremo{b, flujoErrores}, json)
+}
+
+// Registrar logs each request as Registrar does with b's Logger(json). In the terminal's format
+// the line, `METHOD URL`, goes straight into the queue: the same bytes the logger would write (an
+// invalid UTF-8 byte as U+FFFD, as zerolog encodes it), without an event or an allocation.
+func (b *Bitacora) Registrar(json bool, h http.Handler) http.Handler {
+	if json {
+		return Registrar(b.Logger(true), h)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b.peticion(r.Method, r.RequestURI)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// peticion queues the line `metodo url`.
+func (b *Bitacora) peticion(metodo, url string) {
+	b.mu.Lock()
+	vacia := b.empezar(flujoSalida)
+	b.cola = comoZerolog(b.cola, metodo)
+	b.cola = append(b.cola, ' ')
+	b.cola = comoZerolog(b.cola, url)
+	b.cola = append(b.cola, '\n')
+	b.terminar(flujoSalida, vacia)
+}
+
+// comoZerolog appends s as the terminal shows it after zerolog: each invalid UTF-8 byte as U+FFFD.
+func comoZerolog(b []byte, s string) []byte {
+	if utf8.ValidString(s) {
+		return append(b, s...)
+	}
+	for _, r := range s { // an invalid byte ranges as utf8.RuneError
+		b = utf8.AppendRune(b, r)
+	}
+	return b
 }
 
 // Salida and Errores are b's two streams as writers, for what a server prints without its log:
@@ -108,9 +149,13 @@ func (b *Bitacora) Cerrar() {
 	})
 }
 
-// escritor is the goroutine that writes the queue.
+// escritor is the goroutine that writes the queue. A line that finds the writer idle for a while
+// goes out at once; one that comes soon after the last write waits until cadaEscritura has passed
+// since it, with the lines of every request served meanwhile: under load, one write and one wake-up
+// of this goroutine per cadaEscritura instead of per line.
 func (b *Bitacora) escritor() {
 	defer close(b.hecho)
+	var ultima time.Time
 	for {
 		select {
 		case <-b.aviso:
@@ -118,9 +163,19 @@ func (b *Bitacora) escritor() {
 			b.vaciar()
 			return
 		}
-		// The requests already runnable log their lines first: they join this write.
-		runtime.Gosched()
+		if falta := cadaEscritura - time.Since(ultima); falta > 0 {
+			t := time.NewTimer(falta)
+			select {
+			case <-t.C:
+			case <-b.fin:
+				t.Stop()
+			}
+		} else {
+			// The requests already runnable log their lines first: they join this write.
+			runtime.Gosched()
+		}
 		b.vaciar()
+		ultima = time.Now()
 	}
 }
 
@@ -128,14 +183,25 @@ func (b *Bitacora) escritor() {
 // line must be out before returning.
 func (b *Bitacora) agregar(flujo int, p []byte, nl bool) {
 	b.mu.Lock()
-	vacia := len(b.cola) == 0
-	if n := len(b.tramos); n == 0 || b.tramos[n-1].flujo != flujo {
-		b.tramos = append(b.tramos, tramo{flujo: flujo})
-	}
+	vacia := b.empezar(flujo)
 	b.cola = append(b.cola, p...)
 	if nl {
 		b.cola = append(b.cola, '\n')
 	}
+	b.terminar(flujo, vacia)
+}
+
+// empezar opens a line for flujo in the queue, with mu held, and says whether the queue was empty.
+func (b *Bitacora) empezar(flujo int) bool {
+	if n := len(b.tramos); n == 0 || b.tramos[n-1].flujo != flujo {
+		b.tramos = append(b.tramos, tramo{flujo: flujo})
+	}
+	return len(b.cola) == 0
+}
+
+// terminar closes the line empezar opened, releases mu, and then writes the queue itself when the
+// line must be out before returning, or wakes the writer.
+func (b *Bitacora) terminar(flujo int, vacia bool) {
 	b.tramos[len(b.tramos)-1].fin = len(b.cola)
 	ya := b.directa || flujo == flujoErrores || len(b.cola) >= topeCola || b.termino()
 	b.mu.Unlock()

@@ -316,3 +316,35 @@ func TestBitacoraSalidaEnOrdenConElLog(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// The request line the Bitacora writes straight into its queue is the one Registrar writes through
+// the terminal's logger, byte for byte, whatever the target holds.
+func FuzzRegistrarDirecto(f *testing.F) {
+	for _, s := range []string{"/servicios/1", "/a?b=\"c\"", "/a\\b", "/\xff\xfe", "/ñ?x=☃", "/\x01\x7f", "*", "http://x/y"} {
+		f.Add("GET", s)
+	}
+	f.Fuzz(func(t *testing.T, metodo, url string) {
+		r := &http.Request{Method: metodo, RequestURI: url}
+		var directo, esperado prueba.Buffer
+		b := NuevaBitacora(context.Background(), &directo, &directo)
+		b.Registrar(false, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})).ServeHTTP(nil, r)
+		b.Cerrar()
+		Registrar(NuevoLogger(&esperado, &esperado, false), http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})).ServeHTTP(nil, r)
+		if directo.String() != esperado.String() {
+			t.Fatalf("%q %q: la bitácora escribió %q, el logger %q", metodo, url, directo.String(), esperado.String())
+		}
+	})
+}
+
+// BenchmarkRegistrarBitacora is the per-request line as the servers write it (Bitacora.Registrar).
+func BenchmarkRegistrarBitacora(b *testing.B) {
+	bit := NuevaBitacora(context.Background(), io.Discard, io.Discard)
+	defer bit.Cerrar()
+	h := bit.Registrar(false, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	r, _ := http.NewRequest("GET", "/servicios/1", nil)
+	r.RequestURI = "/servicios/1"
+	b.ReportAllocs()
+	for b.Loop() {
+		h.ServeHTTP(nil, r)
+	}
+}

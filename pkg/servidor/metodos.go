@@ -24,7 +24,7 @@ func conjunto(lista string) map[string]bool {
 // S-I20). Nuevo puts it outside everything else.
 func filtrarMetodos(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if metodosDeNode[r.Method] {
+		if m := r.Method; m == http.MethodGet || m == http.MethodPost || metodosDeNode[m] {
 			h.ServeHTTP(w, r)
 			return
 		}
