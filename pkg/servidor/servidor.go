@@ -242,6 +242,7 @@ func Servir(ctx context.Context, ln net.Listener, srv *http.Server, log zerolog.
 			h.ServeHTTP(w, r)
 		})
 	}
+	soltarArranque()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
