@@ -62,15 +62,15 @@ func main() {
 	puerto := flag.Int("puerto", 0, "port for --trivial and --proxy-estandar")
 	var c configuracion
 	flag.StringVar(&c.bin, "bin", "bin", "folder with the built programs")
-	flag.DurationVar(&c.duracion, "duracion", 6*time.Second, "how long each scenario is measured, all rounds together")
-	flag.DurationVar(&c.calentar, "calentar", 300*time.Millisecond, "unmeasured load before each scenario (connections, caches)")
+	flag.DurationVar(&c.duracion, "duracion", 8*time.Second, "how long each scenario is measured, all rounds together")
+	flag.DurationVar(&c.calentar, "calentar", 200*time.Millisecond, "unmeasured load before each scenario (connections, caches)")
 	flag.IntVar(&c.trabajadores, "trabajadores", 32, "concurrent keep-alive workers, the same for every scenario")
 	flag.IntVar(&c.cpuGenerador, "cpu-generador", 0, "GOMAXPROCS of the load generator; 0 keeps the default (every core). With 1 the generator, not the server, limits the rate")
 	flag.StringVar(&c.bitacora, "bitacora", "archivo", "where the servers' log goes: archivo (a file, as make lab-up), tubo (a pipe this process drains, as make lab), nula (/dev/null)")
-	flag.IntVar(&c.rondas, "rondas", 3, "rounds; each scenario runs duracion/rondas per round, the scenarios interleaved")
+	flag.IntVar(&c.rondas, "rondas", 8, "rounds; each scenario runs duracion/rondas per round, the scenarios interleaved; a ratio is the median of the rounds'")
 	flag.IntVar(&c.arranques, "arranques", 5, "start-ups per server; the median is shown")
 	flag.StringVar(&c.perfiles, "perfiles", "", "instead of the table: a CPU profile (pprof) of each scenario's servers in this folder, and their top functions")
-	corto := flag.Bool("corto", false, "the short form CI runs: one round of 1.5 s, 3 start-ups (it only reports)")
+	corto := flag.Bool("corto", false, "the short form CI runs: 3 rounds of 0.5 s, 3 start-ups (it only reports)")
 	flag.Parse()
 	if *trivial || *proxy != "" {
 		cli.Main(func(ctx context.Context, _ []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -84,7 +84,7 @@ func main() {
 			c.duracion = 1500 * time.Millisecond
 		}
 		if !puestas["rondas"] {
-			c.rondas = 1
+			c.rondas = 3
 		}
 		if !puestas["arranques"] {
 			c.arranques = 3
@@ -288,8 +288,9 @@ type escenario struct {
 type fila struct {
 	escenario
 	r            carga.Resultado
-	propia, tras time.Duration // CPU per request: the scenario's servers, the one behind them
-	generador    time.Duration // CPU per request of the load generator (this process)
+	propia, tras time.Duration   // CPU per request: the scenario's servers, the one behind them
+	generador    time.Duration   // CPU per request of the load generator (this process)
+	porRonda     []time.Duration // the scenario's own CPU per request in each round
 }
 
 func bearer(cred string) http.Header { return http.Header{"Authorization": {"Bearer " + cred}} }
@@ -407,6 +408,7 @@ func medir(ctx context.Context, c configuracion, cliente *http.Client, escenario
 		res               carga.Resultado
 		propia, tras, gen time.Duration
 		p50, p99          []time.Duration
+		porRonda          []time.Duration
 	}
 	acum := make([]acumulado, len(escenarios))
 	porRonda := c.duracion / time.Duration(max(c.rondas, 1))
@@ -432,12 +434,17 @@ func medir(ctx context.Context, c configuracion, cliente *http.Client, escenario
 			}
 			a.p50 = append(a.p50, r.P50)
 			a.p99 = append(a.p99, r.P99)
+			if r.Peticiones > 0 {
+				a.porRonda = append(a.porRonda, (cpuDeTodos(e.propios)-p0)/time.Duration(r.Peticiones))
+			} else {
+				a.porRonda = append(a.porRonda, 0)
+			}
 		}
 	}
 	filas := make([]fila, len(escenarios))
 	for i, e := range escenarios {
 		a := acum[i]
-		f := fila{escenario: e, r: a.res}
+		f := fila{escenario: e, r: a.res, porRonda: a.porRonda}
 		f.r.P50, f.r.P99 = mediana(a.p50), mediana(a.p99)
 		if n := time.Duration(a.res.Peticiones); n > 0 {
 			f.propia, f.tras, f.generador = a.propia/n, a.tras/n, a.gen/n
@@ -500,14 +507,15 @@ func correr(c configuracion) error {
 	fmt.Printf("µs CPU/pet: tiempo de CPU (usuario + sistema, /proc/PID/stat) de los servidores del escenario entre\n")
 	fmt.Printf("las peticiones servidas; el de un proxy es solo el suyo, y «detrás» el del revisor al que reenvía.\n")
 	fmt.Printf("razón: esa CPU frente a la del límite medido en esta misma corrida (el trivial escribe el mismo\n")
-	fmt.Printf("cuerpo que GET /servicios/1; el ReverseProxy es httputil con el Transport de net/http).\n\n")
-	fmt.Printf("%-40s %7s %8s %8s %10s %8s %8s  %-24s %s\n", "escenario", "req/s", "p50", "p99", "µs CPU/pet", "detrás", "µs/gen", "razón", "códigos")
+	fmt.Printf("cuerpo que GET /servicios/1; el ReverseProxy es httputil con el Transport de net/http): la mediana\n")
+	fmt.Printf("de las razones de cada ronda, entre paréntesis la menor y la mayor.\n\n")
+	fmt.Printf("%-40s %7s %8s %8s %10s %8s %8s  %-36s %s\n", "escenario", "req/s", "p50", "p99", "µs CPU/pet", "detrás", "µs/gen", "razón", "códigos")
 	for _, f := range filas {
 		detras := ""
 		if len(f.detras) > 0 {
 			detras = fmt.Sprintf("%.1f", us(f.tras))
 		}
-		fmt.Printf("%-40s %7.0f %8s %8s %10.1f %8s %8.1f  %-24s %s\n", f.nombre, f.r.PorSegundo(), ms(f.r.P50), ms(f.r.P99),
+		fmt.Printf("%-40s %7.0f %8s %8s %10.1f %8s %8.1f  %-36s %s\n", f.nombre, f.r.PorSegundo(), ms(f.r.P50), ms(f.r.P99),
 			us(f.propia), detras, us(f.generador), textoRazon(f, porClave), codigos(f.r))
 	}
 
@@ -594,16 +602,35 @@ func (e escenario) nombreCorto() string {
 	return e.nombre
 }
 
-// razonCPU is the scenario's own CPU per request over its limit's; 0 without a limit.
-func razonCPU(f fila, porClave map[string]fila) float64 {
+// razones are the scenario's own CPU per request over its limit's, round by round: each pair was
+// measured minutes apart at most, under whatever else the machine was doing then. nil without a
+// limit.
+func razones(f fila, porClave map[string]fila) []float64 {
 	if f.limite == "" {
-		return 0
+		return nil
 	}
 	l := porClave[f.limite]
-	if l.propia <= 0 {
+	var rs []float64
+	for k := range min(len(f.porRonda), len(l.porRonda)) {
+		if l.porRonda[k] > 0 && f.porRonda[k] > 0 {
+			rs = append(rs, float64(f.porRonda[k])/float64(l.porRonda[k]))
+		}
+	}
+	slices.Sort(rs)
+	return rs
+}
+
+// razonCPU is the median of razones: a burst of the machine's other work in one round moves it
+// less than it moves a sum. 0 without a limit.
+func razonCPU(f fila, porClave map[string]fila) float64 {
+	rs := razones(f, porClave)
+	if len(rs) == 0 {
 		return 0
 	}
-	return float64(f.propia) / float64(l.propia)
+	if n := len(rs); n%2 == 0 {
+		return (rs[n/2-1] + rs[n/2]) / 2
+	}
+	return rs[len(rs)/2]
 }
 
 func textoRazon(f fila, porClave map[string]fila) string {
@@ -613,6 +640,9 @@ func textoRazon(f fila, porClave map[string]fila) string {
 	t := fmt.Sprintf("%.2f× %s", razonCPU(f, porClave), porClave[f.limite].nombreCorto())
 	if f.factor > 0 {
 		t += fmt.Sprintf(" ≤%.1f", f.factor)
+	}
+	if rs := razones(f, porClave); len(rs) > 1 {
+		t += fmt.Sprintf(" (%.2f–%.2f)", rs[0], rs[len(rs)-1])
 	}
 	return t
 }
