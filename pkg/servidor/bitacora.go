@@ -30,7 +30,7 @@ import (
 //     once) or once Cerrar was called.
 //
 // Only an abrupt death of the process (SIGKILL, a runtime fault) can lose what the writer goroutine
-// had not yet written, never more than the lines of one scheduling turn.
+// had not yet written, never more than the last cadaEscritura of lines.
 type Bitacora struct {
 	flujos [2]io.Writer    // stdout, stderr
 	vida   <-chan struct{} // the server's context's Done: closed, every line is direct
