@@ -85,7 +85,9 @@ func (d *Directo) RoundTrip(req *http.Request) (*http.Response, error) {
 		addr = net.JoinHostPort(req.URL.Hostname(), "80")
 	}
 	for intento := 0; ; intento++ {
-		cd, reusada, err := d.tomar(req.Context(), addr)
+		// A bodiless request takes a pooled connection without looking at it first (a system call):
+		// if the revisor closed it, no answer comes and the request is sent again below.
+		cd, reusada, err := d.tomar(req.Context(), addr, req.Body != nil || intento > 0)
 		if err != nil {
 			if req.Body != nil {
 				req.Body.Close()
@@ -111,8 +113,9 @@ func sinRespuesta(err error) bool {
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, errCerrada) || cortadaPorElSistema(err)
 }
 
-// tomar returns a live pooled connection to addr, or a new one.
-func (d *Directo) tomar(ctx context.Context, addr string) (*conexionDirecta, bool, error) {
+// tomar returns a pooled connection to addr, or a new one. With mirar, a pooled connection must be
+// seen alive (viva); without it, only not idle past Ociosa and with nothing unread buffered.
+func (d *Directo) tomar(ctx context.Context, addr string, mirar bool) (*conexionDirecta, bool, error) {
 	for {
 		d.mu.Lock()
 		n := len(d.ociosas)
@@ -128,7 +131,7 @@ func (d *Directo) tomar(ctx context.Context, addr string) (*conexionDirecta, boo
 		if cd == nil {
 			break
 		}
-		if time.Since(cd.desde) > d.Ociosa || !viva(cd) {
+		if time.Since(cd.desde) > d.Ociosa || cd.br.Buffered() > 0 || (mirar && !viva(cd)) {
 			cd.c.Close()
 			continue
 		}

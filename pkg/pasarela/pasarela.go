@@ -37,6 +37,21 @@ import (
 // gateway observes its requests, continued with the gateway's own span.
 var pasan = []string{"Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match", traza.Cabecera, traza.CabeceraEstado}
 
+// pasanCanonicos and vuelvenCanonicos are those names as net/http keys a parsed message's headers,
+// to look them up without canonicalising them on every request.
+var (
+	pasanCanonicos   = canonicos(pasan)
+	vuelvenCanonicos = canonicos(vuelven)
+)
+
+func canonicos(nombres []string) []string {
+	c := make([]string, len(nombres))
+	for i, n := range nombres {
+		c[i] = http.CanonicalHeaderKey(n)
+	}
+	return c
+}
+
 // vuelven are the response headers it passes back, in the course's order. It writes their names in
 // lower case, as Node's gateway does (S-I39).
 var vuelven = []string{"Content-Type", "Content-Length", "Content-Language", "Location", "ETag", "Retry-After", "Allow", "WWW-Authenticate"}
@@ -257,8 +272,8 @@ func (p *Pasarela) peticion(base *url.URL, r *http.Request, retenido []byte, com
 		Header:     make(http.Header, len(pasan)+1),
 		Host:       destino.Host,
 	}).WithContext(ctx)
-	for _, nombre := range pasan {
-		if v := r.Header.Values(nombre); len(v) > 0 {
+	for i, nombre := range pasan {
+		if v := r.Header[pasanCanonicos[i]]; len(v) > 0 {
 			salida.Header[nombre] = []string{unaCabecera(nombre, v)}
 		}
 	}
@@ -268,7 +283,7 @@ func (p *Pasarela) peticion(base *url.URL, r *http.Request, retenido []byte, com
 	// No User-Agent of our own: the revisor sees only what the client sent through the allow-list.
 	salida.Header["User-Agent"] = []string{""}
 
-	cuerpo := &cuerpoVisto{h: sha256.New(), hecho: make(chan struct{}), completo: completo}
+	cuerpo := &cuerpoVisto{hecho: make(chan struct{}), completo: completo}
 	var resto io.Reader = bytes.NewReader(retenido)
 	if !completo {
 		resto = io.MultiReader(resto, &finDelCliente{r.Body, cuerpo})
@@ -327,9 +342,14 @@ func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.R
 // held; sigue says more follows (streamed), so Content-Length stays the revisor's.
 func (p *Pasarela) encabezar(w http.ResponseWriter, r *http.Request, resp *http.Response, largo int64, sigue bool) {
 	h := w.Header()
-	for _, nombre := range vuelven {
-		if v := resp.Header.Values(nombre); len(v) > 0 {
-			h[http.CanonicalHeaderKey(nombre)] = []string{strings.Join(v, ", ")}
+	var valores []string // one allocation for all of them
+	for _, nombre := range vuelvenCanonicos {
+		if v := resp.Header[nombre]; len(v) > 0 {
+			if valores == nil {
+				valores = make([]string, 0, len(vuelvenCanonicos))
+			}
+			valores = append(valores, strings.Join(v, ", "))
+			h[nombre] = valores[len(valores)-1 : len(valores) : len(valores)]
 		}
 	}
 	if _, ok := h["Content-Type"]; !ok {
@@ -339,12 +359,19 @@ func (p *Pasarela) encabezar(w http.ResponseWriter, r *http.Request, resp *http.
 	if resp.ContentLength >= 0 && !sigue && largo != resp.ContentLength && r.Method != http.MethodHead {
 		h["Content-Length"] = []string{strconv.FormatInt(largo, 10)}
 	}
-	frase, _ := strings.CutPrefix(resp.Status, strconv.Itoa(resp.StatusCode)+" ")
-	if frase == "" || frase == resp.Status {
-		frase = estado.Frase(resp.StatusCode)
-	}
-	estado.Reescribir(r, cabeza(resp.StatusCode, frase))
+	estado.Reescribir(r, cabeza(resp.StatusCode, fraseDe(resp)))
 	w.WriteHeader(resp.StatusCode)
+}
+
+// fraseDe is the revisor's reason phrase, what follows "NNN " in its status line; the suite's own
+// when it sent none.
+func fraseDe(resp *http.Response) string {
+	s, c := resp.Status, resp.StatusCode
+	if len(s) > 4 && s[3] == ' ' && 100 <= c && c <= 999 &&
+		s[0] == byte('0'+c/100) && s[1] == byte('0'+c/10%10) && s[2] == byte('0'+c%10) {
+		return s[4:]
+	}
+	return estado.Frase(c)
 }
 
 // cuerpoVisto forwards the client's body and hashes it on the way; hecho closes when the Transport
@@ -352,7 +379,7 @@ func (p *Pasarela) encabezar(w http.ResponseWriter, r *http.Request, resp *http.
 // without a race.
 type cuerpoVisto struct {
 	r        io.Reader
-	h        hash.Hash
+	h        hash.Hash // the body's hash so far; nil until a byte passed
 	hecho    chan struct{}
 	once     sync.Once
 	completo bool  // the client's whole body was read before forwarding
@@ -362,13 +389,27 @@ type cuerpoVisto struct {
 
 func (c *cuerpoVisto) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
-	c.h.Write(b[:n])
+	if n > 0 {
+		if c.h == nil {
+			c.h = sha256.New() // only a body that has bytes is hashed
+		}
+		c.h.Write(b[:n])
+	}
 	return n, err
 }
 
 func (c *cuerpoVisto) Close() error {
 	c.once.Do(func() { close(c.hecho) })
 	return nil
+}
+
+// huella is the SHA-256 of the body bytes forwarded; call it once the transport is done with them.
+func (c *cuerpoVisto) huella() (id [32]byte) {
+	if c.h == nil {
+		return sha256.Sum256(nil)
+	}
+	c.h.Sum(id[:0])
+	return id
 }
 
 // estado says, once the transport is done with the body, whether the client's body was read to its

@@ -518,3 +518,21 @@ func TestCabecerasRepetidas(t *testing.T) {
 		t.Errorf("bitácora %q", log.String())
 	}
 }
+
+// The gateway passes the revisor's reason phrase on, and writes the suite's own when none came.
+func TestFraseDe(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		status string
+		codigo int
+		quiere string
+	}{
+		{"200 OK", 200, "OK"}, {"422 Unprocessable Content", 422, "Unprocessable Content"},
+		{"299 unknown", 299, "unknown"}, {"200 ", 200, "OK"}, {"200", 200, "OK"}, {"201 Creado a mano", 201, "Creado a mano"},
+		{"404 Not Found", 200, "OK"}, {"999 x", 999, "x"},
+	} {
+		if got := fraseDe(&http.Response{Status: c.status, StatusCode: c.codigo}); got != c.quiere {
+			t.Errorf("%q (%d): %q, quiere %q", c.status, c.codigo, got, c.quiere)
+		}
+	}
+}

@@ -164,7 +164,7 @@ func (q *Peticion) Identidad() [32]byte {
 	if q.cuerpo != nil {
 		select {
 		case <-q.cuerpo.hecho:
-			copy(id[:], q.cuerpo.h.Sum(nil))
+			id = q.cuerpo.huella()
 		case <-time.After(time.Second):
 			// The Transport always closes the body; this only guards against a bug turning into a hang.
 		}
