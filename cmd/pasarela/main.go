@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -30,6 +31,7 @@ func nuevaRaiz(stdout, stderr io.Writer) *cobra.Command {
 	var o servidor.Opciones
 	var destino, simular string
 	var semilla uint64
+	var transporte string
 	raiz := &cobra.Command{
 		Use:   "pasarela",
 		Short: "la pasarela de la lección 6: reenvía al revisor y pierde la primera respuesta si se le pide",
@@ -82,7 +84,15 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			} else if c.Flags().Changed("semilla") {
 				return cli.UsoMal("pasarela: --semilla sirve con --simular")
 			}
-			return servir(c.Context(), o, destinos, sim, stdout, stderr)
+			var t http.RoundTripper // nil: pasarela.Directo
+			switch transporte {
+			case "directo":
+			case "estandar":
+				t = pasarela.NuevoTransporte()
+			default:
+				return cli.UsoMal("pasarela: --transporte es directo o estandar, no «%s»", transporte)
+			}
+			return servir(c.Context(), o, destinos, sim, t, stdout, stderr)
 		},
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoPasarela)
@@ -91,12 +101,16 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 	raiz.Flags().StringVar(&simular, "simular", "", "una falla para todas las peticiones sin X-Simular: MODO o MODO@PROB (perder@0.3)")
 	raiz.Flags().Uint64Var(&semilla, "semilla", 0, "la semilla del sorteo de --simular")
 	raiz.Flags().Lookup("semilla").DefValue = "una al azar, que se dice al arrancar"
+	// make bench runs the gateway on net/http's Transport beside its own to compare their cost; a
+	// student has no reason to: hidden from the help.
+	raiz.Flags().StringVar(&transporte, "transporte", "directo", "directo (el de la pasarela) o estandar (el Transport de net/http)")
+	raiz.Flags().MarkHidden("transporte")
 	cli.Preparar(raiz)
 	return raiz
 }
 
 // servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
-func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *pasarela.Simulacion, stdout, stderr io.Writer) error {
+func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *pasarela.Simulacion, transporte http.RoundTripper, stdout, stderr io.Writer) error {
 	// The log leaves in batches (servidor.Bitacora); everything is written before servir returns.
 	bitacora := servidor.NuevaBitacora(ctx, stdout, stderr)
 	defer bitacora.Cerrar()
@@ -108,7 +122,7 @@ func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *
 	}
 	obs, cerrar := o.Observar("pasarela", log)
 	defer cerrar()
-	p := pasarela.Nueva(pasarela.Opciones{Destinos: destinos, Log: log})
+	p := pasarela.Nueva(pasarela.Opciones{Destinos: destinos, Log: log, Transporte: transporte})
 	srv := servidor.Nuevo(obs.Envolver(p))
 	nombres := make([]string, len(destinos))
 	for i, d := range destinos {

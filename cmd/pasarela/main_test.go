@@ -25,6 +25,7 @@ func TestUsoIncorrecto(t *testing.T) {
 		"--destino ftp://127.0.0.1:18080 --puerto 0": "pasarela: --destino debe ser una dirección http, no «ftp://127.0.0.1:18080»\n",
 		"--destino=http:// --puerto 0":               "pasarela: --destino debe ser una dirección http, no «http://»\n",
 		"revisor":                                    "pasarela: sobra «revisor»; «pasarela --help» muestra cómo se usa\n",
+		"--transporte otro --puerto 0":               "pasarela: --transporte es directo o estandar, no «otro»\n",
 		"help":                                       "pasarela: sobra «help»; «pasarela --help» muestra cómo se usa\n",
 		"completion":                                 "pasarela: sobra «completion»; «pasarela --help» muestra cómo se usa\n",
 		"completion tcsh":                            "pasarela: sobra «completion»; «pasarela --help» muestra cómo se usa\n",

@@ -301,10 +301,11 @@ func bearer(cred string) http.Header { return http.Header{"Authorization": {"Bea
 type montaje struct {
 	trivial, proxy, lab, rev, pas *proceso
 	revSQL                        *proceso // the same revisor with its data in an embedded SQLite file (--datos)
+	pasStd                        *proceso // the gateway on net/http's Transport instead of its own (--transporte estandar)
 }
 
 func (m *montaje) todos() []*proceso {
-	return slices.DeleteFunc([]*proceso{m.pas, m.proxy, m.rev, m.revSQL, m.lab, m.trivial}, func(p *proceso) bool { return p == nil })
+	return slices.DeleteFunc([]*proceso{m.pas, m.pasStd, m.proxy, m.rev, m.revSQL, m.lab, m.trivial}, func(p *proceso) bool { return p == nil })
 }
 
 func (m *montaje) parar() {
@@ -341,6 +342,7 @@ func montar(c configuracion, dir string, perfil func(nombre string) string) (*mo
 	if err == nil {
 		arr(&m.proxy, "proxy", yo, "--proxy-estandar", m.rev.url)
 		arr(&m.pas, "pasarela", binario("pasarela"), "--destino", m.rev.url)
+		arr(&m.pasStd, "pasarela-estandar", binario("pasarela"), "--destino", m.rev.url, "--transporte", "estandar")
 	}
 	if err != nil {
 		m.parar()
@@ -385,6 +387,8 @@ func (m *montaje) escenarios(cliente *http.Client) ([]escenario, error) {
 		{clave: "post", nombre: "revisor POST repetido (misma llave)", p: alta, propios: rev, limite: "get", factor: 1.3},
 		{clave: "proxy", nombre: "ReverseProxy estándar → revisor (límite)", p: carga.Peticion{Metodo: "GET", URL: m.proxy.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, propios: []*proceso{m.proxy}, detras: rev},
 		{clave: "pasarela", nombre: "pasarela → revisor GET /servicios/1", p: carga.Peticion{Metodo: "GET", URL: m.pas.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, propios: []*proceso{m.pas}, detras: rev, limite: "proxy", factor: 1},
+		// The gateway's own transport (pasarela.Directo) against net/http's, in the same gateway.
+		{clave: "passtd", nombre: "pasarela (Transport de net/http) → revisor", p: carga.Peticion{Metodo: "GET", URL: m.pasStd.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, propios: []*proceso{m.pasStd}, detras: rev, limite: "proxy"},
 		// The store in SQLite against the one in memory (issue 13).
 		{clave: "getsql", nombre: "revisor --datos (SQLite) GET", p: carga.Peticion{Metodo: "GET", URL: m.revSQL.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, propios: []*proceso{m.revSQL}, limite: "get", factor: 2},
 		{clave: "postsql", nombre: "revisor --datos (SQLite) POST rep.", p: altaSQL, propios: []*proceso{m.revSQL}, limite: "post"},
@@ -568,7 +572,12 @@ func correr(c configuracion) error {
 			fmt.Sprintf("%s ≤ %.1f× %s", f.nombre, f.factor, porClave[f.limite].nombreCorto()), r > 0 && r <= f.factor, fmt.Sprintf("%.2f×", r),
 		})
 	}
+	// Directo stays only while it costs less than net/http's Transport in the same gateway.
+	directo := porClave["pasarela"]
+	directo.limite = "passtd"
+	r := razonCPU(directo, porClave)
 	objetivos = append(objetivos,
+		objetivo{"pasarela.Directo ≤ 1.0× el Transport de net/http", r > 0 && r <= 1, fmt.Sprintf("%.2f×", r)},
 		objetivo{"arranque < 20 ms (los tres)", maxArranque < 20*time.Millisecond, ms(maxArranque)},
 		objetivo{"memoria tras la carga ≤ 20 MB (los tres)", maxMem <= 20<<20, fmt.Sprintf("%.1f MB", mb(maxMem))},
 		objetivo{"POST de 50 MB crece ≤ 2 MB (los tres)", maxCrece <= 2<<20, fmt.Sprintf("%.1f MB", mb(maxCrece))},
@@ -671,7 +680,7 @@ func perfilar(ctx context.Context, c configuracion, dir string) error {
 		"trivial": yo, "proxy": yo, "laboratorio": filepath.Join(c.bin, "laboratorio"),
 		"revisor": filepath.Join(c.bin, "revisor"), "pasarela": filepath.Join(c.bin, "pasarela"),
 	}
-	for _, clave := range []string{"trivial", "get", "304", "404", "post", "proxy", "pasarela"} {
+	for _, clave := range []string{"trivial", "get", "304", "404", "post", "proxy", "pasarela", "passtd"} {
 		ruta := func(n string) string { return filepath.Join(c.perfiles, clave+"-"+n+".pprof") }
 		m, err := montar(c, dir, ruta)
 		if err != nil {
