@@ -37,22 +37,10 @@ func TestEnParaleloCadaUnaEnSuRed(t *testing.T) {
 	if err := os.Symlink(yo, filepath.Join(bin, "falso")); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	escena := func(nombre, texto string) *Escena {
-		ruta := filepath.Join(dir, nombre+Extension)
-		if err := os.WriteFile(ruta, []byte(texto), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		e, err := LeerEscena(ruta)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
-	}
 	escenas := []*Escena{
-		escena("9.1-la-lenta", "# 9.1 — lenta\n# servidores: falso\n$ sleep 1; curl -s http://127.0.0.1:"+puerto+"/uno\nhola desde /uno\n"),
-		escena("9.2-otra", "# 9.2 — otra\n# servidores: falso\n$ curl -s http://127.0.0.1:"+puerto+"/dos\nhola desde /dos\n"),
-		escena("9.3-distinta", "# 9.3 — distinta\n# servidores: falso\n$ curl -s http://127.0.0.1:"+puerto+"/tres\nhola desde /cuatro\n"),
+		escenaLlamada(t, "9.1-la-lenta", "# 9.1 — lenta\n# servidores: falso\n$ sleep 1; curl -s http://127.0.0.1:"+puerto+"/uno\nhola desde /uno\n"),
+		escenaLlamada(t, "9.2-otra", "# 9.2 — otra\n# servidores: falso\n$ curl -s http://127.0.0.1:"+puerto+"/dos\nhola desde /dos\n"),
+		escenaLlamada(t, "9.3-distinta", "# 9.3 — distinta\n# servidores: falso\n$ curl -s http://127.0.0.1:"+puerto+"/tres\nhola desde /cuatro\n"),
 	}
 	var out bytes.Buffer
 	if bien := reproducirEnParalelo(context.Background(), yo, bin, escenas, 3, 0, &out); bien != 2 {

@@ -98,7 +98,13 @@ func reproductorDePrueba(t *testing.T) (*Reproductor, int) {
 
 func escenaDeTexto(t *testing.T, texto string) *Escena {
 	t.Helper()
-	ruta := filepath.Join(t.TempDir(), "9.9-prueba.escena")
+	return escenaLlamada(t, "9.9-prueba", texto)
+}
+
+// escenaLlamada is the scene texto (tabs dropped, so tests can indent it) in a file nombre.escena.
+func escenaLlamada(t *testing.T, nombre, texto string) *Escena {
+	t.Helper()
+	ruta := filepath.Join(t.TempDir(), nombre+Extension)
 	texto = strings.ReplaceAll(texto, "\t", "")
 	if err := os.WriteFile(ruta, []byte(texto), 0o644); err != nil {
 		t.Fatal(err)
