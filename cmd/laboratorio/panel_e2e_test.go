@@ -133,10 +133,14 @@ func TestPanelEnNavegador(t *testing.T) {
 	}
 	id, _ := lineas[0]["traza"].(string)
 
-	// The intent's card, once both attempts and the intent's end are in.
+	// The intent's card, once both attempts and the intent's end are in, and each attempt's lanes
+	// of the client, the gateway and the revisor: three processes send their events on their own,
+	// so the client's end may be drawn before the others' lines arrive.
 	articulo := `document.querySelector('article.traza[data-nombre="agenda"]')`
 	if err := pagina.Esperar(ctx, articulo+` && `+articulo+`.querySelectorAll(".fila[data-intento]").length === 2 && `+
-		articulo+`.querySelector("h2").textContent.includes("hecha")`); err != nil {
+		articulo+`.querySelector("h2").textContent.includes("hecha") && `+
+		`[...`+articulo+`.querySelectorAll(".fila[data-intento]")].every(f => ["cliente", "pasarela", "revisor"].every(c => `+
+		`f.querySelector('[data-carril="' + c + '"] .item')))`); err != nil {
 		var html string
 		pagina.Evaluar(ctx, "document.body.innerText", &html)
 		t.Fatalf("la página no mostró el alta con sus dos intentos: %v\n%s", err, html)
