@@ -18,7 +18,9 @@ var codigosAhorro = []int{400, 401, 403, 404, 409, 410, 422, 429, 500, 502, 503}
 
 const (
 	intentosAhorro = 3
-	topeEsperaS    = 5 // the most a client in this lesson waits because Retry-After said so
+	// topeEsperaS is the most a client in this lesson waits because Retry-After said so: the retry
+	// engine's own cap, in the whole seconds the decision speaks.
+	topeEsperaS = int64(reintento.TopeRetryAfter / time.Second)
 )
 
 // espera draws the full-jitter backoff after attempt intento, with the course's base and cap.
