@@ -121,13 +121,33 @@ func ConInstance(instance string) Opcion {
 // bytes jsonjs.Codificar writes for that object. Written member by member into one buffer sized
 // for it: every error answer builds one.
 func Cuerpo(t Tipo, detail, instance string, extensiones jsonjs.Objeto) []byte {
-	b := bytes.NewBuffer(make([]byte, 0, 64+len(t.Type)+len(t.Title)+len(detail)+len(instance)+32*len(extensiones)))
+	return cuerpo(prefijo(t), detail, instance, extensiones)
+}
+
+// prefijo is a body's beginning, the same for every problem of a type: {"type":…,"title":…,"status":N
+func prefijo(t Tipo) string {
+	var b bytes.Buffer
 	b.WriteString(`{"type":`)
-	jsonjs.EscribirTexto(b, t.Type)
+	jsonjs.EscribirTexto(&b, t.Type)
 	b.WriteString(`,"title":`)
-	jsonjs.EscribirTexto(b, t.Title)
+	jsonjs.EscribirTexto(&b, t.Title)
 	b.WriteString(`,"status":`)
-	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(t.Status), 10))
+	b.WriteString(strconv.Itoa(t.Status))
+	return b.String()
+}
+
+// prefijos are the catalogue's, written once.
+var prefijos = func() map[Clave]string {
+	m := make(map[Clave]string, len(catalogo))
+	for clave, t := range catalogo {
+		m[clave] = prefijo(t)
+	}
+	return m
+}()
+
+func cuerpo(prefijo, detail, instance string, extensiones jsonjs.Objeto) []byte {
+	b := bytes.NewBuffer(make([]byte, 0, 40+len(prefijo)+len(detail)+len(instance)+32*len(extensiones)))
+	b.WriteString(prefijo)
 	b.WriteString(`,"detail":`)
 	jsonjs.EscribirTexto(b, detail)
 	b.WriteString(`,"instance":`)
@@ -158,7 +178,7 @@ func Escribir(w http.ResponseWriter, r *http.Request, clave Clave, detail string
 	if len(o.cabeceras) > 0 {
 		cabeceras = append(o.cabeceras, contentLanguage)
 	}
-	respuesta.Bytes(w, r, t.Status, TipoMedio, Cuerpo(t, detail, instance, o.extensiones), cabeceras...)
+	respuesta.Bytes(w, r, t.Status, TipoMedio, cuerpo(prefijos[clave], detail, instance, o.extensiones), cabeceras...)
 }
 
 // contentLanguage: the catalogue's titles and the revisor's details are Spanish.

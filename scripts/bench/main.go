@@ -4,8 +4,10 @@
 // generator (pkg/carga) and prints, for each path, req/s, p50, p99 and the CPU one request costs
 // the servers, beside two limits measured in the same run: a trivial net/http handler writing the
 // same body as GET /servicios/1, and a stock httputil.ReverseProxy on net/http's Transport in front
-// of the same revisor as the gateway. CPU per request does not depend on what else the shared
-// machine runs the way req/s does, so the targets are ratios of it. Then start-up, resident memory
+// of a revisor like the gateway's. CPU per request depends far less than req/s on what else the
+// shared machine runs, so the targets are ratios of it; and each path is loaded at the same time as
+// its limit, round after round, so that whatever else runs weighs on both, and a ratio is the
+// median of the rounds'. Then start-up, resident memory
 // and a 50 MB upload, and which targets hold. It never fails on a target: it reports (CI runs
 // --corto). It drives the binaries from outside, as a student's terminal would, so it measures
 // what ships. With --perfiles it writes each scenario's CPU profiles instead (make perfiles).
@@ -33,7 +35,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
+	"sync"
 	"time"
 
 	"cursohttp/pkg/carga"
@@ -269,28 +271,27 @@ func cpuDe(pid int) time.Duration {
 	return time.Duration(u+s) * 10 * time.Millisecond
 }
 
-// cpuPropia is the CPU time this process (the generator) has used so far.
-func cpuPropia() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 type escenario struct {
 	clave, nombre string
 	p             carga.Peticion
 	propios       []*proceso // whose CPU is the scenario's own cost
 	detras        []*proceso // the server behind a proxy: reported apart
-	limite        string     // the clave of the scenario it is measured against; "" for a limit itself
-	factor        float64    // the target: own CPU per request at most factor × the limit's; 0 = none
+	// limite is the limit measured at the same time as the scenario (trivial or proxy); "" for a
+	// limit itself.
+	limite string
+	// frente, when set, is the scenario the ratio is against instead of the limit: both are
+	// measured against the same limit, and the ratio is the quotient of their ratios.
+	frente string
+	factor float64 // the target: the ratio at most factor; 0 = none
 }
 
 type fila struct {
 	escenario
 	r            carga.Resultado
-	propia, tras time.Duration   // CPU per request: the scenario's servers, the one behind them
-	generador    time.Duration   // CPU per request of the load generator (this process)
-	porRonda     []time.Duration // the scenario's own CPU per request in each round
+	propia, tras time.Duration // CPU per request: the scenario's servers, the one behind them
+	// porRonda and limiteRonda are, round by round, the scenario's own CPU per request and its
+	// limit's, measured at the same time.
+	porRonda, limiteRonda []time.Duration
 }
 
 func bearer(cred string) http.Header { return http.Header{"Authorization": {"Bearer " + cred}} }
@@ -302,10 +303,11 @@ type montaje struct {
 	trivial, proxy, lab, rev, pas *proceso
 	revSQL                        *proceso // the same revisor with its data in an embedded SQLite file (--datos)
 	pasStd                        *proceso // the gateway on net/http's Transport instead of its own (--transporte estandar)
+	revProxy                      *proceso // a revisor like rev for the stock proxy alone: the two proxies run at once
 }
 
 func (m *montaje) todos() []*proceso {
-	return slices.DeleteFunc([]*proceso{m.pas, m.pasStd, m.proxy, m.rev, m.revSQL, m.lab, m.trivial}, func(p *proceso) bool { return p == nil })
+	return slices.DeleteFunc([]*proceso{m.pas, m.pasStd, m.proxy, m.rev, m.revProxy, m.revSQL, m.lab, m.trivial}, func(p *proceso) bool { return p == nil })
 }
 
 func (m *montaje) parar() {
@@ -338,9 +340,10 @@ func montar(c configuracion, dir string, perfil func(nombre string) string) (*mo
 	arr(&m.trivial, "trivial", yo, "--trivial")
 	arr(&m.lab, "laboratorio", binario("laboratorio"))
 	arr(&m.rev, "revisor", binario("revisor"))
+	arr(&m.revProxy, "revisor-proxy", binario("revisor"))
 	arr(&m.revSQL, "revisor-sqlite", binario("revisor"), "--datos", filepath.Join(dir, "revisor.db"))
 	if err == nil {
-		arr(&m.proxy, "proxy", yo, "--proxy-estandar", m.rev.url)
+		arr(&m.proxy, "proxy", yo, "--proxy-estandar", m.revProxy.url)
 		arr(&m.pas, "pasarela", binario("pasarela"), "--destino", m.rev.url)
 		arr(&m.pasStd, "pasarela-estandar", binario("pasarela"), "--destino", m.rev.url, "--transporte", "estandar")
 	}
@@ -379,19 +382,22 @@ func (m *montaje) escenarios(cliente *http.Client) ([]escenario, error) {
 	conEtiqueta := bearer("lectura-a")
 	conEtiqueta.Set("If-None-Match", etag)
 	rev := []*proceso{m.rev}
+	obtener := func(url string) carga.Peticion {
+		return carga.Peticion{Metodo: "GET", URL: url + "/servicios/1", Cabeceras: bearer("lectura-a")}
+	}
 	return []escenario{
 		{clave: "trivial", nombre: "trivial net/http (límite)", p: carga.Peticion{Metodo: "GET", URL: m.trivial.url + "/"}, propios: []*proceso{m.trivial}},
-		{clave: "get", nombre: nGet, p: carga.Peticion{Metodo: "GET", URL: m.rev.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, propios: rev, limite: "trivial", factor: 1.2},
+		{clave: "get", nombre: nGet, p: obtener(m.rev.url), propios: rev, limite: "trivial", factor: 1.2},
 		{clave: "304", nombre: "revisor GET If-None-Match (304)", p: carga.Peticion{Metodo: "GET", URL: m.rev.url + "/servicios/1", Cabeceras: conEtiqueta}, propios: rev, limite: "trivial", factor: 1.2},
 		{clave: "404", nombre: "revisor ruta inexistente (404)", p: carga.Peticion{Metodo: "GET", URL: m.rev.url + "/no-existe"}, propios: rev, limite: "trivial", factor: 1.2},
-		{clave: "post", nombre: "revisor POST repetido (misma llave)", p: alta, propios: rev, limite: "get", factor: 1.3},
-		{clave: "proxy", nombre: "ReverseProxy estándar → revisor (límite)", p: carga.Peticion{Metodo: "GET", URL: m.proxy.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, propios: []*proceso{m.proxy}, detras: rev},
-		{clave: "pasarela", nombre: "pasarela → revisor GET /servicios/1", p: carga.Peticion{Metodo: "GET", URL: m.pas.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, propios: []*proceso{m.pas}, detras: rev, limite: "proxy", factor: 1},
+		{clave: "post", nombre: "revisor POST repetido (misma llave)", p: alta, propios: rev, limite: "trivial", frente: "get", factor: 1.3},
+		{clave: "proxy", nombre: "ReverseProxy estándar → revisor (límite)", p: obtener(m.proxy.url), propios: []*proceso{m.proxy}, detras: []*proceso{m.revProxy}},
+		{clave: "pasarela", nombre: "pasarela → revisor GET /servicios/1", p: obtener(m.pas.url), propios: []*proceso{m.pas}, detras: rev, limite: "proxy", factor: 1},
 		// The gateway's own transport (pasarela.Directo) against net/http's, in the same gateway.
-		{clave: "passtd", nombre: "pasarela (Transport de net/http) → revisor", p: carga.Peticion{Metodo: "GET", URL: m.pasStd.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, propios: []*proceso{m.pasStd}, detras: rev, limite: "proxy"},
+		{clave: "passtd", nombre: "pasarela (Transport de net/http) → revisor", p: obtener(m.pasStd.url), propios: []*proceso{m.pasStd}, detras: rev, limite: "proxy"},
 		// The store in SQLite against the one in memory (issue 13).
-		{clave: "getsql", nombre: "revisor --datos (SQLite) GET", p: carga.Peticion{Metodo: "GET", URL: m.revSQL.url + "/servicios/1", Cabeceras: bearer("lectura-a")}, propios: []*proceso{m.revSQL}, limite: "get", factor: 2},
-		{clave: "postsql", nombre: "revisor --datos (SQLite) POST rep.", p: altaSQL, propios: []*proceso{m.revSQL}, limite: "post"},
+		{clave: "getsql", nombre: "revisor --datos (SQLite) GET", p: obtener(m.revSQL.url), propios: []*proceso{m.revSQL}, limite: "trivial", frente: "get", factor: 2},
+		{clave: "postsql", nombre: "revisor --datos (SQLite) POST rep.", p: altaSQL, propios: []*proceso{m.revSQL}, limite: "trivial", frente: "post"},
 		{clave: "lab", nombre: "laboratorio GET /codigo/200", p: carga.Peticion{Metodo: "GET", URL: m.lab.url + "/codigo/200"}, propios: []*proceso{m.lab}, limite: "trivial"},
 	}, nil
 }
@@ -405,53 +411,86 @@ func cpuDeTodos(ps []*proceso) (t time.Duration) {
 	return t
 }
 
-// medir runs every scenario once per round, in the same order, so each one and its limit share
-// whatever else the machine was doing at the time, and adds up the rounds.
+// lado is what one side of a pair used during one measurement.
+type lado struct {
+	r            carga.Resultado
+	propia, tras time.Duration
+}
+
+// aPar loads e and its limit l at the same time, half the workers each, for d, and returns what
+// each used: whatever else the machine does meanwhile weighs on both.
+func aPar(ctx context.Context, c configuracion, cliente *http.Client, e, l escenario, d time.Duration) (le, ll lado) {
+	mitad := max(c.trabajadores/2, 1)
+	e0, et0, l0, lt0 := cpuDeTodos(e.propios), cpuDeTodos(e.detras), cpuDeTodos(l.propios), cpuDeTodos(l.detras)
+	var wg sync.WaitGroup
+	wg.Go(func() { le.r = carga.Medir(ctx, cliente, e.p, mitad, d) })
+	wg.Go(func() { ll.r = carga.Medir(ctx, cliente, l.p, mitad, d) })
+	wg.Wait()
+	le.propia, le.tras = cpuDeTodos(e.propios)-e0, cpuDeTodos(e.detras)-et0
+	ll.propia, ll.tras = cpuDeTodos(l.propios)-l0, cpuDeTodos(l.detras)-lt0
+	return le, ll
+}
+
+// medir runs, round after round, every scenario at the same time as its limit (see aPar), and adds
+// up the rounds; a limit's own row adds up every pair it was in.
 func medir(ctx context.Context, c configuracion, cliente *http.Client, escenarios []escenario) []fila {
 	type acumulado struct {
-		res               carga.Resultado
-		propia, tras, gen time.Duration
-		p50, p99          []time.Duration
-		porRonda          []time.Duration
+		res                   carga.Resultado
+		propia, tras          time.Duration
+		p50, p99              []time.Duration
+		porRonda, limiteRonda []time.Duration
 	}
 	acum := make([]acumulado, len(escenarios))
+	sumar := func(a *acumulado, l lado) {
+		a.propia += l.propia
+		a.tras += l.tras
+		a.res.Peticiones += l.r.Peticiones
+		a.res.Errores += l.r.Errores
+		a.res.Duracion += l.r.Duracion
+		if a.res.Codigos == nil {
+			a.res.Codigos = map[int]int{}
+		}
+		for k, v := range l.r.Codigos {
+			a.res.Codigos[k] += v
+		}
+		a.p50 = append(a.p50, l.r.P50)
+		a.p99 = append(a.p99, l.r.P99)
+	}
+	porPeticion := func(l lado) time.Duration {
+		if l.r.Peticiones == 0 {
+			return 0
+		}
+		return l.propia / time.Duration(l.r.Peticiones)
+	}
+	indice := func(clave string) int {
+		return slices.IndexFunc(escenarios, func(e escenario) bool { return e.clave == clave })
+	}
 	porRonda := c.duracion / time.Duration(max(c.rondas, 1))
 	for range max(c.rondas, 1) {
 		for i, e := range escenarios {
+			if e.limite == "" {
+				continue
+			}
+			j := indice(e.limite)
 			if c.calentar > 0 {
-				carga.Medir(ctx, cliente, e.p, c.trabajadores, c.calentar)
+				aPar(ctx, c, cliente, e, escenarios[j], c.calentar)
 			}
-			p0, t0, g0 := cpuDeTodos(e.propios), cpuDeTodos(e.detras), cpuPropia()
-			r := carga.Medir(ctx, cliente, e.p, c.trabajadores, porRonda)
-			a := &acum[i]
-			a.propia += cpuDeTodos(e.propios) - p0
-			a.tras += cpuDeTodos(e.detras) - t0
-			a.gen += cpuPropia() - g0
-			a.res.Peticiones += r.Peticiones
-			a.res.Errores += r.Errores
-			a.res.Duracion += r.Duracion
-			if a.res.Codigos == nil {
-				a.res.Codigos = map[int]int{}
-			}
-			for k, v := range r.Codigos {
-				a.res.Codigos[k] += v
-			}
-			a.p50 = append(a.p50, r.P50)
-			a.p99 = append(a.p99, r.P99)
-			if r.Peticiones > 0 {
-				a.porRonda = append(a.porRonda, (cpuDeTodos(e.propios)-p0)/time.Duration(r.Peticiones))
-			} else {
-				a.porRonda = append(a.porRonda, 0)
-			}
+			le, ll := aPar(ctx, c, cliente, e, escenarios[j], porRonda)
+			sumar(&acum[i], le)
+			sumar(&acum[j], ll)
+			acum[i].porRonda = append(acum[i].porRonda, porPeticion(le))
+			acum[i].limiteRonda = append(acum[i].limiteRonda, porPeticion(ll))
 		}
 	}
 	filas := make([]fila, len(escenarios))
 	for i, e := range escenarios {
 		a := acum[i]
-		f := fila{escenario: e, r: a.res, porRonda: a.porRonda}
+		f := fila{escenario: e, r: a.res, porRonda: a.porRonda, limiteRonda: a.limiteRonda}
+		// Pairs ran at once: the throughput is each side's requests over its own time.
+		f.r.Duracion = a.res.Duracion
 		f.r.P50, f.r.P99 = mediana(a.p50), mediana(a.p99)
 		if n := time.Duration(a.res.Peticiones); n > 0 {
-			f.propia, f.tras, f.generador = a.propia/n, a.tras/n, a.gen/n
+			f.propia, f.tras = a.propia/n, a.tras/n
 		}
 		filas[i] = f
 	}
@@ -504,23 +543,26 @@ func correr(c configuracion) error {
 	}
 
 	fmt.Printf("Montaje: %d núcleos compartidos por el generador y los servidores (carga del sistema al empezar: %s).\n", runtime.NumCPU(), carga0)
-	fmt.Printf("Generador en este proceso con GOMAXPROCS=%d; %d trabajadores keep-alive, los mismos en cada escenario;\n", runtime.GOMAXPROCS(0), c.trabajadores)
-	fmt.Printf("%d ronda(s) alternando los escenarios, en cada una %s de calentamiento y %s medidos (p50 y p99:\n",
-		max(c.rondas, 1), c.calentar, c.duracion/time.Duration(max(c.rondas, 1)))
-	fmt.Printf("mediana de las rondas). Servidores con GOMAXPROCS por omisión; bitácora %s.\n", descripcionBitacora(c.bitacora))
+	fmt.Printf("Generador en este proceso con GOMAXPROCS=%d. Cada escenario corre a la vez que su límite, con %d\n", runtime.GOMAXPROCS(0), max(c.trabajadores/2, 1))
+	fmt.Printf("trabajadores keep-alive cada uno, así que lo demás que corra en la máquina pesa sobre los dos; %d ronda(s)\n", max(c.rondas, 1))
+	fmt.Printf("alternando los escenarios, en cada una %s de calentamiento y %s medidos (p50 y p99: mediana de las\n",
+		c.calentar, c.duracion/time.Duration(max(c.rondas, 1)))
+	fmt.Printf("rondas; la fila de un límite suma todas sus parejas). Servidores con GOMAXPROCS por omisión; bitácora %s.\n", descripcionBitacora(c.bitacora))
 	fmt.Printf("µs CPU/pet: tiempo de CPU (usuario + sistema, /proc/PID/stat) de los servidores del escenario entre\n")
-	fmt.Printf("las peticiones servidas; el de un proxy es solo el suyo, y «detrás» el del revisor al que reenvía.\n")
-	fmt.Printf("razón: esa CPU frente a la del límite medido en esta misma corrida (el trivial escribe el mismo\n")
-	fmt.Printf("cuerpo que GET /servicios/1; el ReverseProxy es httputil con el Transport de net/http): la mediana\n")
-	fmt.Printf("de las razones de cada ronda, entre paréntesis la menor y la mayor.\n\n")
-	fmt.Printf("%-40s %7s %8s %8s %10s %8s %8s  %-36s %s\n", "escenario", "req/s", "p50", "p99", "µs CPU/pet", "detrás", "µs/gen", "razón", "códigos")
+	fmt.Printf("las peticiones servidas; el de un proxy es solo el suyo, y «detrás» el del revisor al que reenvía\n")
+	fmt.Printf("(el ReverseProxy tiene un revisor igual para él solo, para poder medirlo a la vez que la pasarela).\n")
+	fmt.Printf("razón: esa CPU frente a la de su límite en la misma ronda (el trivial escribe el mismo cuerpo que\n")
+	fmt.Printf("GET /servicios/1; el ReverseProxy es httputil con el Transport de net/http), o frente a la de otro\n")
+	fmt.Printf("escenario como cociente de sus razones con el mismo límite: la mediana de las rondas, entre\n")
+	fmt.Printf("paréntesis la menor y la mayor.\n\n")
+	fmt.Printf("%-42s %7s %8s %8s %10s %8s  %-36s %s\n", "escenario", "req/s", "p50", "p99", "µs CPU/pet", "detrás", "razón", "códigos")
 	for _, f := range filas {
 		detras := ""
 		if len(f.detras) > 0 {
 			detras = fmt.Sprintf("%.1f", us(f.tras))
 		}
-		fmt.Printf("%-40s %7.0f %8s %8s %10.1f %8s %8.1f  %-36s %s\n", f.nombre, f.r.PorSegundo(), ms(f.r.P50), ms(f.r.P99),
-			us(f.propia), detras, us(f.generador), textoRazon(f, porClave), codigos(f.r))
+		fmt.Printf("%-42s %7.0f %8s %8s %10.1f %8s  %-36s %s\n", f.nombre, f.r.PorSegundo(), ms(f.r.P50), ms(f.r.P99),
+			us(f.propia), detras, textoRazon(f, porClave), codigos(f.r))
 	}
 
 	fmt.Println()
@@ -569,12 +611,12 @@ func correr(c configuracion) error {
 		}
 		r := razonCPU(f, porClave)
 		objetivos = append(objetivos, objetivo{
-			fmt.Sprintf("%s ≤ %.1f× %s", f.nombre, f.factor, porClave[f.limite].nombreCorto()), r > 0 && r <= f.factor, fmt.Sprintf("%.2f×", r),
+			fmt.Sprintf("%s ≤ %.1f× %s", f.nombre, f.factor, contra(f, porClave)), r > 0 && r <= f.factor, fmt.Sprintf("%.2f×", r),
 		})
 	}
 	// Directo stays only while it costs less than net/http's Transport in the same gateway.
 	directo := porClave["pasarela"]
-	directo.limite = "passtd"
+	directo.frente = "passtd"
 	r := razonCPU(directo, porClave)
 	objetivos = append(objetivos,
 		objetivo{"pasarela.Directo ≤ 1.0× el Transport de net/http", r > 0 && r <= 1, fmt.Sprintf("%.2f×", r)},
@@ -611,20 +653,36 @@ func (e escenario) nombreCorto() string {
 	return e.nombre
 }
 
-// razones are the scenario's own CPU per request over its limit's, round by round: each pair was
-// measured minutes apart at most, under whatever else the machine was doing then. nil without a
-// limit.
+// contraLimite are the scenario's own CPU per request over its limit's, round by round, each
+// pair measured at the same time.
+func contraLimite(f fila) []float64 {
+	rs := make([]float64, len(f.porRonda))
+	for k := range f.porRonda {
+		if k < len(f.limiteRonda) && f.limiteRonda[k] > 0 {
+			rs[k] = float64(f.porRonda[k]) / float64(f.limiteRonda[k])
+		}
+	}
+	return rs
+}
+
+// razones are the ratios of the scenario's target, round by round and sorted: against its limit,
+// or against frente as the quotient of the two scenarios' ratios to the same limit. nil for a limit.
 func razones(f fila, porClave map[string]fila) []float64 {
 	if f.limite == "" {
 		return nil
 	}
-	l := porClave[f.limite]
-	var rs []float64
-	for k := range min(len(f.porRonda), len(l.porRonda)) {
-		if l.porRonda[k] > 0 && f.porRonda[k] > 0 {
-			rs = append(rs, float64(f.porRonda[k])/float64(l.porRonda[k]))
+	rs := contraLimite(f)
+	if f.frente != "" {
+		otro := contraLimite(porClave[f.frente])
+		for k := range rs {
+			if k < len(otro) && otro[k] > 0 {
+				rs[k] /= otro[k]
+			} else {
+				rs[k] = 0
+			}
 		}
 	}
+	rs = slices.DeleteFunc(rs, func(r float64) bool { return r <= 0 })
 	slices.Sort(rs)
 	return rs
 }
@@ -642,11 +700,19 @@ func razonCPU(f fila, porClave map[string]fila) float64 {
 	return rs[len(rs)/2]
 }
 
+// contra names what the ratio is against.
+func contra(f fila, porClave map[string]fila) string {
+	if f.frente != "" {
+		return porClave[f.frente].nombreCorto()
+	}
+	return porClave[f.limite].nombreCorto()
+}
+
 func textoRazon(f fila, porClave map[string]fila) string {
 	if f.limite == "" {
 		return "(límite)"
 	}
-	t := fmt.Sprintf("%.2f× %s", razonCPU(f, porClave), porClave[f.limite].nombreCorto())
+	t := fmt.Sprintf("%.2f× %s", razonCPU(f, porClave), contra(f, porClave))
 	if f.factor > 0 {
 		t += fmt.Sprintf(" ≤%.1f", f.factor)
 	}
