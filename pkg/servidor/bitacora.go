@@ -18,7 +18,7 @@ import (
 //
 // No line is ever dropped or reordered, whatever the load: a line is queued, and a writer goroutine
 // takes everything queued at once and writes it, one write per stream change. An idle server's line
-// goes out at once; under load the writer writes at most once per cadaEscritura (a millisecond),
+// goes out at once; under load the writer writes at most once per cadaEscritura (5 ms),
 // so one write carries the lines of many requests. The queue never drops (zerolog's diode
 // writer does, and writes one line per call besides): past topeCola the goroutine logging writes the
 // queue itself, so a slow terminal slows the server as it did before instead of losing lines.
@@ -66,7 +66,7 @@ const (
 	topeLibre = 1 << 20
 	// cadaEscritura is the least time between two writes of the writer goroutine while lines keep
 	// coming (see escritor): a line waits at most that long, far below what a person notices.
-	cadaEscritura = time.Millisecond
+	cadaEscritura = 5 * time.Millisecond
 )
 
 // NuevaBitacora starts the log output of a server; ctx is the server's life (its end, Ctrl+C,
