@@ -28,6 +28,7 @@
 package idempotencia
 
 import (
+	"bytes"
 	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
@@ -193,7 +194,9 @@ func (r *Registro) EnCursoPorCredencial() int { return r.enCursoMaximo }
 // Whitespace does not count, member order does (valor comes from jsonjs.Decodificar, which keeps
 // it), and a member added with its default value makes another fingerprint — as in the course.
 func Huella(valor any) string {
-	suma := sha256.Sum256(jsonjs.Codificar(valor))
+	b := bytes.NewBuffer(make([]byte, 0, 256)) // a registration's body fits: one allocation
+	jsonjs.Agregar(b, valor)
+	suma := sha256.Sum256(b.Bytes())
 	return hex.EncodeToString(suma[:])
 }
 

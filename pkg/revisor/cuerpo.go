@@ -60,6 +60,14 @@ func leerCuerpo(r *http.Request) (cuerpo []byte, demasiado bool, err error) {
 	if r.ContentLength > TopeCuerpo {
 		return nil, true, nil
 	}
+	if r.ContentLength >= 0 {
+		// Its length is known (net/http ends the body there): read it into a buffer of that size.
+		buf := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, buf); err != nil {
+			return nil, false, err
+		}
+		return buf, false, nil
+	}
 	buf, err := io.ReadAll(io.LimitReader(r.Body, TopeCuerpo+1))
 	if err != nil {
 		return nil, false, err
