@@ -14,12 +14,12 @@ import (
 
 // Bitacora is a server's log output: its lines reach stdout (errors stderr) in the order they were
 // logged, byte for byte as NuevoLogger writes them, but several per system call. One write per line
-// was the largest single cost of a request that the revisor adds to net/http's own (make perfiles).
+// was among the largest costs the revisor added to net/http's own per request (docs/rendimiento.md).
 //
 // No line is ever dropped or reordered, whatever the load: a line is queued, and a writer goroutine
 // takes everything queued at once and writes it, one write per stream change. An idle server's line
-// goes out at once; under load the writer writes at most once per cadaEscritura (5 ms),
-// so one write carries the lines of many requests. The queue never drops (zerolog's diode
+// goes out at once; under load the writer writes at most once per cadaEscritura (5 ms), so one
+// write carries the lines of many requests. The queue never drops (zerolog's diode
 // writer does, and writes one line per call besides): past topeCola the goroutine logging writes the
 // queue itself, so a slow terminal slows the server as it did before instead of losing lines.
 //
