@@ -117,13 +117,6 @@ func ConInstance(instance string) Opcion {
 	return func(o *opciones) { o.instance = &instance }
 }
 
-// Cuerpo builds the body: {type, title, status, detail, instance, …extensions} and a newline, the
-// bytes jsonjs.Codificar writes for that object. Written member by member into one buffer sized
-// for it: every error answer builds one.
-func Cuerpo(t Tipo, detail, instance string, extensiones jsonjs.Objeto) []byte {
-	return cuerpo(prefijo(t), detail, instance, extensiones)
-}
-
 // prefijo is a body's beginning, the same for every problem of a type: {"type":…,"title":…,"status":N
 func prefijo(t Tipo) string {
 	var b bytes.Buffer
@@ -145,6 +138,9 @@ var prefijos = func() map[Clave]string {
 	return m
 }()
 
+// cuerpo builds the body: {type, title, status, detail, instance, …extensions} and a newline, the
+// bytes jsonjs.Codificar writes for that object, from its prefijo. Written member by member into one
+// buffer sized for it: every error answer builds one.
 func cuerpo(prefijo, detail, instance string, extensiones jsonjs.Objeto) []byte {
 	b := bytes.NewBuffer(make([]byte, 0, 40+len(prefijo)+len(detail)+len(instance)+32*len(extensiones)))
 	b.WriteString(prefijo)
@@ -167,7 +163,7 @@ func cuerpo(prefijo, detail, instance string, extensiones jsonjs.Objeto) []byte 
 type Escritor func(w http.ResponseWriter, r *http.Request, clave Clave, detail string, opts ...Opcion)
 
 // Escribir answers r with the problem clave: its status, application/problem+json,
-// Content-Language: es, and the body Cuerpo builds. An unknown clave is a programming error.
+// Content-Language: es, and the body cuerpo builds. An unknown clave is a programming error.
 func Escribir(w http.ResponseWriter, r *http.Request, clave Clave, detail string, opts ...Opcion) {
 	t, o := leer(clave, opts)
 	instance := respuesta.Ruta(r)

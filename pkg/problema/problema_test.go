@@ -79,7 +79,7 @@ func TestEscribirTextoComoLaLeccion4(t *testing.T) {
 	}
 }
 
-// Cuerpo writes member by member the very bytes jsonjs writes for the object {type, title, status,
+// cuerpo writes member by member the very bytes jsonjs writes for the object {type, title, status,
 // detail, instance, …extensions}, whatever the texts hold.
 func TestCuerpoComoElObjeto(t *testing.T) {
 	t.Parallel()
@@ -100,8 +100,8 @@ func TestCuerpoComoElObjeto(t *testing.T) {
 			{Nombre: "type", Valor: c.t.Type}, {Nombre: "title", Valor: c.t.Title}, {Nombre: "status", Valor: c.t.Status},
 			{Nombre: "detail", Valor: c.detail}, {Nombre: "instance", Valor: c.instance},
 		}, c.ext...)), '\n')
-		if got := Cuerpo(c.t, c.detail, c.instance, c.ext); string(got) != string(quiere) {
-			t.Errorf("Cuerpo:\n%s\nquiere\n%s", got, quiere)
+		if got := cuerpo(prefijo(c.t), c.detail, c.instance, c.ext); string(got) != string(quiere) {
+			t.Errorf("cuerpo:\n%s\nquiere\n%s", got, quiere)
 		}
 	}
 }
