@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -32,25 +31,6 @@ const (
 	EnvCapturaDocs = "CURSOHTTP_CAPTURA_DOCS"
 )
 
-// puertosLibres are n ports nobody listens on right now.
-func puertosLibres(t *testing.T, n int) []int {
-	t.Helper()
-	var r []int
-	var abiertos []net.Listener
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		abiertos = append(abiertos, ln)
-		r = append(r, ln.Addr().(*net.TCPAddr).Port)
-	}
-	for _, ln := range abiertos {
-		ln.Close()
-	}
-	return r
-}
-
 // The lab with its panel, as «make lab-up PANEL=1» starts it (the lab controller, on free ports),
 // one alta-segura through «X-Simular: perder-primera», and the page in a real headless Chromium:
 // the intent is one trace with two attempts, the first lost after the revisor's 201, the second
@@ -67,7 +47,7 @@ func TestPanelEnNavegador(t *testing.T) {
 		"cursohttp/cmd/revisor", "cursohttp/cmd/pasarela", "cursohttp/cmd/alta-segura", "cursohttp/cmd/laboratorio").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	p := puertosLibres(t, 4)
+	p := prueba.PuertosLibres(t, 4)
 	puertos := lab.Puertos{Revisor: p[0], Laboratorio: p[1], Pasarela: p[2], Panel: p[3]}
 	if os.Getenv(EnvCapturaDocs) == "1" {
 		// The README's picture shows the course's addresses: run it in a network of its own

@@ -107,6 +107,23 @@ func PuertoOcupado(t testing.TB) string {
 	return puerto
 }
 
+// PuertosLibres returns n distinct ports on 127.0.0.1 that nobody listens on, for programs the test
+// starts as processes of their own. All n are held open until each is chosen: closed one by one,
+// the system may hand the same port out twice.
+func PuertosLibres(t testing.TB, n int) []int {
+	t.Helper()
+	puertos := make([]int, n)
+	for i := range puertos {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		puertos[i] = ln.Addr().(*net.TCPAddr).Port
+	}
+	return puertos
+}
+
 // Servidor is a server program running in-process (see Arrancar).
 type Servidor struct {
 	Linea    string  // its start-up line

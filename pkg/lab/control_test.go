@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"cursohttp/internal/prueba"
+
 	"bytes"
 	"context"
 	"errors"
@@ -44,17 +46,6 @@ func TestMain(m *testing.M) {
 	os.Exit(codigo)
 }
 
-// puertoLibre returns a port nobody listens on right now.
-func puertoLibre(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // salidaSegura is the controller's Out, read while it writes (PrimerPlano).
 type salidaSegura struct {
 	mu sync.Mutex
@@ -79,7 +70,8 @@ func nuevoControl(t *testing.T) (*Control, *salidaSegura) {
 	if binarios == "" {
 		t.Skip("arranca los programas construidos (sin -short)")
 	}
-	lab, rev, pas := puertoLibre(t), puertoLibre(t), puertoLibre(t)
+	p := prueba.PuertosLibres(t, 3)
+	lab, rev, pas := p[0], p[1], p[2]
 	out := &salidaSegura{}
 	c := &Control{
 		Dir: t.TempDir(),

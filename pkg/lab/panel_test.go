@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"cursohttp/internal/prueba"
+
 	"context"
 	"reflect"
 	"strconv"
@@ -46,7 +48,8 @@ func TestPanelArrancaYSeDetiene(t *testing.T) {
 	if binarios == "" {
 		t.Skip("arranca los servidores; se salta con -short")
 	}
-	puertos := Puertos{Revisor: puertoLibre(t), Laboratorio: puertoLibre(t), Pasarela: puertoLibre(t), Panel: puertoLibre(t)}
+	p := prueba.PuertosLibres(t, 4)
+	puertos := Puertos{Revisor: p[0], Laboratorio: p[1], Pasarela: p[2], Panel: p[3]}
 	dir := t.TempDir()
 	var dijo salidaSegura
 	c := &Control{Dir: dir, Bin: binarios, Escuchan: puertos, Panel: true, Out: &dijo}

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"cursohttp/internal/prueba"
+
 	"bufio"
 	"context"
 	"fmt"
@@ -62,16 +64,6 @@ func servidorFalso(puerto string) {
 	_ = srv.Serve(l)
 }
 
-func puertoLibre(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // reproductorDePrueba replays scenes whose only server, "falso", is the test
 // binary on an ephemeral port.
 func reproductorDePrueba(t *testing.T) (*Reproductor, int) {
@@ -84,7 +76,7 @@ func reproductorDePrueba(t *testing.T) (*Reproductor, int) {
 	if err := os.Symlink(yo, filepath.Join(bin, "falso")); err != nil {
 		t.Fatal(err)
 	}
-	puerto := puertoLibre(t)
+	puerto := prueba.PuertosLibres(t, 1)[0]
 	t.Setenv("ESCENAS_SERVIDOR_FALSO", strconv.Itoa(puerto))
 	return &Reproductor{
 		Bin:            bin,
