@@ -4,12 +4,10 @@ package pruebas
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -95,19 +93,7 @@ func probarKill9(t *testing.T, donde string) {
 	lanzar := func(i int) {
 		defer wg.Done()
 		a := &altaSegura{nombre: fmt.Sprintf("kill9-%d", i), inicio: time.Now()}
-		cmd := exec.Command(filepath.Join(binarios, "alta-segura"), a.nombre, URLServicio, "--pasarela", pas.url())
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		a.final, a.salida = time.Now(), out.String()
-		var salidaErr *exec.ExitError
-		switch {
-		case err == nil:
-		case errors.As(err, &salidaErr):
-			a.codigo = salidaErr.ExitCode()
-		default:
-			a.codigo = -1
-		}
+		a.correr(pas.url())
 		mu.Lock()
 		corridas = append(corridas, a)
 		mu.Unlock()

@@ -29,6 +29,24 @@ type altaSegura struct {
 	despuesDelUlti bool // started once the last revisor was already up
 }
 
+// correr runs the built alta-segura for this intent through the gateway at pasarela and keeps its
+// output, its exit code (-1 when it could not run) and when it ended.
+func (a *altaSegura) correr(pasarela string) {
+	cmd := exec.Command(filepath.Join(binarios, "alta-segura"), a.nombre, URLServicio, "--pasarela", pasarela)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	a.final, a.salida = time.Now(), out.String()
+	var salidaErr *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &salidaErr):
+		a.codigo = salidaErr.ExitCode()
+	default:
+		a.codigo = -1
+	}
+}
+
 var (
 	linea201     = regexp.MustCompile(`(?m)^intento \d: 201 (.*)$`)
 	lineaAgotado = regexp.MustCompile(`^se agotaron los 4 intentos sin una respuesta definitiva; repetir más tarde con la llave (\S+) es seguro$`)
@@ -57,19 +75,7 @@ func TestReinicioDelRevisorDuranteAltaSegura(t *testing.T) {
 		mu.Lock()
 		a.despuesDelUlti = !ultimo.IsZero()
 		mu.Unlock()
-		cmd := exec.Command(filepath.Join(binarios, "alta-segura"), a.nombre, URLServicio, "--pasarela", pas.url())
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		a.final, a.salida = time.Now(), out.String()
-		var salidaErr *exec.ExitError
-		switch {
-		case err == nil:
-		case errors.As(err, &salidaErr):
-			a.codigo = salidaErr.ExitCode()
-		default:
-			a.codigo = -1
-		}
+		a.correr(pas.url())
 		mu.Lock()
 		corridas = append(corridas, a)
 		mu.Unlock()
