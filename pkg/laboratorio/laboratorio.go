@@ -31,7 +31,7 @@ const (
 )
 
 // nombres is the bench's own table for the first line of its bodies. It is not the status line's
-// phrase (estado.Frase): a code outside it (418, 300…) says SinNombre in the body.
+// phrase (encabezado.Frase): a code outside it (418, 300…) says SinNombre in the body.
 var nombres = map[int]string{
 	200: "OK", 201: "Created", 202: "Accepted", 204: "No Content",
 	301: "Moved Permanently", 302: "Found", 304: "Not Modified",

@@ -16,7 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"cursohttp/internal/prueba/servidortest"
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/servidor"
 )
 
@@ -173,7 +173,7 @@ func TestBanco(t *testing.T) {
 }
 
 // TestBancoTodosLosCodigos checks the whole range against the two tables: the status line's phrase
-// (estado.Frase) and the body's name (the bench's own).
+// (encabezado.Frase) and the body's name (the bench's own).
 func TestBancoTodosLosCodigos(t *testing.T) {
 	t.Parallel()
 	ts := servidortest.Nuevo(t, Nuevo(zerolog.Nop()))
@@ -183,7 +183,7 @@ func TestBancoTodosLosCodigos(t *testing.T) {
 			continue
 		}
 		r := pedirCrudo(t, addr, "GET", "/codigo/"+strconv.Itoa(codigo), "")
-		linea := "HTTP/1.1 " + strconv.Itoa(codigo) + " " + estado.Frase(codigo)
+		linea := "HTTP/1.1 " + strconv.Itoa(codigo) + " " + encabezado.Frase(codigo)
 		if r.linea != linea {
 			t.Errorf("%d: línea %q, se esperaba %q", codigo, r.linea, linea)
 		}

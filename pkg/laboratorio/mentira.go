@@ -11,7 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
@@ -163,7 +163,7 @@ func (m *Mentira) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	tipo, titulo := "about:blank", TituloMentira
 	if m.opciones.TitulosReales {
-		titulo = estado.Frase(p.Codigo)
+		titulo = encabezado.Frase(p.Codigo)
 	}
 	if p.Codigo == http.StatusConflict && p.ConExtra && p.Extra == EnCurso {
 		t := problema.Buscar(problema.LlaveEnCurso)

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"net/http"
 
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 )
 
 // net/http canonicalises header names and decides framing from "Content-Length" and "Content-Type"
 // spelled that way, so the gateway sets them canonically and lower-cases the names of the
 // passed-through headers as the response leaves, with the connection's head rewrite
-// (estado.Reescribir): the bytes a student compares with the lesson's `curl -i` (S-I39). Same length
+// (encabezado.Reescribir): the bytes a student compares with the lesson's `curl -i` (S-I39). Same length
 // in, same length out: framing is untouched.
 
 // minusculas holds the passed-through names as net/http writes them, to be lower-cased on the wire.
@@ -24,13 +24,13 @@ var minusculas = func() map[string]bool {
 
 // cabeza is how the head of one of the gateway's answers leaves: the passed-through names in lower
 // case, and the revisor's reason phrase where net/http would write another one.
-func cabeza(codigo int, frase string) estado.Reescritura {
-	if frase == estado.FraseDeGo(codigo) {
+func cabeza(codigo int, frase string) encabezado.Reescritura {
+	if frase == encabezado.FraseDeGo(codigo) {
 		return enMinusculas
 	}
 	return func(dst, p []byte) []byte {
 		n := len(dst)
-		dst = estado.CambiarFrase(dst, p, codigo, frase)
+		dst = encabezado.CambiarFrase(dst, p, codigo, frase)
 		bajarNombres(dst[n:])
 		return dst
 	}

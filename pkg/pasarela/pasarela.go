@@ -24,7 +24,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
@@ -159,7 +159,7 @@ func MalaPuerta(w http.ResponseWriter, r *http.Request, detail string) {
 func problemaPropio(w http.ResponseWriter, r *http.Request, codigo int, detail string) {
 	cuerpo := append(jsonjs.Codificar(jsonjs.Objeto{
 		{Nombre: "type", Valor: "about:blank"},
-		{Nombre: "title", Valor: estado.Frase(codigo)},
+		{Nombre: "title", Valor: encabezado.Frase(codigo)},
 		{Nombre: "status", Valor: codigo},
 		{Nombre: "detail", Valor: detail},
 	}), '\n')
@@ -359,7 +359,7 @@ func (p *Pasarela) encabezar(w http.ResponseWriter, r *http.Request, resp *http.
 	if resp.ContentLength >= 0 && !sigue && largo != resp.ContentLength && r.Method != http.MethodHead {
 		h["Content-Length"] = []string{strconv.FormatInt(largo, 10)}
 	}
-	estado.Reescribir(r, cabeza(resp.StatusCode, fraseDe(resp)))
+	encabezado.Reescribir(r, cabeza(resp.StatusCode, fraseDe(resp)))
 	w.WriteHeader(resp.StatusCode)
 }
 
@@ -371,7 +371,7 @@ func fraseDe(resp *http.Response) string {
 		s[0] == byte('0'+c/100) && s[1] == byte('0'+c/10%10) && s[2] == byte('0'+c%10) {
 		return s[4:]
 	}
-	return estado.Frase(c)
+	return encabezado.Frase(c)
 }
 
 // cuerpoVisto forwards the client's body and hashes it on the way; hecho closes when the Transport

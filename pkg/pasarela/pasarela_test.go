@@ -15,7 +15,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/servidor"
 )
 
@@ -153,7 +153,7 @@ func TestFraseDelRevisor(t *testing.T) {
 	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Content-Type"] = []string{"application/problem+json"}
 		w.Header()["Content-Language"] = []string{"es"}
-		estado.Escribir(w, r, 422)
+		encabezado.Escribir(w, r, 422)
 		io.WriteString(w, "{}\n")
 	}))
 	addr, _ := levantar(t, ts.URL)

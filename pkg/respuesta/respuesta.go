@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/nodejs"
 )
@@ -56,7 +56,7 @@ func cabeza(w http.ResponseWriter, r *http.Request, codigo int, tipo string, lar
 	valores[n], valores[n+1] = tipo, strconv.Itoa(largo)
 	h["Content-Type"] = valores[n : n+1 : n+1]
 	h["Content-Length"] = valores[n+1 : n+2 : n+2]
-	estado.Escribir(w, r, codigo)
+	encabezado.Escribir(w, r, codigo)
 }
 
 // TopeLista is how much of a list ListaJSON holds before it stops building the body in memory.
@@ -124,7 +124,7 @@ func Vacio(w http.ResponseWriter, r *http.Request, codigo int, cabeceras ...Cabe
 	if codigo != http.StatusNoContent && codigo != http.StatusNotModified {
 		h["Content-Length"] = []string{"0"}
 	}
-	estado.Escribir(w, r, codigo)
+	encabezado.Escribir(w, r, codigo)
 }
 
 // Ruta returns the path of the request target as a browser's URL parser (WHATWG) gives it, which is
@@ -210,7 +210,7 @@ func (p *Preparada) Enviar(w http.ResponseWriter, r *http.Request) {
 	for _, c := range p.cabeceras {
 		poner(h, c.nombre, c.valores[:1:1])
 	}
-	estado.Escribir(w, r, p.codigo)
+	encabezado.Escribir(w, r, p.codigo)
 	if !p.vacia {
 		w.Write(p.cuerpo)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/spf13/pflag"
 
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/traza"
 )
@@ -182,7 +182,7 @@ func LineaDetalle(reg *Registro, dur time.Duration) string {
 func escribirCodigo(b *strings.Builder, codigo int) {
 	b.WriteString(strconv.Itoa(codigo))
 	b.WriteByte(' ')
-	b.WriteString(estado.Frase(codigo))
+	b.WriteString(encabezado.Frase(codigo))
 }
 
 // Duracion writes a request's time as a person reads it: «503 ms», «0.42 ms», «2.1 s».

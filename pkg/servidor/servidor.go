@@ -20,7 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/lab"
 	"cursohttp/pkg/traza"
 )
@@ -172,7 +172,7 @@ func Nuevo(h http.Handler) *http.Server {
 		ReadTimeout:       EsperaLectura,
 		IdleTimeout:       EsperaOciosa,
 		MaxHeaderBytes:    TopeCabeceras - holguraNetHTTP,
-		ConnContext:       estado.ConnContext,
+		ConnContext:       encabezado.ConnContext,
 		ConnState:         notarEstado,
 		// "OPTIONS *" is a request like any other for the course's servers (405), not Go's automatic 200.
 		DisableGeneralOptionsHandler: true,
@@ -227,7 +227,7 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 		}
 		ln = anunciado
 	}
-	return estado.Envolver(conTopes(ln, programa, o)), nil
+	return encabezado.Envolver(conTopes(ln, programa, o)), nil
 }
 
 // Servir serves on ln until ctx ends, then lets requests in flight finish (up to EsperaApagado).

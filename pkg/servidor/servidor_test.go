@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"cursohttp/internal/prueba"
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 
 	"github.com/rs/zerolog"
 )
@@ -73,7 +73,7 @@ func TestServirApagaConCalma(t *testing.T) {
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		close(enCurso)
 		time.Sleep(300 * time.Millisecond)
-		estado.Escribir(w, r, 422)
+		encabezado.Escribir(w, r, 422)
 		io.WriteString(w, "terminé")
 	})
 	ln, err := Escuchar("prueba", Opciones{Direccion: "127.0.0.1", Puerto: 0})

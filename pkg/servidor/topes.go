@@ -11,7 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 )
 
 // Connection caps (--tope-conexiones, --tope-por-cliente). Each open connection costs a server a
@@ -346,7 +346,7 @@ func (c *conexionTope) CloseWrite() error {
 
 // notarEstado is Nuevo's ConnState: it keeps a counted connection's state.
 func notarEstado(c net.Conn, s http.ConnState) {
-	if ec, ok := c.(*estado.Conn); ok {
+	if ec, ok := c.(*encabezado.Conn); ok {
 		c = ec.Conn
 	}
 	if ct, ok := c.(*conexionTope); ok {

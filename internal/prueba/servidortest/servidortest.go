@@ -8,7 +8,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"cursohttp/pkg/estado"
+	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/servidor"
 )
 
@@ -17,7 +17,7 @@ import (
 func Nuevo(tb testing.TB, h http.Handler) *httptest.Server {
 	tb.Helper()
 	ts := httptest.NewUnstartedServer(h)
-	ts.Listener = estado.Envolver(ts.Listener)
+	ts.Listener = encabezado.Envolver(ts.Listener)
 	ts.Config = servidor.Nuevo(h)
 	ts.Start()
 	tb.Cleanup(ts.Close)

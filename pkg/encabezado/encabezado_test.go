@@ -1,4 +1,4 @@
-package estado
+package encabezado
 
 import (
 	"bufio"

@@ -1,9 +1,9 @@
-// Package estado puts the course's reason phrase on the wire. Go's net/http writes its own phrases
+// Package encabezado puts the course's reason phrase on the wire. Go's net/http writes its own phrases
 // (413 "Request Entity Too Large", 422 "Unprocessable Entity") and cannot be told another one, so a
 // listener wraps each connection and, for the one response a handler marks, rewrites its head as it
 // leaves: the phrase of the status line, and whatever else a handler's Reescritura changes (the
 // gateway's lower-case names). Keep-alive, framing and everything else stay net/http's.
-package estado
+package encabezado
 
 import (
 	"bytes"
