@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -201,5 +202,21 @@ func TestLaboratorioDeLaLeccion4(t *testing.T) {
 	s.Parar()
 	if s.Err.String() != "" {
 		t.Errorf("stderr %q", s.Err.String())
+	}
+}
+
+// The controller's last line names the way to stop the lab that the user has: make's target under
+// make, the program as typed elsewhere (a release's folder has no make).
+func TestOrdenDetener(t *testing.T) {
+	t.Setenv("MAKELEVEL", "1")
+	if got := ordenDetener("lab"); got != "make lab-down" {
+		t.Errorf("bajo make: %q", got)
+	}
+	os.Unsetenv("MAKELEVEL")
+	if got := ordenDetener("lab"); got != "laboratorio lab detener" {
+		t.Errorf("sin make: %q", got)
+	}
+	if got := ordenDetener("otra"); got != "laboratorio lab detener --dir otra" {
+		t.Errorf("con --dir: %q", got)
 	}
 }

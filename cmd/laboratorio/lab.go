@@ -31,7 +31,7 @@ func nuevoLab(f flujos) *cobra.Command {
 				return nil, err
 			}
 		}
-		return &lab.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel, Datos: datosRevisor}, nil
+		return &lab.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel, Datos: datosRevisor, Detenerlo: ordenDetener(dir)}, nil
 	}
 	// hacer runs one of the controller's orders; ErrFallo was already explained, so it is exit 1
 	// without another line.
@@ -84,7 +84,9 @@ esa URL postgres://…) y lo conserva entre arranques; «laboratorio lab vaciar 
 			Use:   "arrancar",
 			Short: "arranca en segundo plano los que no corren y espera a que escuchen",
 			Long: `Arranca en segundo plano los servidores que no corren y espera a que cada uno escuche.
-Sale con 1 si alguno no arrancó (por ejemplo, su puerto está ocupado: dice quién lo tiene).`,
+Arranca todos o ninguno: antes de arrancar ninguno mira que los puertos estén libres, y si uno no
+arranca, detiene los que esta orden arrancó. Sale con 1 si alguno no arrancó, diciendo por qué
+(por ejemplo, su puerto está ocupado: dice quién lo tiene). Los que ya corrían siguen como estaban.`,
 			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Arrancar(cmd.Context()) }),
 		},
 		&cobra.Command{
@@ -109,7 +111,7 @@ los seis servicios del curso, como recién instalado. Sin --datos es lo mismo qu
 		},
 		&cobra.Command{
 			Use:   "estado",
-			Short: "dice cuáles corren, con su pid, su dirección y su bitácora",
+			Short: "dice cuáles corren, con su pid, su dirección y su bitácora; sale con 1 si alguno no corre",
 			RunE:  hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Estado(cmd.Context()) }),
 		},
 		&cobra.Command{
@@ -144,6 +146,26 @@ sesión «laboratorio» (si ya existe y es suya, entra en ella). Nunca cierra na
 	return grupo
 }
 
+// ordenDetener is how the user stops the lab, in the words they started it with: make's target
+// when make runs this (GNU make puts MAKELEVEL in its recipes' environment), else this program as
+// they typed it (./laboratorio in a release's folder, where there is no make), with the same --dir.
+func ordenDetener(dir string) string {
+	if os.Getenv("MAKELEVEL") != "" {
+		return "make lab-down"
+	}
+	orden := "laboratorio"
+	if len(os.Args) > 0 {
+		if b := filepath.Base(os.Args[0]); b == orden || b == orden+".exe" {
+			orden = os.Args[0]
+		}
+	}
+	orden += " lab detener"
+	if dir != "lab" {
+		orden += " --dir " + dir
+	}
+	return orden
+}
+
 // carpetaPropia is the folder this program was started from. os.Executable reads /proc on Linux;
 // where there is none (a container, a sandbox) the command line says it just as well.
 func carpetaPropia() (string, error) {
@@ -171,7 +193,7 @@ func abrirTmux(cmd *cobra.Command, c *lab.Control, f flujos) error {
 	}
 	for _, inf := range informes {
 		if inf.Vivo {
-			return fmt.Errorf("%s ya corre en segundo plano (pid %d); «laboratorio lab detener» (make lab-down) lo detiene antes de abrirlo en tmux", inf.Etiqueta(), inf.Estado.PID)
+			return fmt.Errorf("%s ya corre en segundo plano (pid %d); «%s» lo detiene antes de abrirlo en tmux", inf.Etiqueta(), inf.Estado.PID, c.Detenerlo)
 		}
 	}
 	dir, err := os.Getwd()

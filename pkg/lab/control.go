@@ -114,6 +114,12 @@ type Control struct {
 	// Datos is the revisor's --datos: a file or a postgres:// URL where what it knows outlives a
 	// restart of the lab. "": in memory, as the course.
 	Datos string
+	// Detenerlo is how the user stops the lab, said in the words they started it with ("make
+	// lab-down", "./laboratorio lab detener"); "" is «laboratorio lab detener».
+	Detenerlo string
+
+	mu    sync.Mutex
+	hijos map[int]<-chan struct{} // the servers this controller started, by pid: closed when each ends
 }
 
 func (c *Control) puertos() Puertos {
@@ -211,60 +217,109 @@ func (c *Control) vivo(s Servidor) (Estado, bool, error) {
 }
 
 // Arrancar starts, in the background, every server that is not running yet, each with its log in
-// Dir, and waits until each listens. A server that could not start (its port taken, most often)
-// is said with the reason, and the result is ErrFallo; the others stay up.
+// Dir, and waits until each listens. It starts all of them or none: before starting any it checks
+// every port, and if one cannot start after all (it ends at start-up, it never listens), it stops
+// the ones it started and says so. A failure is said with its reason and the result is ErrFallo.
+// Servers that were already running are left as they were.
 func (c *Control) Arrancar(ctx context.Context) error {
 	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
 		return err
 	}
-	fallo := false
+	var pendientes []Servidor
+	corrian, fallo := 0, false
 	for _, s := range c.servidores() {
-		if err := c.arrancar(ctx, s); err != nil {
+		e, vivo, err := c.vivo(s)
+		switch {
+		case err != nil:
 			c.decir("%s no arrancó: %v", s.Etiqueta(), err)
 			fallo = true
+		case vivo:
+			c.decir("%s ya corre (pid %d, %s)", s.Etiqueta(), e.PID, "http://"+e.Direccion)
+			corrian++
+		default:
+			if err := c.libre(ctx, s); err != nil {
+				c.decir("%s no arrancó: %v", s.Etiqueta(), err)
+				fallo = true
+				continue
+			}
+			pendientes = append(pendientes, s)
 		}
 	}
-	c.decir("bitácoras en %s (tail -f %s); «laboratorio lab detener» (make lab-down) los detiene",
-		c.dir()+string(filepath.Separator), filepath.Join(c.dir(), "*.log"))
 	if fallo {
+		c.decir("no arrancó ninguno: el laboratorio arranca entero o nada%s", c.queCorria(corrian))
 		return ErrFallo
 	}
+	var arrancados []Estado
+	for _, s := range pendientes {
+		e, err := c.arrancar(ctx, s)
+		if err != nil {
+			c.decir("%s no arrancó: %v", s.Etiqueta(), err)
+			c.deshacer(ctx, pendientes, arrancados)
+			c.decir("no quedó ninguno arrancado: el laboratorio arranca entero o nada%s", c.queCorria(corrian))
+			return ErrFallo
+		}
+		arrancados = append(arrancados, e)
+	}
+	c.decir("bitácoras en %s (tail -f %s); «%s» los detiene",
+		c.dir()+string(filepath.Separator), filepath.Join(c.dir(), "*.log"), c.ordenDetener())
 	return nil
 }
 
-func (c *Control) arrancar(ctx context.Context, s Servidor) error {
-	if e, vivo, err := c.vivo(s); err != nil {
-		return err
-	} else if vivo {
-		c.decir("%s ya corre (pid %d, %s)", s.Etiqueta(), e.PID, "http://"+e.Direccion)
-		return nil
+// queCorria is what Arrancar adds when it leaves running the servers that already were.
+func (c *Control) queCorria(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " (el que ya corría sigue en marcha)"
 	}
-	if err := c.libre(ctx, s); err != nil {
-		return err
+	return " (los que ya corrían siguen en marcha)"
+}
+
+// deshacer stops the servers this run started (arrancados, of pendientes), the last one first.
+func (c *Control) deshacer(ctx context.Context, pendientes []Servidor, arrancados []Estado) {
+	for i := len(arrancados) - 1; i >= 0; i-- {
+		s, e := pendientes[i], arrancados[i]
+		if err := c.detener(ctx, e); err != nil {
+			c.decir("%s (pid %d) no se detuvo: %v", s.Etiqueta(), e.PID, err)
+			continue
+		}
+		c.decir("%s (pid %d) se detuvo", s.Etiqueta(), e.PID)
 	}
+}
+
+// ordenDetener is how the user stops the lab, in the words of the way they started it.
+func (c *Control) ordenDetener() string {
+	if c.Detenerlo == "" {
+		return "laboratorio lab detener"
+	}
+	return c.Detenerlo
+}
+
+func (c *Control) arrancar(ctx context.Context, s Servidor) (Estado, error) {
 	bin := c.binario(s.Programa)
 	if _, err := os.Stat(bin); err != nil {
-		return fmt.Errorf("falta %s (make build lo construye)", bin)
+		return Estado{}, fmt.Errorf("falta %s (make build lo construye)", bin)
 	}
 	bitacora, err := os.Create(c.rutaBitacora(s))
 	if err != nil {
-		return err
+		return Estado{}, err
 	}
 	defer bitacora.Close()
 	cmd := exec.Command(bin, append(append([]string{}, s.Args...), "--estado-lab", c.rutaEstado(s))...)
 	cmd.Stdout, cmd.Stderr = bitacora, bitacora
 	separar(cmd)
-	termino, err := lanzar(cmd)
+	termino, err := c.lanzar(cmd)
 	if err != nil {
-		return err
+		return Estado{}, err
 	}
 	e, err := c.esperarArranque(ctx, s, cmd, termino, func() string { return leerTodo(c.rutaBitacora(s)) })
 	if err != nil {
-		return err
+		return Estado{}, err
 	}
 	linea := primeraLinea(c.rutaBitacora(s))
 	c.decir("%s   (pid %d, bitácora %s)", linea, e.PID, c.rutaBitacora(s))
-	return nil
+	return e, nil
 }
 
 // libre checks that nobody listens on the server's port, and names who does.
@@ -279,17 +334,33 @@ func (c *Control) libre(ctx context.Context, s Servidor) error {
 }
 
 // lanzar starts cmd; the channel closes when it has ended. Its Wait also reaps it, so a server
-// that ends never lingers as a zombie that existe would still see.
-func lanzar(cmd *exec.Cmd) (<-chan struct{}, error) {
+// that ends never lingers as a zombie, and the controller remembers it as its own child: stopping
+// it waits for that channel, the moment it ends.
+func (c *Control) lanzar(cmd *exec.Cmd) (<-chan struct{}, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	termino := make(chan struct{})
+	pid := cmd.Process.Pid
+	c.mu.Lock()
+	if c.hijos == nil {
+		c.hijos = map[int]<-chan struct{}{}
+	}
+	c.hijos[pid] = termino
+	c.mu.Unlock()
 	go func() {
 		cmd.Wait()
 		close(termino)
 	}()
 	return termino, nil
+}
+
+// hijo is the channel of a server this controller started and that has not been waited for by a
+// stop yet; nil if pid is not its child.
+func (c *Control) hijo(pid int) <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hijos[pid]
 }
 
 // esperarArranque waits until the server says, through its state file, that it listens. If it
@@ -390,19 +461,41 @@ func (c *Control) detener(ctx context.Context, e Estado) error {
 	if apagado == 0 {
 		apagado = esperaApagado
 	}
-	if esperarFin(ctx, e.PID, apagado) {
+	if c.esperarFin(ctx, e.PID, apagado) {
 		return nil
 	}
 	if err := matar(e.PID); err != nil && existe(e.PID) {
 		return err
 	}
-	if esperarFin(ctx, e.PID, 5*time.Second) {
+	if c.esperarFin(ctx, e.PID, 5*time.Second) {
 		return nil
 	}
 	return fmt.Errorf("sigue corriendo")
 }
 
-func esperarFin(ctx context.Context, pid int, espera time.Duration) bool {
+// esperarFin waits up to espera for the process to end. A child of this controller is waited for
+// on its own channel; any other process through the system (esperarProceso), which sees it end
+// even while its parent has not reaped it yet.
+func (c *Control) esperarFin(ctx context.Context, pid int, espera time.Duration) bool {
+	termino := c.hijo(pid)
+	if termino == nil {
+		return esperarProceso(ctx, pid, espera)
+	}
+	limite := time.NewTimer(espera)
+	defer limite.Stop()
+	select {
+	case <-termino:
+		return true
+	case <-limite.C:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// esperarSondeando asks every moment whether the process still exists: where the system has no
+// way to be told when a process ends.
+func esperarSondeando(ctx context.Context, pid int, espera time.Duration) bool {
 	limite := time.Now().Add(espera)
 	for existe(pid) {
 		if time.Now().After(limite) || ctx.Err() != nil {
@@ -482,13 +575,16 @@ func (c *Control) Informes(ctx context.Context) ([]Informe, error) {
 	return r, nil
 }
 
-// Estado prints one line per server.
+// Estado prints one line per server; the result is ErrFallo when any of them is not running, so
+// a script (or make) can tell a whole lab from a broken one.
 func (c *Control) Estado(ctx context.Context) error {
 	informes, err := c.Informes(ctx)
 	if err != nil {
 		return err
 	}
+	entero := true
 	for _, inf := range informes {
+		entero = entero && inf.Vivo
 		switch {
 		case inf.Vivo:
 			linea := fmt.Sprintf("%-12s en marcha  pid %-7d http://%s", inf.Etiqueta(), inf.Estado.PID, inf.Estado.Direccion)
@@ -503,6 +599,9 @@ func (c *Control) Estado(ctx context.Context) error {
 		default:
 			c.decir("%-12s detenido", inf.Etiqueta())
 		}
+	}
+	if !entero {
+		return ErrFallo
 	}
 	return nil
 }
@@ -543,9 +642,9 @@ func (c *Control) Puertos(ctx context.Context) error {
 	que := "detenlos y vuelve a probar"
 	switch {
 	case ajenos == 0:
-		que = "«make lab-down» los detiene"
+		que = "«" + c.ordenDetener() + "» los detiene"
 	case delLab > 0:
-		que = "«make lab-down» detiene los del laboratorio; detén los demás y vuelve a probar"
+		que = "«" + c.ordenDetener() + "» detiene los del laboratorio; detén los demás y vuelve a probar"
 	}
 	c.decir("las escenas (make test, make escenas) necesitan libres los puertos %d-%d y están ocupados: %s; %s",
 		curso.PuertoRevisor, curso.PuertoHostil, strings.Join(ocupados, ", "), que)
@@ -588,7 +687,7 @@ func (c *Control) PrimerPlano(senales <-chan os.Signal) error {
 	}
 	for _, s := range c.servidores() {
 		if e, vivo, _ := c.vivo(s); vivo {
-			linea(fmt.Sprintf("%s ya corre en segundo plano (pid %d): «laboratorio lab detener» (make lab-down) lo detiene", s.Etiqueta(), e.PID))
+			linea(fmt.Sprintf("%s ya corre en segundo plano (pid %d): «%s» lo detiene", s.Etiqueta(), e.PID, c.ordenDetener()))
 			parar()
 			return ErrFallo
 		}
@@ -605,7 +704,7 @@ func (c *Control) PrimerPlano(senales <-chan os.Signal) error {
 		cmd := exec.Command(c.binario(s.Programa), append(append([]string{}, s.Args...), "--estado-lab", c.rutaEstado(s))...)
 		cmd.Stdout, cmd.Stderr = escritor, escritor
 		agrupar(cmd)
-		termino, err := lanzar(cmd)
+		termino, err := c.lanzar(cmd)
 		escritor.Close() // the child has its copy: the reader ends when the child does
 		if err != nil {
 			lector.Close()

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -171,8 +172,8 @@ func TestArrancarEstadoDetener(t *testing.T) {
 	}
 }
 
-// A taken port is a failure that names the port, and the run ends in ErrFallo; the servers that did
-// start keep running and are stopped by Detener.
+// A taken port is a failure that names the port and who holds it, and the run ends in ErrFallo
+// having started nothing: the lab starts whole or not at all. Estado then fails too.
 func TestArrancarConElPuertoOcupado(t *testing.T) {
 	t.Parallel()
 	c, out := nuevoControl(t)
@@ -185,34 +186,116 @@ func TestArrancarConElPuertoOcupado(t *testing.T) {
 	if err := c.Arrancar(ctx); !errors.Is(err, ErrFallo) {
 		t.Fatalf("Arrancar con el puerto del revisor ocupado: %v, se esperaba ErrFallo\n%s", err, out)
 	}
-	want := fmt.Sprintf("revisor no arrancó: el puerto %d ya está en uso", c.Servidores[1].Puerto)
-	if !strings.Contains(out.String(), want) {
-		t.Errorf("falta %q en:\n%s", want, out)
+	for _, want := range []string{
+		fmt.Sprintf("revisor no arrancó: el puerto %d ya está en uso", c.Servidores[1].Puerto),
+		"no arrancó ninguno: el laboratorio arranca entero o nada\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("falta %q en:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out.String(), " en http://") {
+		t.Errorf("arrancó alguno:\n%s", out)
 	}
 	informes, err := c.Informes(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !informes[0].Vivo || informes[1].Vivo || !informes[1].Ocupado || !informes[2].Vivo {
+	if informes[0].Vivo || informes[1].Vivo || !informes[1].Ocupado || informes[2].Vivo {
 		t.Errorf("informes: %+v", informes)
+	}
+	if escucha(c.Servidores[0]) || escucha(c.Servidores[2]) {
+		t.Error("quedó escuchando alguno de los otros dos")
 	}
 	if o := informes[1].Ocupante; o.PID != 0 && o.PID != os.Getpid() {
 		t.Errorf("el puerto lo tiene esta prueba (pid %d), no %v", os.Getpid(), o)
 	}
 	var estado bytes.Buffer
 	c.Out = &estado
-	c.Estado(ctx)
+	if err := c.Estado(ctx); !errors.Is(err, ErrFallo) {
+		t.Errorf("Estado sin ninguno en marcha: %v, se esperaba ErrFallo", err)
+	}
 	if !strings.Contains(estado.String(), fmt.Sprintf("revisor      detenido   el puerto %d lo tiene otro programa", c.Servidores[1].Puerto)) {
 		t.Errorf("Estado:\n%s", estado.String())
 	}
-	if err := c.Detener(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if escucha(c.Servidores[0]) || escucha(c.Servidores[2]) {
-		t.Error("Detener dejó servidores escuchando")
+	estado.Reset()
+	if err := c.Detener(ctx); err != nil || !strings.Contains(estado.String(), "no había ningún servidor") {
+		t.Errorf("Detener: %v %q", err, estado.String())
 	}
 	if !escucha(c.Servidores[1]) {
 		t.Error("Detener cerró el puerto que tenía otro programa")
+	}
+}
+
+// A server that cannot start after the others did (here the last one ends at start-up) makes
+// Arrancar stop the ones it started, and say so: nothing of the run is left running.
+func TestArrancarDeshaceSiUnoNoArranca(t *testing.T) {
+	t.Parallel()
+	c, out := nuevoControl(t)
+	c.Servidores[2].Args = append(c.Servidores[2].Args, "--destino", "no-es-una-url")
+	ctx := context.Background()
+	if err := c.Arrancar(ctx); !errors.Is(err, ErrFallo) {
+		t.Fatalf("Arrancar: %v, se esperaba ErrFallo\n%s", err, out)
+	}
+	dijo := out.String()
+	var pids []int
+	for _, s := range c.Servidores[:2] {
+		m := regexp.MustCompile(regexp.QuoteMeta(s.Programa) + ` en http://\S+.*\(pid (\d+),`).FindStringSubmatch(dijo)
+		if m == nil {
+			t.Fatalf("%s no llegó a arrancar:\n%s", s.Programa, dijo)
+		}
+		pid, _ := strconv.Atoi(m[1])
+		pids = append(pids, pid)
+		if !strings.Contains(dijo, fmt.Sprintf("%s (pid %d) se detuvo", s.Programa, pid)) {
+			t.Errorf("no dijo que detuvo %s:\n%s", s.Programa, dijo)
+		}
+	}
+	for _, want := range []string{"pasarela no arrancó: ", "no quedó ninguno arrancado: el laboratorio arranca entero o nada\n"} {
+		if !strings.Contains(dijo, want) {
+			t.Errorf("falta %q en:\n%s", want, dijo)
+		}
+	}
+	if strings.Index(dijo, "revisor (pid") > strings.Index(dijo, "laboratorio (pid") {
+		t.Errorf("detuvo primero el laboratorio, no el último que arrancó:\n%s", dijo)
+	}
+	for i, s := range c.Servidores {
+		if escucha(s) {
+			t.Errorf("%s sigue escuchando", s.Programa)
+		}
+		if _, err := os.Stat(c.rutaEstado(s)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("queda el archivo de estado de %s: %v", s.Programa, err)
+		}
+		if i < len(pids) && existe(pids[i]) {
+			t.Errorf("%s (pid %d) sigue vivo", s.Programa, pids[i])
+		}
+	}
+}
+
+// Estado fails while any server is down, and says which.
+func TestEstadoConUnoCaido(t *testing.T) {
+	t.Parallel()
+	c, out := nuevoControl(t)
+	ctx := context.Background()
+	if err := c.Arrancar(ctx); err != nil {
+		t.Fatalf("Arrancar: %v\n%s", err, out)
+	}
+	e, vivo, err := c.vivo(c.Servidores[2])
+	if err != nil || !vivo {
+		t.Fatalf("la pasarela no corre: %v %v", vivo, err)
+	}
+	if err := matar(e.PID); err != nil {
+		t.Fatal(err)
+	}
+	if !c.esperarFin(ctx, e.PID, 10*time.Second) {
+		t.Fatal("la pasarela no terminó tras SIGKILL")
+	}
+	var estado bytes.Buffer
+	c.Out = &estado
+	if err := c.Estado(ctx); !errors.Is(err, ErrFallo) {
+		t.Errorf("Estado con la pasarela caída: %v, se esperaba ErrFallo\n%s", err, estado.String())
+	}
+	if !strings.Contains(estado.String(), "pasarela     detenido") || strings.Count(estado.String(), " en marcha ") != 2 {
+		t.Errorf("Estado:\n%s", estado.String())
 	}
 }
 

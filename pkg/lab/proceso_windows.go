@@ -1,9 +1,11 @@
 package lab
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // Process creation flags (winbase.h).
@@ -48,3 +50,28 @@ func existe(pid int) bool {
 
 // reenviar does nothing: the console already gave each Ctrl+C to every server.
 func reenviar(*os.Process, os.Signal) error { return nil }
+
+// esperarProceso waits for a process that is not this controller's child to end: its handle is
+// signalled the moment it ends.
+func esperarProceso(ctx context.Context, pid int, espera time.Duration) bool {
+	h, err := syscall.OpenProcess(syscall.SYNCHRONIZE, false, uint32(pid))
+	if err != nil {
+		return true // no such process any more
+	}
+	defer syscall.CloseHandle(h)
+	limite := time.Now().Add(espera)
+	for {
+		// In slices, so a cancelled context is noticed; the process's end ends the wait at once.
+		resto := min(time.Until(limite), 200*time.Millisecond)
+		if resto <= 0 || ctx.Err() != nil {
+			return false
+		}
+		r, err := syscall.WaitForSingleObject(h, uint32(resto.Milliseconds())+1)
+		if err != nil {
+			return esperarSondeando(ctx, pid, time.Until(limite))
+		}
+		if r == syscall.WAIT_OBJECT_0 {
+			return true
+		}
+	}
+}
