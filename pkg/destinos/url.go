@@ -105,7 +105,9 @@ func LeerURL(texto string) (URL, error) {
 	autoridad, cola := resto[:fin], resto[fin:]
 	// The last @ separates the credentials from the host.
 	if arroba := strings.LastIndexByte(autoridad, '@'); arroba >= 0 {
-		u.ConCredenciales = arroba > 0
+		// "user:pass@"; an empty user and an empty password (":@", "@") are no credentials.
+		usuario, clave, _ := strings.Cut(autoridad[:arroba], ":")
+		u.ConCredenciales = usuario != "" || clave != ""
 		autoridad = autoridad[arroba+1:]
 		if autoridad == "" {
 			return URL{}, ErrNoEsURL
@@ -521,15 +523,16 @@ func FormatoIP(a netip.Addr) string {
 }
 
 // leerRuta normalises a special URL's path and query as the standard does (nodejs.Ruta and
-// nodejs.Escapar). The fragment (#…) does not travel in the request and is dropped.
+// nodejs.Escapar) and joins them as fetch writes the request line, pathname + search: the fragment
+// (#…) does not travel, and neither does an empty query ("/x?" goes as "/x", search being "").
 func leerRuta(cola string) string {
-	ruta, consulta, conConsulta := nodejs.Partir(cola)
+	ruta, consulta, _ := nodejs.Partir(cola)
 	// The path starts after the / or \ that closed the authority.
 	if ruta != "" {
 		ruta = ruta[1:]
 	}
 	r := nodejs.Ruta(ruta)
-	if conConsulta {
+	if consulta != "" {
 		r += "?" + nodejs.Escapar(consulta, nodejs.EnConsulta)
 	}
 	return r

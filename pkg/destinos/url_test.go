@@ -158,7 +158,7 @@ var urlsDeNode = []struct {
 	{"http://a/..", true, "http:", "a", "", "/"},
 	{"http://a/b/%2e%2e?x", true, "http:", "a", "", "/?x"},
 	{"http://a/b/./?x", true, "http:", "a", "", "/b/?x"},
-	{"http://a/?", true, "http:", "a", "", "/?"},
+	{"http://a/?", true, "http:", "a", "", "/"}, // fetch sends pathname + search, and search is "" for an empty query
 	{"http://a/??#", true, "http:", "a", "", "/??"},
 	{"http://a", true, "http:", "a", "", "/"},
 	{"http://a:1/\\x\\y", true, "http:", "a", "1", "//x/y"},

@@ -11,7 +11,8 @@ import (
 // which skips words it does not know before the first number, takes any word that starts like a
 // month for that month, reads numbers as month-day-year in whatever order fits, defaults the year
 // to 2001 and, without a zone, reads the date in local (the machine's local time in Node). ok is
-// false where Date.parse gives NaN. Never use it to read a header: reintento.SegundosDeEspera reads
+// false where Date.parse gives NaN. texto is a header's value as it arrived: bytes that JavaScript
+// holds as latin1 characters, one a byte, as Node's fetch hands them over. Never use it to read a header: reintento.SegundosDeEspera reads
 // RFC 9110's grammar.
 func LeerFecha(texto string, local *time.Location) (t time.Time, ok bool) {
 	l := &lector{texto: texto}
@@ -222,8 +223,11 @@ func (l *lector) leer() token {
 	switch {
 	case c >= '0' && c <= '9':
 		inicio, n := l.i, 0
-		for ; l.i < len(l.texto) && l.texto[l.i] >= '0' && l.texto[l.i] <= '9'; l.i++ {
-			if l.i-inicio < 9 { // digits past the ninth are read and ignored
+		for l.i < len(l.texto) && l.texto[l.i] == '0' { // leading zeros are not significant
+			l.i++
+		}
+		for cifras := 0; l.i < len(l.texto) && l.texto[l.i] >= '0' && l.texto[l.i] <= '9'; l.i, cifras = l.i+1, cifras+1 {
+			if cifras < 9 { // significant digits past the ninth are read and ignored
 				n = n*10 + int(l.texto[l.i]-'0')
 			}
 		}
@@ -231,13 +235,13 @@ func (l *lector) leer() token {
 	case c == ':' || c == '-' || c == '+' || c == '.' || c == ')':
 		l.i++
 		return token{tipo: tSimbolo, valor: int(c), largo: 1}
-	case c >= 'A':
+	case c >= 'A' && !espacioLatin1(c):
 		inicio := l.i
-		for l.i < len(l.texto) && l.texto[l.i] >= 'A' {
+		for l.i < len(l.texto) && l.texto[l.i] >= 'A' && !espacioLatin1(l.texto[l.i]) {
 			l.i++
 		}
 		palabra := strings.ToLower(l.texto[inicio:l.i])
-		largo := len([]rune(palabra))
+		largo := len(palabra) // one character a byte (latin1)
 		for _, p := range palabras {
 			if strings.HasPrefix(palabra, p.prefijo) && (len(p.prefijo) == 3 || largo == len(p.prefijo)) &&
 				(largo <= 3 || p.clase == pMes) {
@@ -245,7 +249,7 @@ func (l *lector) leer() token {
 			}
 		}
 		return token{tipo: tPalabra, clase: pNinguna, largo: largo}
-	case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+	case espacioLatin1(c):
 		l.i++
 		return token{tipo: tEspacio, largo: 1}
 	case c == '(':
@@ -528,4 +532,10 @@ func (z *componedorZona) escribir(c []float64) bool {
 	}
 	c[7] = float64(s)
 	return true
+}
+
+// espacioLatin1 reports whether the latin1 character c is JavaScript white space or a line
+// terminator, which V8's date reader skips: the ASCII ones and the no-break space (0xA0).
+func espacioLatin1(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == 0xa0
 }
