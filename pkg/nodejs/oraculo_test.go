@@ -184,3 +184,18 @@ func FuzzLargoYRecortarComoNode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzValidoComoNode: Valido decodes bytes as Buffer's toString() does, one U+FFFD per maximal
+// invalid subpart.
+func FuzzValidoComoNode(f *testing.F) {
+	for _, s := range []string{"abc", "\xff", "\xe2\x82", "\xf0\x9f\x98", "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "a\x80b"} {
+		f.Add([]byte(s))
+	}
+	node := oraculo.Arrancar(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want, _ := node.Preguntar(t, "texto", b, "utf8", "").Texto()
+		if got := Valido(string(b)); got != want {
+			t.Fatalf("Buffer.from(%q).toString() = %q; Valido da %q", b, want, got)
+		}
+	})
+}

@@ -51,6 +51,7 @@ const funciones = {
   'Number': (s) => { const n = Number(s); return Object.assign({ ok: !Number.isNaN(n), n: numero(n) }, texto(Number.isNaN(n) ? '' : String(n))); },
   'decodeURIComponent': (s) => texto(decodeURIComponent(s)),
   'encodeURIComponent': (s) => texto(encodeURIComponent(s)),
+  'texto': (s) => texto(s),
   'length': (s) => ({ n: numero(s.length) }),
   'trim': (s) => texto(s.trim()),
   'JSON': (s) => texto(JSON.stringify(JSON.parse(s))),
