@@ -87,11 +87,11 @@ type Node struct {
 
 // Respuesta is what JavaScript made of an input.
 type Respuesta struct {
-	OK    bool    `json:"ok"`
-	Error string  `json:"e"` // the thrown error's name (URIError, SyntaxError, TypeError) when !OK
-	N     Numero  `json:"n"` // a number result (Date.parse, Number, length)
-	V     []byte  `json:"v"` // a string result as UTF-8 (W: as UTF-16LE, it holds a lone surrogate)
-	W     bool    `json:"w"`
+	OK    bool   `json:"ok"`
+	Error string `json:"e"` // the thrown error's name (URIError, SyntaxError, TypeError) when !OK
+	N     Numero `json:"n"` // a number result (Date.parse, Number, length)
+	V     []byte `json:"v"` // a string result as UTF-8 (W: as UTF-16LE, it holds a lone surrogate)
+	W     bool   `json:"w"`
 }
 
 // Numero is a JavaScript number as String() writes it (NaN, ±Infinity and -0 included).
