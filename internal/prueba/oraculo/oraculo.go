@@ -11,13 +11,11 @@ import (
 	"bufio"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math"
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 )
@@ -177,13 +175,4 @@ func (n *Node) Preguntar(tb testing.TB, funcion string, b []byte, decodif, zona 
 		tb.Fatalf("node respondió %q: %v", resp, err)
 	}
 	return r
-}
-
-// Version is node's own version line, for messages.
-func (n *Node) Version() string {
-	out, err := exec.Command(n.ruta, "--version").Output()
-	if err != nil {
-		return fmt.Sprint(err)
-	}
-	return strings.TrimSpace(string(out))
 }
