@@ -7,7 +7,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/programas"
+	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/servidor"
 )
 
@@ -51,7 +51,7 @@ func TestUsoIncorrecto(t *testing.T) {
 // TestAyudaDeTodoElArbol walks every command of the program, the client programs included.
 func TestAyudaDeTodoElArbol(t *testing.T) {
 	t.Parallel()
-	raiz := nuevaRaiz(programas.NuevaFabrica(io.Discard, io.Discard))
+	raiz := nuevaRaiz(entorno.NuevaFabrica(io.Discard, io.Discard))
 	rutas := prueba.Rutas(raiz)
 	if len(rutas) < 15 {
 		t.Fatalf("solo %d órdenes: %q", len(rutas), rutas)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	// TZ names a zone even where the system has no zone database: retry-after --ejercicio 2 reads a
 	// date in local time, and the lesson's run is on a UTC−6 machine.
 	_ "time/tzdata"
@@ -18,7 +19,21 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/idempotencia"
-	"cursohttp/pkg/programas"
+	"cursohttp/pkg/laboratorio"
+	"cursohttp/pkg/ordenes/agente"
+	"cursohttp/pkg/ordenes/ahorro"
+	"cursohttp/pkg/ordenes/comprobar"
+	"cursohttp/pkg/ordenes/decidir"
+	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/ordenes/fueradetabla"
+	"cursohttp/pkg/ordenes/portype"
+	"cursohttp/pkg/ordenes/rafaga"
+	"cursohttp/pkg/ordenes/retroceso"
+	"cursohttp/pkg/ordenes/retryafter"
+	"cursohttp/pkg/ordenes/revisar"
+	"cursohttp/pkg/ordenes/sincronizar"
+	"cursohttp/pkg/ordenes/tabla23"
+	"cursohttp/pkg/ordenes/ventana"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/variantes"
@@ -29,7 +44,7 @@ func main() { cli.Main(run) }
 // run is the whole program with its arguments and streams passed in, so tests run it in-process.
 // The server's and every client program's exit code come back the same way, as the command's error.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cli.Ejecutar(ctx, nuevaRaiz(programas.NuevaFabrica(stdout, stderr)), args, stdin, stdout, stderr)
+	return cli.Ejecutar(ctx, nuevaRaiz(entorno.NuevaFabrica(stdout, stderr)), args, stdin, stdout, stderr)
 }
 
 const descripcion = `La API del curso, en http://127.0.0.1:18080: los servicios que observa cada equipo, sus
@@ -47,8 +62,9 @@ Sin orden sirve la API, como «revisor servir»; las otras órdenes son los prog
 curso. Se detiene con Ctrl+C: deja terminar las peticiones en curso.`
 
 // nuevaRaiz builds the whole command tree from f: with no order the root serves, as «revisor
-// servir» does; the client programs come from programas.Agregar.
-func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
+// servir» does; every other order is one of the course's client programs (pkg/ordenes/…), added
+// by agregarOrdenes.
+func nuevaRaiz(f *entorno.Fabrica) *cobra.Command {
 	var o servidor.Opciones
 	var permitidos string
 	var lim limites
@@ -99,14 +115,35 @@ func nuevaRaiz(f *programas.Fabrica) *cobra.Command {
 	}
 	banderas(sub.Flags())
 	raiz.AddCommand(sub)
-	programas.Agregar(raiz, f)
+	agregarOrdenes(raiz, f)
 	cli.Preparar(raiz)
 	return raiz
 }
 
+// agregarOrdenes adds the course's client programs, one package each. comprobar tabla opens the
+// laboratory's hostile service while it runs: it is handed the constructor here, so the checker's
+// package does not import the bench.
+func agregarOrdenes(raiz *cobra.Command, f *entorno.Fabrica) {
+	raiz.AddCommand(
+		tabla23.NuevoCmd(f, nil),
+		revisar.NuevoCmd(f, nil),
+		portype.NuevoCmd(f, nil),
+		sincronizar.NuevoCmd(f, nil),
+		agente.NuevoCmd(f, nil),
+		comprobar.NuevoCmd(f, func() http.Handler { return laboratorio.NuevoHostil() }),
+		decidir.NuevoCmd(f),
+		fueradetabla.NuevoCmd(f, nil),
+		ahorro.NuevoCmd(f, nil),
+		retroceso.NuevoCmd(f, nil),
+		ventana.NuevoCmd(f, nil),
+		retryafter.NuevoCmd(f, nil),
+		rafaga.NuevoCmd(f, nil),
+	)
+}
+
 // servirRevisor checks the options, listens, prints the start-up line, serves until the command's
 // context ends and shuts down gracefully.
-func servirRevisor(c *cobra.Command, f *programas.Fabrica, o servidor.Opciones, programa variantes.Eleccion, texto string, lim limites, vig *vigenciaLlaves, dat almacenDatos) error {
+func servirRevisor(c *cobra.Command, f *entorno.Fabrica, o servidor.Opciones, programa variantes.Eleccion, texto string, lim limites, vig *vigenciaLlaves, dat almacenDatos) error {
 	if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
 		return err
 	}

@@ -43,8 +43,8 @@ func revisorFresco(t *testing.T) string {
 	return servidortest.Nuevo(t, servidor.Registrar(servidor.NuevoLogger(&prueba.Buffer{}, &prueba.Buffer{}, false), rv)).URL
 }
 
-// agente is the command an agent's configuration declares, with the credential in its environment.
-func agente(bin, base, credencial string) *exec.Cmd {
+// comandoDelAgente is the command an agent's configuration declares, with the credential in its environment.
+func comandoDelAgente(bin, base, credencial string) *exec.Cmd {
 	cmd := exec.Command(bin, "agente", "mcp", "--revisor", base)
 	cmd.Env = append(os.Environ(), "REVISOR_CREDENCIAL="+credencial)
 	return cmd
@@ -60,7 +60,7 @@ func TestAgenteMCPBinario(t *testing.T) {
 // comoSubproceso: the SDK's client starts the binary, lists its tools and replays S9.
 func comoSubproceso(t *testing.T, bin string) {
 	base := revisorFresco(t)
-	cmd := agente(bin, base, "")
+	cmd := comandoDelAgente(bin, base, "")
 	var errOut prueba.Buffer
 	cmd.Stderr = &errOut
 	s := clientemcp.Conectar(t, &mcp.CommandTransport{Command: cmd})
@@ -84,7 +84,7 @@ func comoSubproceso(t *testing.T, bin string) {
 // call is answered on stdout, one message per line, and nothing else is written there.
 func porUnaTuberia(t *testing.T, bin string) {
 	base := revisorFresco(t)
-	cmd := agente(bin, base, "inventada")
+	cmd := comandoDelAgente(bin, base, "inventada")
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"printf","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"alta_de_servicio","arguments":{"nombre":"agenda"}}}

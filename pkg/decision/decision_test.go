@@ -19,9 +19,9 @@ func retryAfterDelLaboratorio(codigo int) *int64 {
 	return nil
 }
 
-// Each row of S1 and S6 is the table's decision for its code, field by field (pkg/programas checks
-// the printed layout). In S1 the laboratory sends Retry-After: 30 with the 429 and 120 with the
-// 503, and no type; S6 has no wait column.
+// Each row of S1 and S6 is the table's decision for its code, field by field (pkg/ordenes/tabla23
+// and pkg/ordenes/fueradetabla check the printed layout). In S1 the laboratory sends Retry-After:
+// 30 with the 429 and 120 with the 503, and no type; S6 has no wait column.
 func TestFilasDeLaLeccion(t *testing.T) {
 	t.Parallel()
 	for _, tabla := range []struct {

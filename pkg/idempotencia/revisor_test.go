@@ -20,7 +20,7 @@ import (
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/idempotencia"
-	"cursohttp/pkg/programas"
+	"cursohttp/pkg/ordenes/comprobar"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
 )
@@ -229,7 +229,7 @@ func TestComprobadorContraElRevisor(t *testing.T) {
 	t.Parallel()
 	base, _ := levantarRevisor(t, idempotencia.Opciones{})
 	var out bytes.Buffer
-	if codigo := programas.ComprobarIdempotencia(context.Background(), base, &out); codigo != 0 ||
+	if codigo := comprobar.ComprobarIdempotencia(context.Background(), base, &out); codigo != 0 ||
 		!strings.HasSuffix(out.String(), "\n5 de 5 comprobaciones de idempotencia pasaron\n") {
 		t.Fatalf("código %d:\n%s", codigo, out.String())
 	}

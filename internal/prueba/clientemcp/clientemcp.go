@@ -1,7 +1,7 @@
 // Package clientemcp drives `revisor agente mcp` with the official SDK's client, as an agent's host
 // would, and checks what every tool result must be: one text block, the same object as
 // structuredContent, valid against the output schema the server declared, and isError unless the
-// table says seguir. The in-process tests (pkg/programas) and the subprocess ones (cmd/revisor)
+// table says seguir. The in-process tests (pkg/agentemcp) and the subprocess ones (cmd/revisor)
 // share it. Only tests import it.
 package clientemcp
 
