@@ -18,7 +18,7 @@ func TestCompletarEnBash(t *testing.T) {
 		t.Skip("compila el programa; se salta con -short")
 	}
 	if _, err := os.Stat(bashCompletion); err != nil {
-		if os.Getenv("CI") != "" {
+		if os.Getenv("CURSOHTTP_CI") != "" {
 			t.Fatalf("falta bash-completion en CI (.ci/run lo instala): %v", err)
 		}
 		t.Skip("falta bash-completion (apt-get install bash-completion)")
@@ -56,5 +56,18 @@ printf '%s\n' "${COMPREPLY[@]}"`
 	}
 	if got := strings.Join(completar("revisor tabla23 --lab"), "|"); got != "--laboratorio" {
 		t.Errorf("revisor tabla23 --lab<Tab>: %q", got)
+	}
+	// A flag's values, not file names: one completes in place, several come with their lesson.
+	if got := strings.Join(completar("revisor --defecto p"), "|"); got != "pila" {
+		t.Errorf("revisor --defecto p<Tab>: %q", got)
+	}
+	got = strings.Join(completar("revisor --defecto "), "\n")
+	for _, want := range []string{"pila", "sin-huella", "(lección 4, §4.7, la pila que viaja, serie I)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("revisor --defecto <Tab> no ofrece %q:\n%s", want, got)
+		}
+	}
+	if got := strings.Join(completar("revisor --leccion 7 --ejercicio "), "|"); got != "3" {
+		t.Errorf("revisor --leccion 7 --ejercicio <Tab>: %q", got)
 	}
 }

@@ -147,6 +147,7 @@ func Preparar(raiz *cobra.Command) {
 		if c.Args == nil {
 			c.Args = SinArgumentos
 		}
+		completarValores(c)
 	})
 }
 

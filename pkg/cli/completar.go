@@ -3,8 +3,12 @@ package cli
 import (
 	"bytes"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"cursohttp/pkg/fallas"
+	"cursohttp/pkg/variantes"
 )
 
 // ordenCompletar is «programa completion bash|zsh|fish|powershell»: the shell's completion script,
@@ -95,4 +99,53 @@ func (s *sinAyuda) terminar() {
 	if len(s.resto) > 0 {
 		s.w.Write(s.resto)
 	}
+}
+
+// completarValores makes Tab after the suite's shared flags offer their values, each with where
+// the course has it, instead of file names: --leccion, --defecto and --ejercicio from the catalogue
+// of variants (pkg/variantes), --simular from the gateway's modes (pkg/fallas). --ejercicio keeps
+// to the --leccion already on the line.
+func completarValores(c *cobra.Command) {
+	ofrecer := func(bandera string, valores func(*cobra.Command) []string) {
+		if c.Flags().Lookup(bandera) == nil {
+			return
+		}
+		// An error is a flag already given its completion by its command: that one stands.
+		_ = c.RegisterFlagCompletionFunc(bandera, func(c *cobra.Command, _ []string, empieza string) ([]string, cobra.ShellCompDirective) {
+			var r []string
+			for _, v := range valores(c) {
+				if strings.HasPrefix(v, empieza) {
+					r = append(r, v)
+				}
+			}
+			return r, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
+	if p, ok := variantes.ProgramaDe(c.CommandPath()); ok {
+		ofrecer("leccion", func(*cobra.Command) []string { return conDescripcion(variantes.ValoresLeccion(p)) })
+		ofrecer("defecto", func(*cobra.Command) []string { return conDescripcion(variantes.ValoresDefecto(p)) })
+		ofrecer("ejercicio", func(c *cobra.Command) []string {
+			leccion := 0
+			if c.Flags().Changed("leccion") {
+				leccion, _ = c.Flags().GetInt("leccion")
+			}
+			return conDescripcion(variantes.ValoresEjercicio(p, leccion))
+		})
+	}
+	ofrecer("simular", func(*cobra.Command) []string {
+		vs := make([]string, len(fallas.Modos))
+		for i, m := range fallas.Modos {
+			vs[i] = m.Valor + "\t" + m.Descripcion
+		}
+		return vs
+	})
+}
+
+// conDescripcion writes values as cobra hands them to the shells: «valor<Tab>descripción».
+func conDescripcion(vs []variantes.Valor) []string {
+	r := make([]string, len(vs))
+	for i, v := range vs {
+		r[i] = v.Texto + "\t" + v.Descripcion
+	}
+	return r
 }

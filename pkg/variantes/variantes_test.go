@@ -1,6 +1,9 @@
 package variantes
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -143,5 +146,32 @@ func TestCatalogo(t *testing.T) {
 		if ls := Lecciones(v.Programa); len(ls) > 0 && !strings.Contains(" "+lista(ls)+" ", " "+itoa(v.Leccion)) {
 			t.Errorf("%s: lección %d sin versión del programa", clave, v.Leccion)
 		}
+	}
+}
+
+// Every broken version and exercise of the catalogue is offered on Tab by the program that carries
+// it, and a command finds its program from its path.
+func TestValoresCompletanElCatalogo(t *testing.T) {
+	t.Parallel()
+	for _, v := range Catalogo {
+		var vs []Valor
+		texto := v.Nombre
+		if v.Tipo == Defecto {
+			vs = ValoresDefecto(v.Programa)
+		} else {
+			vs, texto = ValoresEjercicio(v.Programa, v.Leccion), strconv.Itoa(v.Numero)
+		}
+		want := Valor{texto, fmt.Sprintf("lección %d, %s", v.Leccion, v.Seccion)}
+		if !slices.Contains(vs, want) {
+			t.Errorf("%s %s: no se ofrece %+v en %+v", v.Programa, v.Opcion(), want, vs)
+		}
+	}
+	for ruta, want := range map[string]Programa{"revisor": Revisor, "revisor servir": Revisor, "revisor retry-after": RevisorRetryAfter, "alta-segura": AltaSegura} {
+		if p, ok := ProgramaDe(ruta); !ok || p != want {
+			t.Errorf("ProgramaDe(%q) = %q, %v; se esperaba %q", ruta, p, ok, want)
+		}
+	}
+	if p, ok := ProgramaDe("pasarela"); ok {
+		t.Errorf("ProgramaDe(pasarela) = %q: no tiene variantes", p)
 	}
 }
