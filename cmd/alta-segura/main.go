@@ -21,6 +21,7 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/reintento"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/token"
 	"cursohttp/pkg/variantes"
 )
 
@@ -35,7 +36,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *cobra.Command {
 	politica := reintento.PoliticaAlta() // what the help describes is what runs
 	var sinLlave, logJSON bool
-	var pasarela, credencial, panel, simular string
+	var pasarela, credencial, panel, simular, tok string
 	var version *variantes.Banderas
 	raiz := &cobra.Command{
 		Use:   "alta-segura <nombre> <url>",
@@ -77,7 +78,7 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 			}
 			var emisor *eventos.Emisor
 			if panel != "" {
-				emisor = eventos.NuevoEmisor(panel, nil)
+				emisor = eventos.NuevoEmisor(panel, token.Leer(tok, entorno), nil)
 				// The events go before the program ends: its last attempt is the one that matters.
 				defer emisor.Cerrar(2 * time.Second)
 			}
@@ -106,6 +107,7 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 	fs.StringVar(&simular, "simular", altasegura.SimularPorOmision, "lo que pide a la pasarela en X-Simular (pasarela --help lista los modos)")
 	fs.BoolVar(&logJSON, "log-json", false, "cada línea en JSON, con la traza y el tramo de su intento")
 	fs.StringVar(&panel, "panel", "", "manda un evento por intento a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
+	fs.StringVar(&tok, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN)")
 	cli.Preparar(raiz)
 	return raiz
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/panel"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/token"
 	"cursohttp/pkg/variantes"
 )
 
@@ -165,7 +167,7 @@ un cliente con un type que llega de afuera.
 
 func nuevoPanel(f flujos) *cobra.Command {
 	var o servidor.Opciones
-	var pasarela string
+	var pasarela, tokenClase string
 	cmd := &cobra.Command{
 		Use:   "panel",
 		Short: "la página del viaje de cada petición, en vivo, en el 18084 (para el proyector)",
@@ -178,8 +180,17 @@ perdida, ⊘ nunca llegó al revisor). Arriba, el libro de la pasarela: cuántas
 revisor y cuántos éxitos vieron los clientes, y un control que cambia en marcha la falla que
 la pasarela aplica a todas las peticiones sin X-Simular (lo mismo que su --simular).
 
+Lo que cambia la página para todos (los eventos, el control de la falla, «Limpiar») pide el
+token del laboratorio (Authorization: Bearer …): el de --token, si no el de CURSOHTTP_TOKEN,
+si no uno nuevo, que dice al arrancar; los servidores y alta-segura lo mandan con su --token
+(o CURSOHTTP_TOKEN), y el control lo pasa a la pasarela. La página lo lleva para sí misma
+cuando se abre por una dirección (127.0.0.1, no un nombre); una página de otro sitio no puede
+leerlo, y lo que mande se rechaza. El token de la clase (--token-clase, CURSOHTTP_TOKEN_CLASE,
+o uno nuevo) solo sirve para publicar resultados.
+
 Todo lo sirve este programa: no necesita internet. «make lab-up PANEL=1» lo arranca con los
-tres servidores ya conectados. Se detiene con Ctrl+C.`,
+tres servidores ya conectados y el mismo token («laboratorio lab token» lo muestra). Se
+detiene con Ctrl+C.`,
 		Example: `  laboratorio panel
   make lab-up PANEL=1          (el panel y los tres servidores, conectados)
   alta-segura agenda http://127.0.0.1:18081/codigo/200 --panel http://127.0.0.1:18084`,
@@ -194,28 +205,45 @@ tres servidores ya conectados. Se detiene con Ctrl+C.`,
 			bitacora := servidor.NuevaBitacora(cmd.Context(), f.out, f.err)
 			defer bitacora.Cerrar()
 			log := bitacora.Logger(o.LogJSON)
-			p := panel.Nuevo(panel.Opciones{Pasarela: pasarela, Log: log})
+			// The two tokens: the flag's, else the environment's (the lab controller's), else new
+			// ones, said after the start-up line (no lesson shows the panel).
+			tok, nuevo := token.Elegir(o.Token, os.LookupEnv, token.Variable)
+			clase, nuevaClase := token.Elegir(tokenClase, os.LookupEnv, token.VariableClase)
+			var dichos []string
+			if nuevo {
+				dichos = append(dichos, "panel: token del laboratorio "+tok+" (nuevo: los servidores y alta-segura lo mandan con --token o CURSOHTTP_TOKEN)")
+			}
+			if nuevaClase {
+				dichos = append(dichos, "panel: token de la clase "+clase+" (nuevo: publica resultados con él; --token-clase o CURSOHTTP_TOKEN_CLASE)")
+			}
+			p := panel.Nuevo(panel.Opciones{Pasarela: pasarela, Log: log, Token: tok, TokenClase: clase})
 			// The pages' streams never end by themselves: Ctrl+C must not wait for them.
 			soltar := context.AfterFunc(cmd.Context(), p.Cerrar)
 			defer soltar()
 			return servir(cmd.Context(), "laboratorio panel", o, p, log,
-				func(addr string) string { return "panel en http://" + addr + " (ábrelo en el navegador)" })
+				func(addr string) string { return "panel en http://" + addr + " (ábrelo en el navegador)" }, dichos...)
 		},
 	}
 	o.Banderas(cmd.Flags(), curso.PuertoPanel)
 	cmd.Flags().StringVar(&pasarela, "pasarela", curso.URLPasarela, "la pasarela cuya falla cambia el control de la página")
+	cmd.Flags().StringVar(&o.Token, "token", "", "el token del laboratorio (si no se dice: el de CURSOHTTP_TOKEN, o uno nuevo, que dice al arrancar)")
+	cmd.Flags().StringVar(&tokenClase, "token-clase", "", "el token de la clase, que solo publica resultados (si no se dice: el de CURSOHTTP_TOKEN_CLASE, o uno nuevo)")
 	return cmd
 }
 
-// servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully. The
-// request log is left to the caller: the course's fake gateway and hostile service print none.
-func servir(ctx context.Context, programa string, o servidor.Opciones, h http.Handler, log zerolog.Logger, linea func(string) string) error {
+// servir listens, prints the start-up line and then the lines of dichos, serves until ctx ends and
+// shuts down gracefully. The request log is left to the caller: the course's fake gateway and
+// hostile service print none.
+func servir(ctx context.Context, programa string, o servidor.Opciones, h http.Handler, log zerolog.Logger, linea func(string) string, dichos ...string) error {
 	o.Log = log
 	ln, err := servidor.Escuchar(programa, o)
 	if err != nil {
 		return err
 	}
 	log.Info().Str("direccion", ln.Addr().String()).Msg(linea(ln.Addr().String()))
+	for _, d := range dichos {
+		log.Info().Msg(d)
+	}
 	return servidor.Servir(ctx, ln, servidor.Nuevo(h), log)
 }
 

@@ -15,6 +15,7 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/datos"
 	"cursohttp/pkg/lab"
+	"cursohttp/pkg/token"
 )
 
 // nuevoLab is «laboratorio lab»: the lab controller, the same on every system (make lab-up and the
@@ -31,7 +32,9 @@ func nuevoLab(f flujos) *cobra.Command {
 				return nil, err
 			}
 		}
-		return &lab.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel, Datos: datosRevisor, Detenerlo: ordenDetener(dir)}, nil
+		// An instructor who exported CURSOHTTP_TOKEN (or _CLASE) keeps it; else each start makes its own.
+		return &lab.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel, Datos: datosRevisor, Detenerlo: ordenDetener(dir),
+			Token: token.Leer("", os.LookupEnv), TokenClase: strings.TrimSpace(os.Getenv(token.VariableClase))}, nil
 	}
 	// hacer runs one of the controller's orders; ErrFallo was already explained, so it is exit 1
 	// without another line.
@@ -137,6 +140,7 @@ Enter lo vuelve a arrancar. Dentro de tmux abre una ventana nueva en tu sesión;
 sesión «laboratorio» (si ya existe y es suya, entra en ella). Nunca cierra nada.`,
 			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return abrirTmux(cmd, c, f) }),
 		},
+		nuevoToken(hacer, f),
 		&cobra.Command{
 			Use:   "puertos",
 			Short: "comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas",
@@ -164,6 +168,39 @@ func ordenDetener(dir string) string {
 		orden += " --dir " + dir
 	}
 	return orden
+}
+
+// nuevoToken is «laboratorio lab token»: the token alone on a line, so that it can be used as
+// $(laboratorio lab token).
+func nuevoToken(hacer func(func(*cobra.Command, *lab.Control) error) func(*cobra.Command, []string) error, f flujos) *cobra.Command {
+	var clase bool
+	cmd := &cobra.Command{
+		Use:   "token",
+		Short: "muestra el token del laboratorio, el que piden el control de la pasarela y el panel",
+		Long: `Muestra el token del laboratorio que arrancó «laboratorio lab arrancar» (lo guarda en
+lab/token, legible solo por quien lo arrancó): lo piden los cambios que afectan a todos, el
+control de la falla de la pasarela (PUT /_pasarela/simular) y lo que cambia el panel (sus
+eventos, el control, «Limpiar»), en «Authorization: Bearer …». Los servidores que arranca el
+laboratorio ya lo tienen. Con --clase, el token de la clase, que solo publica resultados.
+Cada «laboratorio lab arrancar» de un laboratorio detenido hace uno nuevo.`,
+		Example: `  curl -X PUT http://127.0.0.1:18082/_pasarela/simular -H "Authorization: Bearer $(laboratorio lab token)" -d perder@0.3
+  revisor --panel http://127.0.0.1:18084 --token "$(laboratorio lab token)"`,
+		Args: cli.SinArgumentos,
+		RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error {
+			t, err := c.LeerTokens()
+			if err != nil {
+				return err
+			}
+			if clase {
+				fmt.Fprintln(f.out, t.Clase)
+			} else {
+				fmt.Fprintln(f.out, t.Instructor)
+			}
+			return nil
+		}),
+	}
+	cmd.Flags().BoolVar(&clase, "clase", false, "el token de la clase (solo publica resultados)")
+	return cmd
 }
 
 // carpetaPropia is the folder this program was started from. os.Executable reads /proc on Linux;

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -93,9 +95,15 @@ func TestPanelEnNavegador(t *testing.T) {
 		t.Fatalf("la página no se conectó al panel: %v\n%s", err, nav.Salida())
 	}
 
+	tokens, err := c.LeerTokens()
+	if err != nil {
+		t.Fatal(err)
+	}
 	alta := exec.CommandContext(ctx, filepath.Join(bin, "alta-segura"), "agenda",
 		"http://127.0.0.1:"+strconv.Itoa(puertos.Laboratorio)+"/codigo/200",
 		"--pasarela", "http://127.0.0.1:"+strconv.Itoa(puertos.Pasarela), "--panel", panelURL, "--log-json")
+	// The lab's token, as a shell where «laboratorio lab token» was exported has it.
+	alta.Env = append(os.Environ(), "CURSOHTTP_TOKEN="+tokens.Instructor)
 	salida, err := alta.Output()
 	if err != nil {
 		t.Fatalf("alta-segura: %v\n%s", err, salida)
@@ -227,5 +235,98 @@ func TestPanelEnNavegador(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, "pasarela.log"))
 	if !strings.Contains(string(b), enVigor) {
 		t.Errorf("la pasarela no dijo la falla nueva:\n%s", b)
+	}
+
+	deOtroSitio(ctx, t, nav, pagina, puertos, dir, enVigor)
+}
+
+// deOtroSitio: a page of another site the student opens in the same browser (here on localhost,
+// another host than the panel's 127.0.0.1) tries every write a browser lets it send without the
+// panel's consent: forms posting a forged event, a fault and «Limpiar» to the panel, the same with
+// fetch (no-cors), and a fetch PUT to the gateway's control. The requests that reach the panel are
+// refused (its log says so), the PUT never leaves the browser (its preflight is not approved), and
+// nothing changed: the gateway's fault, the panel's timeline and its ledger.
+func deOtroSitio(ctx context.Context, t *testing.T, nav *navegador.Navegador, pagina *navegador.Pagina, p lab.Puertos, dir, enVigor string) {
+	panel := "http://127.0.0.1:" + strconv.Itoa(p.Panel)
+	pasarela := "http://127.0.0.1:" + strconv.Itoa(p.Pasarela)
+	var antes struct{ Trazas, Escrituras, Exitos string }
+	leer := `(() => { const r = document.querySelector("#resumen").dataset;
+		return {Trazas: String(document.querySelectorAll("article.traza").length), Escrituras: r.escrituras, Exitos: r.exitos}; })()`
+	if err := pagina.Evaluar(ctx, leer, &antes); err != nil {
+		t.Fatal(err)
+	}
+	evento := `{"programa":"pasarela","tipo":"peticion","traza":"0af7651916cd43dd8448eb211c80319c","escritura":true,"exito":true,"inicio":"2026-01-01T00:00:00Z","ms":1,"ruta":"/forjada","x":"`
+	html := `<!doctype html><meta charset="utf-8"><title>ataque</title>
+<iframe name="a"></iframe><iframe name="b"></iframe><iframe name="c"></iframe>
+<form id="fa" target="a" method="post" enctype="text/plain" action="` + panel + `/eventos"><input name='` + evento + `' value='"}'></form>
+<form id="fb" target="b" method="post" action="` + panel + `/simular"><input name="modo" value="codigo:201"></form>
+<form id="fc" target="c" method="post" action="` + panel + `/borrar"></form>
+<script>
+const cargada = (n) => new Promise((listo) => document.querySelector('iframe[name="' + n + '"]').addEventListener("load", listo, { once: true }));
+const esperas = ["a", "b", "c"].map(cargada);
+for (const f of ["fa", "fb", "fc"]) document.getElementById(f).submit();
+const intentos = [
+  fetch("` + panel + `/simular", { method: "POST", mode: "no-cors", body: new URLSearchParams({ modo: "perder-siempre" }), headers: { Authorization: "Bearer x" } }),
+  fetch("` + panel + `/borrar", { method: "POST", mode: "no-cors" }),
+  fetch("` + pasarela + `/_pasarela/simular", { method: "PUT", body: "codigo:201", headers: { Authorization: "Bearer x" } }),
+];
+Promise.allSettled([...esperas, ...intentos]).then((r) => { document.title = "hecho " + r.map((x) => x.status).join(","); });
+</script>`
+	otro := http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(html))
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go otro.Serve(ln)
+	defer otro.Close()
+	_, puerto, _ := net.SplitHostPort(ln.Addr().String())
+	ataque, err := nav.Abrir(ctx, "http://localhost:"+puerto+"/", 800, 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ataque.Esperar(ctx, `document.title.startsWith("hecho")`); err != nil {
+		t.Fatalf("la página de otro sitio no terminó: %v", err)
+	}
+	var titulo string
+	ataque.Evaluar(ctx, "document.title", &titulo)
+	// The three forms and the two no-cors fetches reach the panel and are refused there; the PUT's
+	// preflight fails in the browser (rejected).
+	if titulo != "hecho fulfilled,fulfilled,fulfilled,fulfilled,fulfilled,rejected" {
+		t.Errorf("la página de otro sitio: %q", titulo)
+	}
+	for {
+		b, _ := os.ReadFile(filepath.Join(dir, "panel.log"))
+		if n := strings.Count(string(b), "panel: rechazo POST /"); n >= 5 {
+			if m := strings.Count(string(b), "una página de otro sitio no puede cambiar el laboratorio"); m != n {
+				t.Errorf("de %d rechazos, %d por venir de otro sitio:\n%s", n, m, b)
+			}
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("el panel no rechazó las 5 peticiones de otro sitio:\n%s", b)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	resp, err := http.Get(pasarela + "/_pasarela/simular")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if strings.TrimSpace(string(b)) != enVigor {
+		t.Errorf("la falla de la pasarela cambió: %q", b)
+	}
+	var despues struct{ Trazas, Escrituras, Exitos string }
+	if err := pagina.Evaluar(ctx, leer, &despues); err != nil {
+		t.Fatal(err)
+	}
+	var forjada bool
+	pagina.Evaluar(ctx, `document.body.innerText.includes("/forjada")`, &forjada)
+	if despues != antes || forjada {
+		t.Errorf("el panel cambió: antes %+v, después %+v, evento forjado a la vista: %v", antes, despues, forjada)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/token"
 )
 
 func main() { cli.Main(run) }
@@ -49,7 +51,8 @@ nunca la vio) y qué recibió el cliente. Sus rutas propias no se reenvían:
                        los clientes vieron M éxitos», y las cuentas
   /_pasarela/libro     lo mismo en JSON, con las últimas 1000 peticiones
   /_pasarela/simular   GET la falla de --simular en vigor; PUT la cambia en marcha (el cuerpo
-                       como --simular; vacío: ninguna; ?semilla=N)
+                       como --simular; vacío: ninguna; ?semilla=N), para todos: pide el token
+                       del laboratorio (Authorization: Bearer …, el de --token)
 
 Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en curso.`,
 		Example: `  pasarela
@@ -92,7 +95,11 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			default:
 				return cli.UsoMal("pasarela: --transporte es directo o estandar, no «%s»", transporte)
 			}
-			return servir(c.Context(), o, destinos, sim, t, stdout, stderr)
+			// The lab's token: --token, else CURSOHTTP_TOKEN (the lab controller's), else one nobody
+			// knows, not printed: the course's gateway prints one line at start-up, and the
+			// lessons' scenes compare it. Without it the fault changes only with --simular.
+			tok, _ := token.Elegir(o.Token, os.LookupEnv, token.Variable)
+			return servir(c.Context(), o, destinos, sim, t, tok, stdout, stderr)
 		},
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoPasarela)
@@ -110,7 +117,7 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 }
 
 // servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
-func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *pasarela.Simulacion, transporte http.RoundTripper, stdout, stderr io.Writer) error {
+func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *pasarela.Simulacion, transporte http.RoundTripper, tok string, stdout, stderr io.Writer) error {
 	// The log leaves in batches (servidor.Bitacora); everything is written before servir returns.
 	bitacora := servidor.NuevaBitacora(ctx, stdout, stderr)
 	defer bitacora.Cerrar()
@@ -122,7 +129,7 @@ func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *
 	}
 	obs, cerrar := o.Observar("pasarela", log)
 	defer cerrar()
-	p := pasarela.Nueva(pasarela.Opciones{Destinos: destinos, Log: log, Transporte: transporte})
+	p := pasarela.Nueva(pasarela.Opciones{Destinos: destinos, Log: log, Transporte: transporte, Token: tok})
 	srv := servidor.Nuevo(obs.Envolver(p))
 	nombres := make([]string, len(destinos))
 	for i, d := range destinos {

@@ -79,6 +79,7 @@ const Tipo = "application/x-ndjson"
 // (the page is slower than the programs), the event is dropped and counted.
 type Emisor struct {
 	url      string
+	token    string // the lab's token, which the panel asks of every batch; "" sends none
 	cliente  *http.Client
 	cola     chan Evento
 	cerrar   chan struct{}
@@ -91,11 +92,13 @@ type Emisor struct {
 // TopeCola is how many events wait to be sent before new ones are dropped.
 const TopeCola = 4096
 
-// NuevoEmisor starts sending to the panel at base (its root URL). avisar, when not nil, is told in
-// one line when the panel stops answering, and again when it answers after that.
-func NuevoEmisor(base string, avisar func(string)) *Emisor {
+// NuevoEmisor starts sending to the panel at base (its root URL) with the lab's token (the panel
+// refuses events without it; pkg/token). avisar, when not nil, is told in one line when the panel
+// stops answering or refuses them, and again when it takes them after that.
+func NuevoEmisor(base, token string, avisar func(string)) *Emisor {
 	e := &Emisor{
-		url: Ruta(base),
+		url:   Ruta(base),
+		token: token,
 		// Its own transport: a panel that hangs must not hold the program's other connections.
 		cliente: &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 2}},
 		cola:    make(chan Evento, TopeCola),
@@ -181,10 +184,18 @@ func (e *Emisor) mandar(lote []Evento, caido *bool) {
 	defer cancelar()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.url, &cuerpo)
 	req.Header["Content-Type"] = []string{Tipo}
+	if e.token != "" {
+		req.Header["Authorization"] = []string{"Bearer " + e.token}
+	}
 	resp, err := e.cliente.Do(req)
 	if err == nil {
 		resp.Body.Close()
-		if resp.StatusCode >= 300 {
+		switch {
+		case resp.StatusCode == http.StatusUnauthorized && e.token == "":
+			err = errStatus(resp.Status + ": falta el token del laboratorio, --token o CURSOHTTP_TOKEN")
+		case resp.StatusCode == http.StatusUnauthorized:
+			err = errStatus(resp.Status + ": no es el token del laboratorio")
+		case resp.StatusCode >= 300:
 			err = errStatus(resp.Status)
 		}
 	}

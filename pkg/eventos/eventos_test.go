@@ -19,12 +19,17 @@ type panelDePrueba struct {
 	mu      sync.Mutex
 	eventos []Evento
 	lotes   int
+	token   string // what every batch must carry in Authorization: Bearer
 }
 
 func (p *panelDePrueba) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sc := bufio.NewScanner(r.Body)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if r.Header.Get("Authorization") != "Bearer "+p.token {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
 	p.lotes++
 	for sc.Scan() {
 		var ev Evento
@@ -46,10 +51,10 @@ func (p *panelDePrueba) recibidos() []Evento {
 // Every event sent before Cerrar arrives, in order, in as few requests as the queue allows.
 func TestEmisorMandaTodoAlCerrar(t *testing.T) {
 	t.Parallel()
-	p := &panelDePrueba{}
+	p := &panelDePrueba{token: "del-laboratorio"}
 	srv := httptest.NewServer(p)
 	defer srv.Close()
-	e := NuevoEmisor(srv.URL+"/", nil)
+	e := NuevoEmisor(srv.URL+"/", "del-laboratorio", nil)
 	tc := traza.Nueva()
 	for i := 1; i <= 500; i++ {
 		ev := Evento{Programa: "revisor", Tipo: Peticion, Intento: i, Inicio: time.Now()}
@@ -83,7 +88,7 @@ func TestEmisorSinPanel(t *testing.T) {
 	ln.Close() // nobody listens there now
 	var mu sync.Mutex
 	var avisos []string
-	e := NuevoEmisor("http://"+addr, func(s string) { mu.Lock(); avisos = append(avisos, s); mu.Unlock() })
+	e := NuevoEmisor("http://"+addr, "", func(s string) { mu.Lock(); avisos = append(avisos, s); mu.Unlock() })
 	inicio := time.Now()
 	for range TopeCola * 2 {
 		e.Enviar(Evento{Programa: "pasarela", Tipo: Peticion})
@@ -99,6 +104,28 @@ func TestEmisorSinPanel(t *testing.T) {
 	defer mu.Unlock()
 	if len(avisos) != 1 || !strings.HasPrefix(avisos[0], "panel: no pude mandar eventos a http://"+addr+"/eventos (") {
 		t.Errorf("avisos %q", avisos)
+	}
+}
+
+// A panel that refuses the events (no token, or another lab's) is said once, with what to do.
+func TestEmisorSinToken(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(&panelDePrueba{token: "del-laboratorio"})
+	defer srv.Close()
+	for token, aviso := range map[string]string{
+		"":      "respondió 401 Unauthorized: falta el token del laboratorio, --token o CURSOHTTP_TOKEN); sigo sin él",
+		"viejo": "respondió 401 Unauthorized: no es el token del laboratorio); sigo sin él",
+	} {
+		var mu sync.Mutex
+		var avisos []string
+		e := NuevoEmisor(srv.URL, token, func(s string) { mu.Lock(); avisos = append(avisos, s); mu.Unlock() })
+		e.Enviar(Evento{Programa: "revisor", Tipo: Peticion})
+		e.Cerrar(5 * time.Second)
+		mu.Lock()
+		if len(avisos) != 1 || avisos[0] != "panel: no pude mandar eventos a "+srv.URL+"/eventos ("+aviso || e.Perdidos() != 1 {
+			t.Errorf("token %q: avisos %q, perdidos %d", token, avisos, e.Perdidos())
+		}
+		mu.Unlock()
 	}
 }
 

@@ -117,6 +117,8 @@ type Control struct {
 	// Detenerlo is how the user stops the lab, said in the words they started it with ("make
 	// lab-down", "./laboratorio lab detener"); "" is «laboratorio lab detener».
 	Detenerlo string
+	// Token and TokenClase are the tokens a new lab runs with (token.go); "": new ones.
+	Token, TokenClase string
 
 	mu    sync.Mutex
 	hijos map[int]<-chan struct{} // the servers this controller started, by pid: closed when each ends
@@ -249,9 +251,13 @@ func (c *Control) Arrancar(ctx context.Context) error {
 		c.decir("no arrancó ninguno: el laboratorio arranca entero o nada%s", c.queCorria(corrian))
 		return ErrFallo
 	}
+	tokens, err := c.tokensParaArrancar()
+	if err != nil {
+		return err
+	}
 	var arrancados []Estado
 	for _, s := range pendientes {
-		e, err := c.arrancar(ctx, s)
+		e, err := c.arrancar(ctx, s, tokens)
 		if err != nil {
 			c.decir("%s no arrancó: %v", s.Etiqueta(), err)
 			c.deshacer(ctx, pendientes, arrancados)
@@ -260,6 +266,8 @@ func (c *Control) Arrancar(ctx context.Context) error {
 		}
 		arrancados = append(arrancados, e)
 	}
+	c.decir("token del laboratorio en %s: «laboratorio lab token» lo muestra (lo piden el control de la pasarela y el panel)",
+		c.rutaToken(ArchivoToken))
 	c.decir("bitácoras en %s (tail -f %s); «%s» los detiene",
 		c.dir()+string(filepath.Separator), filepath.Join(c.dir(), "*.log"), c.ordenDetener())
 	return nil
@@ -296,7 +304,7 @@ func (c *Control) ordenDetener() string {
 	return c.Detenerlo
 }
 
-func (c *Control) arrancar(ctx context.Context, s Servidor) (Estado, error) {
+func (c *Control) arrancar(ctx context.Context, s Servidor, tokens Tokens) (Estado, error) {
 	bin := c.binario(s.Programa)
 	if _, err := os.Stat(bin); err != nil {
 		return Estado{}, fmt.Errorf("falta %s (make build lo construye)", bin)
@@ -308,6 +316,7 @@ func (c *Control) arrancar(ctx context.Context, s Servidor) (Estado, error) {
 	defer bitacora.Close()
 	cmd := exec.Command(bin, append(append([]string{}, s.Args...), "--estado-lab", c.rutaEstado(s))...)
 	cmd.Stdout, cmd.Stderr = bitacora, bitacora
+	cmd.Env = tokens.entorno()
 	separar(cmd)
 	termino, err := c.lanzar(cmd)
 	if err != nil {
@@ -685,6 +694,12 @@ func (c *Control) PrimerPlano(senales <-chan os.Signal) error {
 	for _, s := range c.servidores() {
 		ancho = max(ancho, len(s.Etiqueta()))
 	}
+	tokens, err := c.tokensParaArrancar()
+	if err != nil {
+		return err
+	}
+	linea(fmt.Sprintf("token del laboratorio en %s: «laboratorio lab token» lo muestra (lo piden el control de la pasarela y el panel)",
+		c.rutaToken(ArchivoToken)))
 	for _, s := range c.servidores() {
 		if e, vivo, _ := c.vivo(s); vivo {
 			linea(fmt.Sprintf("%s ya corre en segundo plano (pid %d): «%s» lo detiene", s.Etiqueta(), e.PID, c.ordenDetener()))
@@ -703,6 +718,7 @@ func (c *Control) PrimerPlano(senales <-chan os.Signal) error {
 		}
 		cmd := exec.Command(c.binario(s.Programa), append(append([]string{}, s.Args...), "--estado-lab", c.rutaEstado(s))...)
 		cmd.Stdout, cmd.Stderr = escritor, escritor
+		cmd.Env = tokens.entorno()
 		agrupar(cmd)
 		termino, err := c.lanzar(cmd)
 		escritor.Close() // the child has its copy: the reader ends when the child does

@@ -1,13 +1,19 @@
 package lab
 
 import (
-	"cursohttp/internal/prueba"
-
+	"bufio"
 	"context"
+	"net/http"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"cursohttp/internal/prueba"
 )
 
 // On the course's ports the servers get no arguments: make lab-up is what it was. With the panel,
@@ -58,6 +64,7 @@ func TestPanelArrancaYSeDetiene(t *testing.T) {
 		t.Fatalf("arrancar: %v\n%s", err, dijo.String())
 	}
 	t.Cleanup(func() { c.Detener(ctx) })
+	comprobarTokens(t, c, puertos)
 	sin := &Control{Dir: dir, Bin: binarios, Escuchan: puertos, Out: &dijo}
 	if err := sin.Estado(ctx); err != nil {
 		t.Fatal(err)
@@ -87,4 +94,76 @@ func TestPanelArrancaYSeDetiene(t *testing.T) {
 	if strings.Contains(dijo.String()[antes:], "panel") {
 		t.Errorf("estado habla del panel detenido:\n%s", dijo.String()[antes:])
 	}
+}
+
+// comprobarTokens: the lab started with one token, kept in its folder for its owner only; the
+// servers got it through their environment (their events reach the panel, which asks for it),
+// the gateway's control and the panel's writes take it and refuse anything else.
+func comprobarTokens(t *testing.T, c *Control, p Puertos) {
+	t.Helper()
+	tk, err := c.LeerTokens()
+	if err != nil || len(tk.Instructor) != 22 || len(tk.Clase) != 22 || tk.Instructor == tk.Clase {
+		t.Fatalf("tokens %+v: %v", tk, err)
+	}
+	if runtime.GOOS != "windows" {
+		for _, nombre := range []string{ArchivoToken, ArchivoTokenClase} {
+			if st, err := os.Stat(filepath.Join(c.Dir, nombre)); err != nil || st.Mode().Perm() != 0o600 {
+				t.Errorf("%s: %v %v", nombre, st.Mode(), err)
+			}
+		}
+	}
+	for _, s := range c.servidores() {
+		b, _ := os.ReadFile(c.rutaBitacora(s))
+		if strings.Contains(string(b), tk.Instructor) || strings.Contains(string(b), "token del laboratorio ") {
+			t.Errorf("%s dice el token en su bitácora (lo recibió del laboratorio):\n%s", s.Etiqueta(), b)
+		}
+	}
+	pedir := func(metodo, url, tok, cuerpo string) int {
+		req, _ := http.NewRequest(metodo, url, strings.NewReader(cuerpo))
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	pas := "http://127.0.0.1:" + strconv.Itoa(p.Pasarela)
+	panel := "http://127.0.0.1:" + strconv.Itoa(p.Panel)
+	if c := pedir("PUT", pas+"/_pasarela/simular", "", "codigo:201"); c != 401 {
+		t.Errorf("PUT sin token: %d", c)
+	}
+	if c := pedir("PUT", pas+"/_pasarela/simular", tk.Clase, "codigo:201"); c != 401 {
+		t.Errorf("PUT con el token de la clase: %d", c)
+	}
+	if c := pedir("PUT", pas+"/_pasarela/simular", tk.Instructor, "ninguna"); c != 200 {
+		t.Errorf("PUT con el token: %d", c)
+	}
+	if c := pedir("POST", panel+"/borrar", "", ""); c != 401 {
+		t.Errorf("borrar sin token: %d", c)
+	}
+	if c := pedir("POST", panel+"/borrar", tk.Instructor, ""); c != 204 {
+		t.Errorf("borrar con el token: %d", c)
+	}
+	// The gateway's events reach the panel: it sends the token it got from the lab.
+	ctx, cancelar := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancelar()
+	req, _ := http.NewRequestWithContext(ctx, "GET", panel+"/flujo", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if c := pedir("GET", pas+"/servicios", "lectura-a", ""); c != 200 {
+		t.Fatalf("GET /servicios por la pasarela: %d", c)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), `"programa":"pasarela"`) && strings.Contains(sc.Text(), `"ruta":"/servicios"`) {
+			return
+		}
+	}
+	t.Errorf("el panel no recibió el evento de la pasarela: %v", sc.Err())
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"cursohttp/pkg/token"
 )
 
 // SesionTmux is the session «laboratorio lab tmux» creates outside tmux.
@@ -54,9 +56,16 @@ func (c *Control) AbrirTmux(t Tmux, dentro bool, dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	// The lab's tokens reach the panes' shells through tmux's -e (the environment, never a line
+	// typed on screen), and so every server started in them.
+	tokens, err := c.tokensParaArrancar()
+	if err != nil {
+		return false, err
+	}
+	conTokens := []string{"-e", token.Variable + "=" + tokens.Instructor, "-e", token.VariableClase + "=" + tokens.Clase}
 	var primero string
 	if dentro {
-		primero, err = t.correr("new-window", "-n", "lab", "-c", dir, "-P", "-F", "#{pane_id}")
+		primero, err = t.correr(append([]string{"new-window", "-n", "lab", "-c", dir, "-P", "-F", "#{pane_id}"}, conTokens...)...)
 	} else {
 		if _, err := t.correr("has-session", "-t", "="+SesionTmux); err == nil {
 			if marca, _ := t.correr("show-options", "-t", "="+SesionTmux+":", "-qv", marcaTmux); marca == "1" {
@@ -64,8 +73,8 @@ func (c *Control) AbrirTmux(t Tmux, dentro bool, dir string) (bool, error) {
 			}
 			return false, ErrSesionAjena
 		}
-		primero, err = t.correr("new-session", "-d", "-s", SesionTmux, "-n", "lab", "-x", "200", "-y", "50",
-			"-c", dir, "-P", "-F", "#{pane_id}")
+		primero, err = t.correr(append([]string{"new-session", "-d", "-s", SesionTmux, "-n", "lab", "-x", "200", "-y", "50",
+			"-c", dir, "-P", "-F", "#{pane_id}"}, conTokens...)...)
 		if err == nil {
 			_, err = t.correr("set-option", "-t", "="+SesionTmux+":", marcaTmux, "1")
 		}
@@ -76,7 +85,7 @@ func (c *Control) AbrirTmux(t Tmux, dentro bool, dir string) (bool, error) {
 	servidores := c.servidores()
 	paneles := []string{primero}
 	for len(paneles) < len(servidores)+1 {
-		id, err := t.correr("split-window", "-t", paneles[len(paneles)-1], "-c", dir, "-P", "-F", "#{pane_id}")
+		id, err := t.correr(append([]string{"split-window", "-t", paneles[len(paneles)-1], "-c", dir, "-P", "-F", "#{pane_id}"}, conTokens...)...)
 		if err != nil {
 			return false, err
 		}

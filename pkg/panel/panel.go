@@ -3,6 +3,10 @@
 // lanes cliente → pasarela → revisor → laboratorio, where a response was lost and what the client
 // got. Everything it serves is in the binary (embed): no build step, no CDN. It also carries a
 // control for the gateway's process-wide fault (PUT /_pasarela/simular).
+//
+// What changes the page for everybody (the events, the control, «Limpiar») needs the lab's token
+// (pkg/token) and must not come from a page of another site; the page itself carries the token in
+// a <meta>, which a page of another site cannot read.
 package panel
 
 import (
@@ -13,6 +17,7 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -24,6 +29,7 @@ import (
 
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/token"
 )
 
 //go:embed web
@@ -37,6 +43,8 @@ const (
 	RutaBorrar  = "/borrar"  // POST: forget the history (a new series)
 )
 
+// The three POST routes change the page for everybody: each asks for the lab's token.
+
 // Topes.
 const (
 	TopeHistoria = 20_000  // events kept for a page that opens later
@@ -47,8 +55,13 @@ const (
 // Opciones configure a Panel.
 type Opciones struct {
 	Pasarela string         // the gateway whose fault the control sets; curso.URLPasarela in the command
-	Log      zerolog.Logger // one line when the fault is changed
+	Log      zerolog.Logger // one line when the fault is changed, and one per refused request
 	Cliente  *http.Client   // to reach the gateway; a 5 s client when nil
+	// Token is the lab's token: the events, the control and «Limpiar» ask for it, and the control
+	// sends it on to the gateway. When empty, one nobody knows: nothing changes the page.
+	Token string
+	// TokenClase is the class token, which only allows posting grading results; "": none.
+	TokenClase string
 }
 
 // Panel is the page's http.Handler. Cerrar ends the open streams (on shutdown).
@@ -57,6 +70,8 @@ type Panel struct {
 	log      zerolog.Logger
 	cliente  *http.Client
 	archivos http.Handler
+	puerta   token.Puerta
+	pagina   [2][]byte // index.html around the token's place (the content of <meta name="token">)
 
 	mu        sync.Mutex
 	historia  [][]byte // each event's JSON, oldest first
@@ -82,10 +97,20 @@ func Nuevo(o Opciones) *Panel {
 	if o.Cliente == nil {
 		o.Cliente = &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil}}
 	}
+	if o.Token == "" {
+		o.Token = token.Nuevo()
+	}
 	sub, _ := fs.Sub(web, "web")
+	indice, _ := fs.ReadFile(web, "web/index.html")
+	antes, despues, _ := bytes.Cut(indice, []byte(lugarDelToken))
 	return &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
-		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{})}
+		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}),
+		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase},
+		pagina: [2][]byte{append(append([]byte(nil), antes...), lugarDelToken[:len(lugarDelToken)-2]...), append([]byte(`">`), despues...)}}
 }
+
+// lugarDelToken is where index.html carries the lab's token for its own scripts.
+const lugarDelToken = `<meta name="token" content="">`
 
 // Cerrar ends every open stream, so a stopping server does not wait for the pages.
 func (p *Panel) Cerrar() {
@@ -100,24 +125,89 @@ func (p *Panel) Cerrar() {
 func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == RutaEventos && r.Method == http.MethodPost:
-		p.recibir(w, r)
+		if p.exigir(w, r, token.Instructor) {
+			p.recibir(w, r)
+		}
 	case r.URL.Path == RutaFlujo && r.Method == http.MethodGet:
 		p.fluir(w, r)
 	case r.URL.Path == RutaSimular && r.Method == http.MethodPost:
-		p.simular(w, r)
+		if p.exigir(w, r, token.Instructor) {
+			p.simular(w, r)
+		}
 	case r.URL.Path == RutaBorrar && r.Method == http.MethodPost:
-		p.borrar(w)
+		if p.exigir(w, r, token.Instructor) {
+			p.borrar(w)
+		}
 	case r.Method == http.MethodGet || r.Method == http.MethodHead:
 		if r.URL.Path != "/" && r.URL.Path != "/panel.js" && r.URL.Path != "/panel.css" {
 			http.Error(w, "no existe: la página está en /", http.StatusNotFound)
 			return
 		}
+		h := w.Header()
+		// No other site may frame the page (a click on its control through a frame) or load
+		// anything into it.
+		h.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("X-Content-Type-Options", "nosniff")
+		if r.URL.Path == "/" {
+			p.servirPagina(w, r)
+			return
+		}
 		// The page never changes while the binary runs; a projector left open reloads it anyway.
-		w.Header().Set("Cache-Control", "no-cache")
+		h.Set("Cache-Control", "no-cache")
 		p.archivos.ServeHTTP(w, r)
 	default:
 		http.Error(w, "método no admitido", http.StatusMethodNotAllowed)
 	}
+}
+
+// exigir lets r through if it may do what nivel allows (pkg/token); otherwise it answers the
+// refusal, says it in the log, and returns false.
+func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel) bool {
+	codigo, motivo := p.puerta.Comprobar(r, nivel)
+	if codigo == 0 {
+		return true
+	}
+	p.log.Warn().Int("codigo", codigo).Str("metodo", r.Method).Str("ruta", r.URL.Path).
+		Msg("panel: rechazo " + r.Method + " " + r.URL.Path + ": " + motivo)
+	if codigo == token.SinPermiso {
+		w.Header().Set("WWW-Authenticate", token.Desafio)
+		motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"
+	}
+	respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n"))
+	return false
+}
+
+// servirPagina serves index.html with the lab's token in its <meta name="token">, for the page's
+// own requests. Only when the page was asked for by an address (127.0.0.1, [::1], the machine's
+// IP) or localhost: a page of another site that makes its own name point to 127.0.0.1 (DNS
+// rebinding) reads the panel as its own origin, and must find no token in it.
+func (p *Panel) servirPagina(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	// The page carries a secret: never kept by a cache, never sent on as a Referer.
+	h.Set("Cache-Control", "no-store")
+	h.Set("Referrer-Policy", "no-referrer")
+	var b bytes.Buffer
+	b.Write(p.pagina[0])
+	if hostPropio(r.Host) {
+		b.WriteString(p.puerta.Instructor) // base64url: nothing to escape in an attribute
+	}
+	b.Write(p.pagina[1])
+	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b.Bytes())
+}
+
+// hostPropio says whether a Host names the machine by address or as localhost, not by a name
+// somebody else's DNS decides.
+func hostPropio(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	host = strings.ToLower(host)
+	return net.ParseIP(host) != nil || host == "localhost" || strings.HasSuffix(host, ".localhost")
 }
 
 // recibir takes a batch of events and passes each to the open pages.
@@ -292,6 +382,7 @@ func (p *Panel) simular(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	req.Header.Set("Authorization", "Bearer "+p.puerta.Instructor)
 	resp, err := p.cliente.Do(req)
 	if err != nil {
 		respuesta.Bytes(w, r, http.StatusBadGateway, "text/plain; charset=utf-8", []byte("la pasarela no responde en "+p.pasarela+"\n"))
@@ -299,6 +390,11 @@ func (p *Panel) simular(w http.ResponseWriter, r *http.Request) {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if resp.StatusCode == http.StatusUnauthorized {
+		respuesta.Bytes(w, r, http.StatusBadGateway, "text/plain; charset=utf-8", []byte("la pasarela de "+p.pasarela+
+			" no acepta el token de este panel: arráncalos con el mismo (--token o CURSOHTTP_TOKEN; «laboratorio lab arrancar --panel» ya lo hace)\n"))
+		return
+	}
 	if resp.StatusCode != http.StatusOK {
 		// The gateway's Problem Details: its detail is the sentence to show.
 		var problema struct{ Detail string }

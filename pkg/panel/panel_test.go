@@ -77,7 +77,7 @@ func (f *flujo) siguiente(t *testing.T) [2]string {
 // A program's events reach every open page, and a page that opens later gets them first.
 func TestEventosALasPaginas(t *testing.T) {
 	t.Parallel()
-	p := Nuevo(Opciones{Pasarela: "http://127.0.0.1:1", Log: zerolog.Nop()})
+	p := Nuevo(Opciones{Pasarela: "http://127.0.0.1:1", Log: zerolog.Nop(), Token: "profe"})
 	srv := servidortest.Nuevo(t, p)
 	antes := abrirFlujo(t, srv.URL)
 	if m := antes.siguiente(t); m != [2]string{"inicio", `""`} {
@@ -86,7 +86,7 @@ func TestEventosALasPaginas(t *testing.T) {
 	if m := antes.siguiente(t); m[0] != "simular" || !strings.Contains(m[1], "la pasarela no responde en http://127.0.0.1:1") {
 		t.Fatalf("después %v", m)
 	}
-	emisor := eventos.NuevoEmisor(srv.URL, nil)
+	emisor := eventos.NuevoEmisor(srv.URL, "profe", nil)
 	tc := traza.Nueva()
 	for i := 1; i <= 3; i++ {
 		ev := eventos.Evento{Programa: "alta-segura", Tipo: eventos.Intento, Intento: i, Inicio: time.Now()}
@@ -108,7 +108,7 @@ func TestEventosALasPaginas(t *testing.T) {
 		}
 	}
 	// Limpiar: the pages forget, and so does the history.
-	if resp, err := http.Post(srv.URL+RutaBorrar, "", nil); err != nil || resp.StatusCode != 204 {
+	if resp, err := postear(srv.URL+RutaBorrar, "profe", "", ""); err != nil || resp.StatusCode != 204 {
 		t.Fatalf("borrar: %v %v", resp, err)
 	}
 	if m := despues.siguiente(t); m[0] != "borrar" {
@@ -125,9 +125,9 @@ func TestEventosALasPaginas(t *testing.T) {
 // What is not an event is refused whole, with one sentence.
 func TestEventosInvalidos(t *testing.T) {
 	t.Parallel()
-	srv := servidortest.Nuevo(t, Nuevo(Opciones{Log: zerolog.Nop()}))
+	srv := servidortest.Nuevo(t, Nuevo(Opciones{Log: zerolog.Nop(), Token: "profe"}))
 	for _, cuerpo := range []string{"no es json\n", `{"programa":"revisor"}` + "\n", `{"tipo":"peticion"}`} {
-		resp, err := http.Post(srv.URL+RutaEventos, eventos.Tipo, strings.NewReader(cuerpo))
+		resp, err := postear(srv.URL+RutaEventos, "profe", eventos.Tipo, cuerpo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,9 +145,9 @@ func TestControlDeLaFalla(t *testing.T) {
 	t.Parallel()
 	u, _ := url.Parse("http://127.0.0.1:1")
 	var logPasarela prueba.Buffer
-	pas := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&logPasarela, &logPasarela, false)})
+	pas := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&logPasarela, &logPasarela, false), Token: "profe"})
 	ps := servidortest.Nuevo(t, pas)
-	p := Nuevo(Opciones{Pasarela: ps.URL, Log: zerolog.Nop()})
+	p := Nuevo(Opciones{Pasarela: ps.URL, Log: zerolog.Nop(), Token: "profe"})
 	srv := servidortest.Nuevo(t, p)
 	f := abrirFlujo(t, srv.URL)
 	f.siguiente(t)
@@ -155,7 +155,7 @@ func TestControlDeLaFalla(t *testing.T) {
 		t.Fatalf("al abrir: %v", m)
 	}
 	enviar := func(campos url.Values) (int, string) {
-		resp, err := http.PostForm(srv.URL+RutaSimular, campos)
+		resp, err := postear(srv.URL+RutaSimular, "profe", "application/x-www-form-urlencoded", campos.Encode())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,11 +180,152 @@ func TestControlDeLaFalla(t *testing.T) {
 		t.Fatalf("ninguna: %d %v", c, pas.Simulando())
 	}
 	// A gateway that is not there is said so.
-	sola := servidortest.Nuevo(t, Nuevo(Opciones{Pasarela: "http://127.0.0.1:1", Log: zerolog.Nop()}))
-	resp, _ := http.PostForm(sola.URL+RutaSimular, url.Values{"modo": {"perder"}})
+	sola := servidortest.Nuevo(t, Nuevo(Opciones{Pasarela: "http://127.0.0.1:1", Log: zerolog.Nop(), Token: "profe"}))
+	resp, _ := postear(sola.URL+RutaSimular, "profe", "application/x-www-form-urlencoded", "modo=perder")
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 502 || string(b) != "la pasarela no responde en http://127.0.0.1:1\n" {
 		t.Fatalf("%d %q", resp.StatusCode, b)
+	}
+	// A gateway of another lab (another token) is said so too, and nothing changes.
+	otro := servidortest.Nuevo(t, Nuevo(Opciones{Pasarela: ps.URL, Log: zerolog.Nop(), Token: "otro"}))
+	resp, _ = postear(otro.URL+RutaSimular, "otro", "application/x-www-form-urlencoded", "modo=perder")
+	b, _ = io.ReadAll(resp.Body)
+	if resp.StatusCode != 502 || !strings.HasPrefix(string(b), "la pasarela de "+ps.URL+" no acepta el token de este panel") || pas.Simulando() != nil {
+		t.Fatalf("%d %q", resp.StatusCode, b)
+	}
+}
+
+// postear is a POST with the lab's token (none when token is empty) and extra headers.
+func postear(ruta, token, tipo, cuerpo string, cabeceras ...string) (*http.Response, error) {
+	req, _ := http.NewRequest("POST", ruta, strings.NewReader(cuerpo))
+	if tipo != "" {
+		req.Header.Set("Content-Type", tipo)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for _, c := range cabeceras {
+		n, v, _ := strings.Cut(c, ": ")
+		req.Header.Set(n, v)
+	}
+	return http.DefaultClient.Do(req)
+}
+
+// Only the instructor changes the page for everybody: without the lab's token, with another one,
+// or from a page of another site even with the right one, no event is taken, the history is not
+// cleared and the gateway's fault does not move; each refusal is a line in the panel's log. The
+// class token is not enough for any of them.
+func TestSinTokenNadaCambia(t *testing.T) {
+	t.Parallel()
+	u, _ := url.Parse("http://127.0.0.1:1")
+	pas := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{u}, Log: zerolog.Nop(), Token: "profe"})
+	ps := servidortest.Nuevo(t, pas)
+	var log prueba.Buffer
+	p := Nuevo(Opciones{Pasarela: ps.URL, Log: servidor.NuevoLogger(&log, &log, false), Token: "profe", TokenClase: "clase"})
+	srv := servidortest.Nuevo(t, p)
+	evento := `{"programa":"pasarela","tipo":"peticion","escritura":true,"inicio":"2026-01-01T00:00:00Z","ms":1}` + "\n"
+	if resp, err := postear(srv.URL+RutaEventos, "profe", eventos.Tipo, evento); err != nil || resp.StatusCode != 204 {
+		t.Fatalf("el evento del laboratorio: %v %v", resp, err)
+	}
+	const (
+		falta = "cambiar el laboratorio para todos pide el token del laboratorio (Authorization: Bearer …): el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)\n"
+		malo  = "ese no es el token del laboratorio: el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)\n"
+		sitio = "una página de otro sitio no puede cambiar el laboratorio\n"
+	)
+	rutas := []struct{ ruta, tipo, cuerpo string }{
+		{RutaEventos, eventos.Tipo, evento},
+		{RutaEventos, "text/plain", evento}, // what a form of another site can send without preflight
+		{RutaSimular, "application/x-www-form-urlencoded", "modo=codigo%3A201"},
+		{RutaBorrar, "", ""},
+	}
+	casos := []struct {
+		nombre, token string
+		cabeceras     []string
+		codigo        int
+		dice          string
+	}{
+		{"sin token", "", nil, 401, falta},
+		{"otro token", "profe2", nil, 401, malo},
+		{"el de la clase", "clase", nil, 401, malo},
+		{"una credencial del revisor", "escritura-a", nil, 401, malo},
+		{"de otro sitio, con el token", "profe", []string{"Sec-Fetch-Site: cross-site", "Origin: http://ataque.example"}, 403, sitio},
+		{"de otro puerto, con el token", "profe", []string{"Sec-Fetch-Site: same-site", "Origin: http://127.0.0.1:1"}, 403, sitio},
+		{"un formulario de otro sitio", "", []string{"Sec-Fetch-Site: cross-site", "Origin: null"}, 403, sitio},
+	}
+	rechazos := 0
+	for _, c := range casos {
+		for _, r := range rutas {
+			resp, err := postear(srv.URL+r.ruta, c.token, r.tipo, r.cuerpo, c.cabeceras...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			rechazos++
+			if resp.StatusCode != c.codigo || string(b) != c.dice {
+				t.Errorf("%s, %s: %d %q", c.nombre, r.ruta, resp.StatusCode, b)
+			}
+			if c.codigo == 401 && resp.Header.Get("WWW-Authenticate") != `Bearer realm="laboratorio"` {
+				t.Errorf("%s, %s: WWW-Authenticate %q", c.nombre, r.ruta, resp.Header.Get("WWW-Authenticate"))
+			}
+		}
+	}
+	p.mu.Lock()
+	quedan := len(p.historia)
+	p.mu.Unlock()
+	if quedan != 1 || pas.Simulando() != nil {
+		t.Errorf("quedan %d eventos (se esperaba el del laboratorio); la pasarela simula %v", quedan, pas.Simulando())
+	}
+	if n := strings.Count(log.String(), "panel: rechazo POST /"); n != rechazos {
+		t.Errorf("%d rechazos en la bitácora, se esperaban %d:\n%s", n, rechazos, log.String())
+	}
+	// The page's own request (same origin, the token from its <meta>) is the instructor's.
+	if resp, err := postear(srv.URL+RutaBorrar, "profe", "", "", "Sec-Fetch-Site: same-origin", "Origin: "+srv.URL); err != nil || resp.StatusCode != 204 {
+		t.Fatalf("la propia página: %v %v", resp, err)
+	}
+}
+
+// The page carries the lab's token for its own scripts, only when it is asked for by an address
+// or localhost (a name could be another site's, pointed at 127.0.0.1), never cached, never framed.
+func TestLaPaginaLlevaElToken(t *testing.T) {
+	t.Parallel()
+	srv := servidortest.Nuevo(t, Nuevo(Opciones{Log: zerolog.Nop(), Token: "profe"}))
+	meta := regexp.MustCompile(`<meta name="token" content="([^"]*)">`)
+	for host, lleva := range map[string]bool{
+		"": true, "localhost:18084": true, "LOCALHOST": true, "panel.localhost:1": true, "[::1]:18084": true, "192.168.1.10:18084": true,
+		"ataque.example:18084": false, "127.0.0.1.nip.io": false, "localhost.ataque.example": false,
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+"/", nil)
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		m := meta.FindSubmatch(b)
+		if resp.StatusCode != 200 || m == nil || (string(m[1]) == "profe") != lleva || (!lleva && len(m[1]) != 0) {
+			t.Errorf("Host %q: %d, meta %q", host, resp.StatusCode, m)
+		}
+		if resp.Header.Get("Cache-Control") != "no-store" || resp.Header.Get("X-Frame-Options") != "DENY" ||
+			!strings.Contains(resp.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") ||
+			resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+			t.Errorf("Host %q: cabeceras %v", host, resp.Header)
+		}
+	}
+	// Without a token of its own the panel makes one: nothing is open to an empty one.
+	p := Nuevo(Opciones{Log: zerolog.Nop()})
+	if len(p.puerta.Instructor) != 22 {
+		t.Fatalf("token %q", p.puerta.Instructor)
+	}
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest("POST", RutaBorrar, nil)
+	r.Header.Set("Authorization", "Bearer ")
+	p.ServeHTTP(w, r)
+	if w.Code != 401 {
+		t.Errorf("token vacío: %d", w.Code)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -174,8 +175,15 @@ func TestRutasPropias(t *testing.T) {
 	destino, vistas := revisorFalso(t)
 	u, _ := url.Parse(destino)
 	var log prueba.Buffer
-	p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&log, &log, false)})
+	p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&log, &log, false), Token: "profe"})
 	addr := "http://" + servidortest.Nuevo(t, p).Listener.Addr().String()
+	// The control's PUTs carry the lab's token (TestElControlPideElToken: without it, nothing).
+	pedirPor := func(t *testing.T, base, metodo, ruta, cuerpo string) (int, string) {
+		if metodo == "PUT" {
+			return pedirPor(t, base, metodo, ruta, cuerpo, "Authorization: Bearer profe")
+		}
+		return pedirPor(t, base, metodo, ruta, cuerpo)
+	}
 	for _, c := range []struct {
 		metodo, ruta, cuerpo string
 		codigo               int
@@ -210,5 +218,72 @@ func TestRutasPropias(t *testing.T) {
 	if !strings.Contains(log.String(), "pasarela: --simular rechazar@0.5 --semilla 7 (las peticiones sin X-Simular)\n") ||
 		!strings.HasSuffix(log.String(), "pasarela: sin --simular: solo fallan las peticiones con X-Simular\n") {
 		t.Errorf("bitácora:\n%s", log.String())
+	}
+}
+
+// Only the instructor changes the process-wide fault for everybody: without the lab's token, with
+// another one, or from a page of another site even with the right one, a PUT changes nothing, and
+// each refusal says why in the gateway's Problem Details and in its log. Reading it stays open.
+func TestElControlPideElToken(t *testing.T) {
+	t.Parallel()
+	destino, _ := revisorFalso(t)
+	u, _ := url.Parse(destino)
+	var log prueba.Buffer
+	p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&log, &log, false), Token: "profe"})
+	addr := "http://" + servidortest.Nuevo(t, p).Listener.Addr().String()
+	const falta = `{"type":"about:blank","title":"Unauthorized","status":401,"detail":"cambiar el laboratorio para todos pide el token del laboratorio (Authorization: Bearer …): la pasarela lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"}` + "\n"
+	const malo = `{"type":"about:blank","title":"Unauthorized","status":401,"detail":"ese no es el token del laboratorio: la pasarela lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"}` + "\n"
+	const sitio = `{"type":"about:blank","title":"Forbidden","status":403,"detail":"una página de otro sitio no puede cambiar el laboratorio"}` + "\n"
+	origen := "Origin: " + addr
+	for _, c := range []struct {
+		nombre    string
+		cabeceras []string
+		codigo    int
+		cuerpo    string
+	}{
+		{"sin token", []string{"Authorization: "}, 401, falta},
+		{"una credencial del revisor", nil, 401, malo},
+		{"otro token", []string{"Authorization: Bearer profe2"}, 401, malo},
+		{"con el token, desde otro sitio", []string{"Authorization: Bearer profe", "Sec-Fetch-Site: cross-site"}, 403, sitio},
+		{"con el token, desde otro puerto", []string{"Authorization: Bearer profe", "Origin: http://127.0.0.1:1"}, 403, sitio},
+		{"sin token, desde otro sitio", []string{"Authorization: ", "Sec-Fetch-Site: same-site"}, 403, sitio},
+	} {
+		codigo, cuerpo := pedirPor(t, addr, "PUT", RutaSimular, "codigo:201", c.cabeceras...)
+		if codigo != c.codigo || cuerpo != c.cuerpo {
+			t.Errorf("%s: %d %q", c.nombre, codigo, cuerpo)
+		}
+		if p.Simulando() != nil {
+			t.Fatalf("%s: la pasarela simula %v", c.nombre, p.Simulando())
+		}
+	}
+	if c, _ := pedirPor(t, addr, "POST", "/servicios", cuerpoPorPasarela); c != 201 {
+		t.Errorf("tras los rechazos, un alta: %d", c)
+	}
+	if n := strings.Count(log.String(), "pasarela: rechazo el cambio de falla: "); n != 6 {
+		t.Errorf("%d rechazos en la bitácora:\n%s", n, log.String())
+	}
+	// A 401 names the scheme it wants.
+	req, _ := http.NewRequest("PUT", addr+RutaSimular, strings.NewReader("perder"))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != `Bearer realm="laboratorio"` {
+		t.Errorf("%d WWW-Authenticate %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+	// The page's own fetch (same origin) with the token is the instructor.
+	if c, b := pedirPor(t, addr, "PUT", RutaSimular, "rechazar", "Authorization: Bearer profe", "Sec-Fetch-Site: same-origin", origen); c != 200 ||
+		b != "pasarela: --simular rechazar --semilla "+strconv.FormatUint(p.Simulando().Semilla, 10)+" (las peticiones sin X-Simular)\n" {
+		t.Errorf("con el token: %d %q", c, b)
+	}
+	// A gateway started without a token has one nobody knows.
+	sola := Nueva(Opciones{Destinos: []*url.URL{u}, Log: zerolog.Nop()})
+	if sola.puerta.Instructor == "" {
+		t.Fatal("una pasarela sin --token queda abierta")
+	}
+	addr = "http://" + servidortest.Nuevo(t, sola).Listener.Addr().String()
+	if c, _ := pedirPor(t, addr, "PUT", RutaSimular, "perder", "Authorization: Bearer "); c != 401 || sola.Simulando() != nil {
+		t.Errorf("sin token de nadie: %d", c)
 	}
 }

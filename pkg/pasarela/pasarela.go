@@ -28,6 +28,7 @@ import (
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/token"
 	"cursohttp/pkg/traza"
 )
 
@@ -89,6 +90,9 @@ type Opciones struct {
 	Log        zerolog.Logger    // where the gateway's lines go
 	TopeVistas int               // how many identities X-Simular remembers; TopeVistasPorOmision when 0
 	Transporte http.RoundTripper // NuevoDirecto() when nil
+	// Token is the lab's token, which changing the process-wide fault (PUT /_pasarela/simular)
+	// asks for; when empty, one nobody knows: the fault then changes only with --simular.
+	Token string
 }
 
 // Pasarela is the gateway's http.Handler.
@@ -100,6 +104,7 @@ type Pasarela struct {
 	vistas     *vistas
 	global     globalActual // the process-wide fault (--simular), changed live by the panel
 	libro      *libro
+	puerta     token.Puerta // who may change the process-wide fault
 }
 
 // NuevoTransporte is the gateway's pooled transport: keep-alive connections to the revisor, no
@@ -128,7 +133,11 @@ func Nueva(o Opciones) *Pasarela {
 	if o.Transporte == nil {
 		o.Transporte = NuevoDirecto()
 	}
-	return &Pasarela{destinos: o.Destinos, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro()}
+	if o.Token == "" {
+		o.Token = token.Nuevo()
+	}
+	return &Pasarela{destinos: o.Destinos, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro(),
+		puerta: token.Puerta{Instructor: o.Token}}
 }
 
 // LineaDeInicio is the start-up line: `pasarela en http://ADDR → DESTINO`, the destinations

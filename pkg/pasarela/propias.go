@@ -10,6 +10,7 @@ import (
 
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/token"
 )
 
 // RutaPropia is where the gateway answers for itself instead of forwarding. The revisor's API has
@@ -21,11 +22,14 @@ const RutaPropia = "/_pasarela/"
 const (
 	RutaLibro   = RutaPropia + "libro"   // GET: the ledger, JSON
 	RutaResumen = RutaPropia + "resumen" // GET: the ledger's summary, two lines of text
-	RutaSimular = RutaPropia + "simular" // GET: the process-wide fault; PUT: change it (MODO[@PROB], empty: none)
+	RutaSimular = RutaPropia + "simular" // GET: the process-wide fault; PUT, with the lab's token: change it (MODO[@PROB], empty: none)
 )
 
 // topeSimular bounds a PUT's body: a mode is a few bytes.
 const topeSimular = 1 << 10
+
+// detalleToken says, after a refused PUT, where the token comes from.
+const detalleToken = ": la pasarela lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"
 
 func (p *Pasarela) propia(w http.ResponseWriter, r *http.Request) {
 	if reg := servidor.RegistroDe(r.Context()); reg != nil {
@@ -62,6 +66,15 @@ func (p *Pasarela) propia(w http.ResponseWriter, r *http.Request) {
 		resumen, _ := p.libro.leer()
 		respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(TextoResumen(resumen)))
 	case r.Method == http.MethodPut:
+		if codigo, motivo := p.puerta.Comprobar(r, token.Instructor); codigo != 0 {
+			p.log.Warn().Ctx(r.Context()).Int("codigo", codigo).Msg("pasarela: rechazo el cambio de falla: " + motivo)
+			if codigo == token.SinPermiso {
+				w.Header()["WWW-Authenticate"] = []string{token.Desafio}
+				motivo += detalleToken
+			}
+			problemaPropio(w, r, codigo, motivo)
+			return
+		}
 		p.cambiarSimulacion(w, r)
 	default:
 		respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(LineaDeSimulacion(p.Simulando())+"\n"))

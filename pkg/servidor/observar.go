@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/eventos"
+	"cursohttp/pkg/token"
 	"cursohttp/pkg/traza"
 )
 
@@ -224,6 +226,7 @@ func (m *medidor) Unwrap() http.ResponseWriter { return m.ResponseWriter }
 func (o *Opciones) BanderasDeTraza(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Detalle, "log-detalle", false, "una línea más por petición al terminar: código, duración, Idempotency-Key y traza")
 	fs.StringVar(&o.Panel, "panel", "", "manda un evento por petición a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
+	fs.StringVar(&o.Token, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN)")
 }
 
 // ValidarPanel checks --panel: empty, or an http URL.
@@ -251,7 +254,7 @@ func (o Opciones) Observar(programa string, log zerolog.Logger) (Observacion, fu
 	if o.Panel == "" {
 		return obs, func() {}
 	}
-	obs.Panel = eventos.NuevoEmisor(o.Panel, func(s string) { log.Warn().Msg(s) })
+	obs.Panel = eventos.NuevoEmisor(o.Panel, token.Leer(o.Token, os.LookupEnv), func(s string) { log.Warn().Msg(s) })
 	return obs, func() {
 		obs.Panel.Cerrar(2 * time.Second)
 		if n := obs.Panel.Perdidos(); n > 0 {

@@ -137,8 +137,8 @@ func TestEventoAlPanel(t *testing.T) {
 	t.Parallel()
 	recibidos := make(chan eventos.Evento, 10)
 	panel := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/eventos" || r.Header.Get("Content-Type") != eventos.Tipo {
-			t.Errorf("%s %s %s", r.Method, r.URL, r.Header.Get("Content-Type"))
+		if r.URL.Path != "/eventos" || r.Header.Get("Content-Type") != eventos.Tipo || r.Header.Get("Authorization") != "Bearer del-laboratorio" {
+			t.Errorf("%s %s %s %q", r.Method, r.URL, r.Header.Get("Content-Type"), r.Header.Get("Authorization"))
 		}
 		sc := bufio.NewScanner(r.Body)
 		for sc.Scan() {
@@ -151,8 +151,9 @@ func TestEventoAlPanel(t *testing.T) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer panel.Close()
-	emisor := eventos.NuevoEmisor(panel.URL, nil)
-	obs := Observacion{Programa: "revisor", Log: NuevoLogger(io.Discard, io.Discard, false), Panel: emisor}
+	// --panel and --token, as the lab controller's servers have them.
+	obs, cerrar := Opciones{Panel: panel.URL, Token: "del-laboratorio"}.Observar("revisor", NuevoLogger(io.Discard, io.Discard, false))
+	emisor := obs.Panel
 	h := obs.Envolver(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		RegistroDe(r.Context()).Resultado = "respuesta repetida"
 		w.Write([]byte("hola"))
@@ -162,6 +163,7 @@ func TestEventoAlPanel(t *testing.T) {
 	r.Header.Set("Idempotency-Key", "alta-1")
 	h.ServeHTTP(httptest.NewRecorder(), r)
 	emisor.Cerrar(5 * time.Second)
+	cerrar()
 	select {
 	case ev := <-recibidos:
 		if ev.Programa != "revisor" || ev.Tipo != eventos.Peticion || ev.Traza != "4bf92f3577b34da6a3ce929d0e0e4736" ||

@@ -42,6 +42,9 @@ type Opciones struct {
 	EstadoLab string // the lab controller's state file (lab.Anunciar); "" outside the controller
 	Detalle   bool   // --log-detalle (BanderasDeTraza)
 	Panel     string // --panel: the timeline page's URL (BanderasDeTraza)
+	// Token is --token, the lab's token (pkg/token): the panel asks it of the events, and the
+	// gateway of a change to its process-wide fault. "" here: CURSOHTTP_TOKEN's (Observar).
+	Token string
 	// TopeConexiones and TopePorCliente cap the connections open at once, in all and per client
 	// address (0: no cap); see topes.go.
 	TopeConexiones, TopePorCliente int

@@ -58,6 +58,7 @@ type resultado struct {
 
 // sesion is one run: the three servers and the sizes.
 type sesion struct {
+	binario       string // the folder of the built programs, for a family that starts one of its own
 	lab, rev, pas *servidor
 	t             tamanos
 	exigir        bool // a missing client (python3, node, curl) fails instead of being skipped
@@ -89,6 +90,7 @@ var familias = []familia{
 	{"cabeceras-malformadas", cabecerasMalformadas},
 	{"ssrf", ssrf},
 	{"credenciales-cruzadas", credencialesCruzadas},
+	{"token", tokenDelLaboratorio},
 }
 
 func main() {
@@ -113,7 +115,7 @@ func main() {
 }
 
 func correr(bin string, t tamanos, solo string, exigir bool, out io.Writer) (bool, error) {
-	s := &sesion{t: t, exigir: exigir}
+	s := &sesion{t: t, exigir: exigir, binario: bin}
 	var err error
 	if s.lab, err = arrancar(bin, "laboratorio"); err != nil {
 		return false, err

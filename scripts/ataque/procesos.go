@@ -34,11 +34,16 @@ var direccion = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
 
 // arrancar starts bin/programa on a free port and waits for its start-up line.
 func arrancar(bin, programa string, args ...string) (*servidor, error) {
+	return arrancarOrden(bin, programa, nil, args...)
+}
+
+// arrancarOrden is arrancar for one of the program's orders («laboratorio panel»).
+func arrancarOrden(bin, programa string, orden []string, args ...string) (*servidor, error) {
 	ruta := filepath.Join(bin, programa)
 	if _, err := os.Stat(ruta); err != nil {
 		return nil, fmt.Errorf("%s no está construido (%s): make build", programa, ruta)
 	}
-	cmd := exec.Command(ruta, append([]string{"--puerto", "0"}, args...)...)
+	cmd := exec.Command(ruta, append(append(append([]string{}, orden...), "--puerto", "0"), args...)...)
 	salida, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

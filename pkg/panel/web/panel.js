@@ -12,6 +12,15 @@ let pedido = false;
 
 const $ = (sel) => document.querySelector(sel);
 
+// The lab's token, which the panel put in the page for its own requests: what changes the page
+// for everybody (the control, «Limpiar») needs it. Empty when the page was opened by a name
+// rather than an address.
+const TOKEN = (document.querySelector('meta[name="token"]') || {}).content || "";
+
+function enviar(ruta, cuerpo) {
+  return fetch(ruta, { method: "POST", body: cuerpo, headers: { Authorization: "Bearer " + TOKEN } });
+}
+
 function carril(ev) {
   if (ev.programa === "alta-segura") return "cliente";
   if (ev.programa === "pasarela") return "pasarela";
@@ -287,8 +296,13 @@ function controles() {
   $("#simular").addEventListener("submit", async (e) => {
     e.preventDefault();
     const o = $("#simulando");
+    if (!TOKEN) {
+      o.setAttribute("data-error", "");
+      o.textContent = "abre el panel por su dirección (http://127.0.0.1:18084), no por un nombre: solo así lleva el token del laboratorio";
+      return;
+    }
     try {
-      const r = await fetch("/simular", { method: "POST", body: new URLSearchParams(new FormData(e.target)) });
+      const r = await enviar("/simular", new URLSearchParams(new FormData(e.target)));
       const texto = (await r.text()).trim();
       if (r.ok) o.removeAttribute("data-error");
       else o.setAttribute("data-error", "");
@@ -298,7 +312,7 @@ function controles() {
       o.textContent = "el panel no responde";
     }
   });
-  $("#borrar").addEventListener("click", () => fetch("/borrar", { method: "POST" }));
+  $("#borrar").addEventListener("click", () => enviar("/borrar"));
 }
 
 controles();

@@ -1,0 +1,101 @@
+package lab
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"cursohttp/pkg/token"
+)
+
+// The lab's two tokens (pkg/token): one pair per «laboratorio lab arrancar», handed to every server
+// it starts through their environment (never their command line, which any user of the machine
+// can read), and kept in Dir, readable only by whoever started the lab, for «laboratorio lab
+// token» to print.
+const (
+	ArchivoToken      = "token"       // the lab's token: the gateway's control, the panel's writes
+	ArchivoTokenClase = "token-clase" // the class token: only posting grading results
+)
+
+// Tokens are the pair a lab runs with.
+type Tokens struct{ Instructor, Clase string }
+
+// entorno is what a server started with these tokens gets besides the controller's environment.
+func (t Tokens) entorno() []string {
+	return append(os.Environ(), token.Variable+"="+t.Instructor, token.VariableClase+"="+t.Clase)
+}
+
+func (c *Control) rutaToken(nombre string) string { return filepath.Join(c.dir(), nombre) }
+
+// tokensParaArrancar are the tokens of the servers about to start: those of the lab already
+// running, when some of its servers are (a partial start must not leave two tokens in one lab),
+// else c.Token's when given (the instructor's CURSOHTTP_TOKEN), else new ones; written to Dir.
+func (c *Control) tokensParaArrancar() (Tokens, error) {
+	for _, s := range c.conocidos() {
+		if _, vivo, _ := c.vivo(s); vivo {
+			if t, err := c.LeerTokens(); err == nil {
+				return t, nil
+			}
+			break
+		}
+	}
+	t := Tokens{Instructor: c.Token, Clase: c.TokenClase}
+	if t.Instructor == "" {
+		t.Instructor = token.Nuevo()
+	}
+	if t.Clase == "" {
+		t.Clase = token.Nuevo()
+	}
+	for nombre, valor := range map[string]string{ArchivoToken: t.Instructor, ArchivoTokenClase: t.Clase} {
+		if err := escribirSecreto(c.rutaToken(nombre), valor+"\n"); err != nil {
+			return Tokens{}, fmt.Errorf("no pude guardar el token en %s: %w", c.rutaToken(nombre), err)
+		}
+	}
+	return t, nil
+}
+
+// escribirSecreto writes texto to ruta readable by its owner only (0600), also when ruta was there
+// before with wider permissions: a fresh file, renamed over it.
+func escribirSecreto(ruta, texto string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(ruta), filepath.Base(ruta)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.WriteString(texto); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), ruta)
+}
+
+// ErrSinToken: no lab was started here, so there is no token to show.
+var ErrSinToken = errors.New("no hay token del laboratorio")
+
+// LeerTokens reads the tokens the last «laboratorio lab arrancar» kept in Dir.
+func (c *Control) LeerTokens() (Tokens, error) {
+	var t Tokens
+	for _, x := range []struct {
+		nombre string
+		valor  *string
+	}{{ArchivoToken, &t.Instructor}, {ArchivoTokenClase, &t.Clase}} {
+		b, err := os.ReadFile(c.rutaToken(x.nombre))
+		if errors.Is(err, os.ErrNotExist) {
+			return Tokens{}, fmt.Errorf("%w en %s: «laboratorio lab arrancar» lo crea", ErrSinToken, c.dir())
+		}
+		if err != nil {
+			return Tokens{}, err
+		}
+		*x.valor = strings.TrimSpace(string(b))
+	}
+	return t, nil
+}

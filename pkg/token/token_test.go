@@ -1,0 +1,114 @@
+package token
+
+import (
+	"encoding/base64"
+	"net/http/httptest"
+	"testing"
+)
+
+// A new token is 128 random bits in base64url: 22 characters, never the same twice.
+func TestNuevo(t *testing.T) {
+	t.Parallel()
+	vistos := map[string]bool{}
+	for range 1000 {
+		v := Nuevo()
+		b, err := base64.RawURLEncoding.DecodeString(v)
+		if err != nil || len(b) != 16 || len(v) != 22 {
+			t.Fatalf("%q: %v (%d bytes)", v, err, len(b))
+		}
+		if vistos[v] {
+			t.Fatalf("%q dos veces", v)
+		}
+		vistos[v] = true
+	}
+}
+
+// The flag wins, then the environment, then a new one, which the server must say.
+func TestElegir(t *testing.T) {
+	t.Parallel()
+	entorno := func(v string) (string, bool) {
+		if v == Variable {
+			return " del-entorno ", true
+		}
+		return "", false
+	}
+	if v, gen := Elegir("de-la-bandera", entorno, Variable); v != "de-la-bandera" || gen {
+		t.Errorf("bandera: %q %v", v, gen)
+	}
+	if v, gen := Elegir("", entorno, Variable); v != "del-entorno" || gen {
+		t.Errorf("entorno: %q %v", v, gen)
+	}
+	if v, gen := Elegir("", entorno, VariableClase); len(v) != 22 || !gen {
+		t.Errorf("sin nada: %q %v", v, gen)
+	}
+	if v, gen := Elegir("  ", nil, Variable); len(v) != 22 || !gen {
+		t.Errorf("bandera en blanco: %q %v", v, gen)
+	}
+	if v := Leer("", entorno); v != "del-entorno" {
+		t.Errorf("Leer: %q", v)
+	}
+	if v := Leer("", nil); v != "" {
+		t.Errorf("Leer sin nada: %q", v)
+	}
+}
+
+func TestIguales(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		a, b string
+		ok   bool
+	}{
+		{"abc", "abc", true}, {"abc", "abd", false}, {"abc", "abcd", false}, {"", "", false}, {"", "x", false}, {"x", "", false},
+	} {
+		if Iguales(c.a, c.b) != c.ok {
+			t.Errorf("Iguales(%q, %q) = %v", c.a, c.b, !c.ok)
+		}
+	}
+}
+
+// What a browser sends from the panel's own page passes; what it sends from any other page, or a
+// request that names another origin, does not, whatever token it carries.
+func TestComprobar(t *testing.T) {
+	t.Parallel()
+	p := Puerta{Instructor: "profe", Clase: "clase"}
+	casos := []struct {
+		nombre   string
+		cabecera map[string]string
+		nivel    Nivel
+		codigo   int
+		motivo   string
+	}{
+		{"curl con el token", map[string]string{"Authorization": "Bearer profe"}, Instructor, 0, ""},
+		{"esquema en minúsculas", map[string]string{"Authorization": "bearer profe"}, Instructor, 0, ""},
+		{"la propia página", map[string]string{"Authorization": "Bearer profe", "Sec-Fetch-Site": "same-origin", "Origin": "http://127.0.0.1:18084"}, Instructor, 0, ""},
+		{"sin token", nil, Instructor, 401, MotivoFalta},
+		{"otro token", map[string]string{"Authorization": "Bearer otro"}, Instructor, 401, MotivoMalo},
+		{"Basic", map[string]string{"Authorization": "Basic profe"}, Instructor, 401, MotivoFalta},
+		{"el de la clase no basta", map[string]string{"Authorization": "Bearer clase"}, Instructor, 401, MotivoMalo},
+		{"el de la clase publica", map[string]string{"Authorization": "Bearer clase"}, Clase, 0, ""},
+		{"el del profesor publica", map[string]string{"Authorization": "Bearer profe"}, Clase, 0, ""},
+		{"publicar sin token", nil, Clase, 401, MotivoClase},
+		{"publicar con otro", map[string]string{"Authorization": "Bearer x"}, Clase, 401, MotivoMaloCl},
+		{"otro sitio con el token", map[string]string{"Authorization": "Bearer profe", "Sec-Fetch-Site": "cross-site"}, Instructor, 403, MotivoSitio},
+		{"otro puerto de 127.0.0.1", map[string]string{"Authorization": "Bearer profe", "Sec-Fetch-Site": "same-site"}, Instructor, 403, MotivoSitio},
+		{"otro origen", map[string]string{"Authorization": "Bearer profe", "Origin": "http://127.0.0.1:9999"}, Instructor, 403, MotivoSitio},
+		{"origen null", map[string]string{"Authorization": "Bearer profe", "Origin": "null"}, Instructor, 403, MotivoSitio},
+		{"otro sitio sin token", map[string]string{"Sec-Fetch-Site": "cross-site"}, Clase, 403, MotivoSitio},
+	}
+	for _, c := range casos {
+		r := httptest.NewRequest("POST", "http://127.0.0.1:18084/simular", nil)
+		for k, v := range c.cabecera {
+			r.Header.Set(k, v)
+		}
+		codigo, motivo := p.Comprobar(r, c.nivel)
+		if codigo != c.codigo || motivo != c.motivo {
+			t.Errorf("%s: %d %q, se esperaba %d %q", c.nombre, codigo, motivo, c.codigo, c.motivo)
+		}
+	}
+	// A server without a class token lets nobody in with an empty one.
+	r := httptest.NewRequest("POST", "/", nil)
+	r.Header.Set("Authorization", "Bearer ")
+	if c, _ := (Puerta{Instructor: "profe"}).Comprobar(r, Clase); c != 401 {
+		t.Errorf("token vacío: %d", c)
+	}
+}
