@@ -21,6 +21,11 @@ enlazan_pruebas() {
   "$GO" list -deps ./cmd/... ./scripts/... | grep -E '^(testing|net/http/httptest|cursohttp/internal/prueba)($|/)'
   return 0
 }
+# A client links no server code (issue 23): alta-segura imports none of the servers' packages.
+cliente_sin_servidor() {
+  "$GO" list -deps ./cmd/alta-segura | grep -E '^cursohttp/pkg/(servidor|revisor|pasarela|laboratorio|panel|lab|control)$'
+  return 0
+}
 
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -40,6 +45,7 @@ correr "go mod tidy -diff" "$GO" mod tidy -diff
 correr "deadcode (programas)" sin_salida deadcode -filter '^cursohttp/(cmd|pkg|scripts)/' ./...
 correr "deadcode -test" sin_salida deadcode -test ./...
 correr "programas sin paquetes de prueba" sin_salida enlazan_pruebas
+correr "alta-segura sin código de servidor" sin_salida cliente_sin_servidor
 wait
 
 fallos=0

@@ -16,11 +16,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/altasegura"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/reintento"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/variantes"
 )
@@ -56,7 +56,7 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 			if u, err := url.Parse(pasarela); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return cli.UsoMal("alta-segura: --pasarela debe ser una dirección http, no «%s»", pasarela)
 			}
-			if err := servidor.ValidarPanel(panel); err != nil {
+			if err := eventos.ValidarPanel(panel); err != nil {
 				return cli.UsoMal("alta-segura: %v", err)
 			}
 			if strings.TrimSpace(simular) == "" {
@@ -73,7 +73,7 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 			limite, texto := altasegura.LimiteDeEntorno(entorno("ALTA_LIMITE_MS"))
 			var log *zerolog.Logger
 			if logJSON {
-				l := servidor.NuevoLogger(stdout, stdout, true)
+				l := bitacora.NuevoLogger(stdout, stdout, true)
 				log = &l
 			}
 			var emisor *eventos.Emisor

@@ -12,7 +12,9 @@ import (
 
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/laboratorio"
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/panel"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
@@ -62,20 +64,20 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
-			if err := servidor.ValidarPanel(o.Panel); err != nil {
+			if err := eventos.ValidarPanel(o.Panel); err != nil {
 				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
 			}
 			// Every lesson's bench is the same program: the choice is only checked.
 			if _, err := version.Eleccion(nil); err != nil {
 				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
 			}
-			bitacora := servidor.NuevaBitacora(cmd.Context(), f.out, f.err)
-			defer bitacora.Cerrar()
-			log := bitacora.Logger(o.LogJSON)
-			obs, cerrar := o.Observar("laboratorio", log)
-			defer cerrar()
-			return servir(cmd.Context(), "laboratorio", o, obs.Envolver(bitacora.Registrar(o.LogJSON, laboratorio.Nuevo(log))), log,
-				func(addr string) string { return "laboratorio en http://" + addr + "/codigo/NNN" })
+			return servidor.Correr(cmd.Context(), servidor.Programa{
+				Nombre: "laboratorio", Opciones: o, Out: f.out, Err: f.err, Peticiones: true, Observar: true,
+				Armar: func(log zerolog.Logger, _ observacion.Observador) (http.Handler, func(), error) {
+					return laboratorio.Nuevo(log), nil, nil
+				},
+				Inicio: linea("laboratorio en http://", "/codigo/NNN"),
+			})
 		},
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoLaboratorio)
@@ -116,18 +118,19 @@ del código (Service Unavailable) o, en el 409 de «llave en curso», el del rev
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
-			bitacora := servidor.NuevaBitacora(cmd.Context(), f.out, f.err)
-			defer bitacora.Cerrar()
-			log := bitacora.Logger(o.LogJSON)
-			m, err := laboratorio.NuevaMentira(args, log, om)
-			if err != nil {
-				return cli.UsoMal("laboratorio mentira: %v", err)
-			}
-			// A held "mudo" request must not make Ctrl+C wait.
-			soltar := context.AfterFunc(cmd.Context(), m.Cerrar)
-			defer soltar()
-			return servir(cmd.Context(), "laboratorio mentira", o, m, log,
-				func(addr string) string { return "servidor de mentira en http://" + addr })
+			return servidor.Correr(cmd.Context(), servidor.Programa{
+				Nombre: "laboratorio mentira", Opciones: o, Out: f.out, Err: f.err,
+				Armar: func(log zerolog.Logger, _ observacion.Observador) (http.Handler, func(), error) {
+					m, err := laboratorio.NuevaMentira(args, log, om)
+					if err != nil {
+						return nil, nil, cli.UsoMal("laboratorio mentira: %v", err)
+					}
+					// A held "mudo" request must not make Ctrl+C wait.
+					soltar := context.AfterFunc(cmd.Context(), m.Cerrar)
+					return m, func() { soltar() }, nil
+				},
+				Inicio: linea("servidor de mentira en http://", ""),
+			})
 		},
 	}
 	o.Banderas(cmd.Flags(), curso.PuertoPasarela)
@@ -154,11 +157,13 @@ un cliente con un type que llega de afuera.
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
-			bitacora := servidor.NuevaBitacora(cmd.Context(), f.out, f.err)
-			defer bitacora.Cerrar()
-			log := bitacora.Logger(o.LogJSON)
-			return servir(cmd.Context(), "laboratorio hostil", o, laboratorio.NuevoHostil(), log,
-				func(addr string) string { return "servicio hostil en http://" + addr })
+			return servidor.Correr(cmd.Context(), servidor.Programa{
+				Nombre: "laboratorio hostil", Opciones: o, Out: f.out, Err: f.err,
+				Armar: func(zerolog.Logger, observacion.Observador) (http.Handler, func(), error) {
+					return laboratorio.NuevoHostil(), nil, nil
+				},
+				Inicio: linea("servicio hostil en http://", ""),
+			})
 		},
 	}
 	o.Banderas(cmd.Flags(), curso.PuertoHostil)
@@ -202,9 +207,6 @@ detiene con Ctrl+C.`,
 			if u, err := url.Parse(pasarela); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 				return cli.UsoMal("laboratorio panel: --pasarela debe ser una dirección http, no «%s»", pasarela)
 			}
-			bitacora := servidor.NuevaBitacora(cmd.Context(), f.out, f.err)
-			defer bitacora.Cerrar()
-			log := bitacora.Logger(o.LogJSON)
 			// The two tokens: the flag's, else the environment's (the lab controller's), else new
 			// ones, said after the start-up line (no lesson shows the panel).
 			tok, nuevo := token.Elegir(o.Token, os.LookupEnv, token.Variable)
@@ -216,12 +218,16 @@ detiene con Ctrl+C.`,
 			if nuevaClase {
 				dichos = append(dichos, "panel: token de la clase "+clase+" (nuevo: publica resultados con él; --token-clase o CURSOHTTP_TOKEN_CLASE)")
 			}
-			p := panel.Nuevo(panel.Opciones{Pasarela: pasarela, Log: log, Token: tok, TokenClase: clase})
-			// The pages' streams never end by themselves: Ctrl+C must not wait for them.
-			soltar := context.AfterFunc(cmd.Context(), p.Cerrar)
-			defer soltar()
-			return servir(cmd.Context(), "laboratorio panel", o, p, log,
-				func(addr string) string { return "panel en http://" + addr + " (ábrelo en el navegador)" }, dichos...)
+			return servidor.Correr(cmd.Context(), servidor.Programa{
+				Nombre: "laboratorio panel", Opciones: o, Out: f.out, Err: f.err,
+				Armar: func(log zerolog.Logger, _ observacion.Observador) (http.Handler, func(), error) {
+					p := panel.Nuevo(panel.Opciones{Pasarela: pasarela, Log: log, Token: tok, TokenClase: clase})
+					// The pages' streams never end by themselves: Ctrl+C must not wait for them.
+					soltar := context.AfterFunc(cmd.Context(), p.Cerrar)
+					return p, func() { soltar() }, nil
+				},
+				Inicio: linea("panel en http://", " (ábrelo en el navegador)", dichos...),
+			})
 		},
 	}
 	o.Banderas(cmd.Flags(), curso.PuertoPanel)
@@ -231,20 +237,14 @@ detiene con Ctrl+C.`,
 	return cmd
 }
 
-// servir listens, prints the start-up line and then the lines of dichos, serves until ctx ends and
-// shuts down gracefully. The request log is left to the caller: the course's fake gateway and
-// hostile service print none.
-func servir(ctx context.Context, programa string, o servidor.Opciones, h http.Handler, log zerolog.Logger, linea func(string) string, dichos ...string) error {
-	o.Log = log
-	ln, err := servidor.Escuchar(programa, o)
-	if err != nil {
-		return err
+// linea is a start-up line, antes, the address and despues, then the lines of dichos.
+func linea(antes, despues string, dichos ...string) func(zerolog.Logger, string) {
+	return func(log zerolog.Logger, addr string) {
+		log.Info().Str("direccion", addr).Msg(antes + addr + despues)
+		for _, d := range dichos {
+			log.Info().Msg(d)
+		}
 	}
-	log.Info().Str("direccion", ln.Addr().String()).Msg(linea(ln.Addr().String()))
-	for _, d := range dichos {
-		log.Info().Msg(d)
-	}
-	return servidor.Servir(ctx, ln, servidor.Nuevo(h), log)
 }
 
 // validar checks what the flags cannot: the port's range.

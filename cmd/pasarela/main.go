@@ -13,10 +13,13 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/eventos"
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
@@ -73,7 +76,7 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			if err != nil {
 				return cli.UsoMal("pasarela: --destino %v", err)
 			}
-			if err := servidor.ValidarPanel(o.Panel); err != nil {
+			if err := eventos.ValidarPanel(o.Panel); err != nil {
 				return cli.UsoMal("pasarela: %v", err)
 			}
 			var sim *pasarela.Simulacion
@@ -116,35 +119,28 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 	return raiz
 }
 
-// servir listens, prints the start-up line, serves until ctx ends and shuts down gracefully.
+// servir serves the gateway (servidor.Correr) until ctx ends.
 func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *pasarela.Simulacion, transporte http.RoundTripper, tok string, stdout, stderr io.Writer) error {
-	// The log leaves in batches (servidor.Bitacora); everything is written before servir returns.
-	bitacora := servidor.NuevaBitacora(ctx, stdout, stderr)
-	defer bitacora.Cerrar()
-	log := bitacora.Logger(o.LogJSON)
-	o.Log = log
-	ln, err := servidor.Escuchar("pasarela", o)
-	if err != nil {
-		return err // one line, busy port included
-	}
-	obs, cerrar := o.Observar("pasarela", log)
-	defer cerrar()
-	p := pasarela.Nueva(pasarela.Opciones{Destinos: destinos, Log: log, Transporte: transporte, Token: tok})
-	srv := servidor.Nuevo(obs.Envolver(p))
-	nombres := make([]string, len(destinos))
-	for i, d := range destinos {
-		nombres[i] = d.String()
-	}
-	log.Info().Str("direccion", ln.Addr().String()).Str("destino", strings.Join(nombres, ",")).
-		Msg(pasarela.LineaDeInicio(ln.Addr().String(), destinos))
-	if sim != nil {
-		p.Simular(sim)
-		log.Info().Str("simular", sim.String()).Uint64("semilla", sim.Semilla).Msg(pasarela.LineaDeSimulacion(sim))
-	}
-	if err := servidor.Servir(ctx, ln, srv, log); err != nil {
-		return fmt.Errorf("pasarela: %w", err)
-	}
-	return nil
+	var p *pasarela.Pasarela
+	return servidor.Correr(ctx, servidor.Programa{
+		Nombre: "pasarela", Opciones: o, Out: stdout, Err: stderr, Observar: true,
+		Armar: func(log zerolog.Logger, _ observacion.Observador) (http.Handler, func(), error) {
+			p = pasarela.Nueva(pasarela.Opciones{Destinos: destinos, Log: log, Transporte: transporte, Token: tok})
+			return p, nil, nil
+		},
+		Inicio: func(log zerolog.Logger, addr string) {
+			nombres := make([]string, len(destinos))
+			for i, d := range destinos {
+				nombres[i] = d.String()
+			}
+			log.Info().Str("direccion", addr).Str("destino", strings.Join(nombres, ",")).
+				Msg(pasarela.LineaDeInicio(addr, destinos))
+			if sim != nil {
+				p.Simular(sim)
+				log.Info().Str("simular", sim.String()).Uint64("semilla", sim.Semilla).Msg(pasarela.LineaDeSimulacion(sim))
+			}
+		},
+	})
 }
 
 // leerDestinos reads --destino: one http(s) address, or several separated by commas.

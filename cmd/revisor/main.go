@@ -11,6 +11,7 @@ import (
 	// date in local time, and the lesson's run is on a UTC−6 machine.
 	_ "time/tzdata"
 
+	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -18,8 +19,10 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
+	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/laboratorio"
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/ordenes/agente"
 	"cursohttp/pkg/ordenes/ahorro"
 	"cursohttp/pkg/ordenes/comprobar"
@@ -141,13 +144,13 @@ func agregarOrdenes(raiz *cobra.Command, f *entorno.Fabrica) {
 	)
 }
 
-// servirRevisor checks the options, listens, prints the start-up line, serves until the command's
-// context ends and shuts down gracefully.
+// servirRevisor checks the options, opens the store and serves it (servidor.Correr) until the
+// command's context ends.
 func servirRevisor(c *cobra.Command, f *entorno.Fabrica, o servidor.Opciones, programa variantes.Eleccion, texto string, lim limites, vig *vigenciaLlaves, dat almacenDatos) error {
 	if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
 		return err
 	}
-	if err := servidor.ValidarPanel(o.Panel); err != nil {
+	if err := eventos.ValidarPanel(o.Panel); err != nil {
 		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
 	// A broken version says so first, every time, before anything else can scroll it away.
@@ -177,27 +180,18 @@ func servirRevisor(c *cobra.Command, f *entorno.Fabrica, o servidor.Opciones, pr
 		// Wrong on purpose: the keys in this process, written after the service in a second step.
 		ro.Llaves = almacen.LlavesEnMemoria(idempotencia.Nuevo(llaves))
 	}
-	// The log leaves in batches (servidor.Bitacora); everything is written before the command returns.
-	bitacora := servidor.NuevaBitacora(c.Context(), f.Out, f.Err)
-	defer bitacora.Cerrar()
-	log := bitacora.Logger(o.LogJSON)
-	ro.Log, o.Log = log, log
-	ln, err := servidor.Escuchar("revisor", o)
-	if err != nil {
-		return err // one line, busy port included (servidor.PuertoOcupado says what to do)
-	}
-	obs, cerrar := o.Observar("revisor", log)
-	defer cerrar()
-	ro.Observacion = obs
-	rv := revisor.Nuevo(ro)
-	defer rv.Cerrar()
-	srv := servidor.Nuevo(obs.Envolver(bitacora.Registrar(o.LogJSON, rv)))
-	log.Info().Str("direccion", ln.Addr().String()).Msg("revisor en http://" + ln.Addr().String())
-	if dondeDatos != "" {
-		log.Info().Msg(dondeDatos)
-	}
-	if err := servidor.Servir(c.Context(), ln, srv, log); err != nil {
-		return fmt.Errorf("%s: %w", c.CommandPath(), err)
-	}
-	return nil
+	return servidor.Correr(c.Context(), servidor.Programa{
+		Nombre: "revisor", Opciones: o, Out: f.Out, Err: f.Err, Peticiones: true, Observar: true,
+		Armar: func(log zerolog.Logger, obs observacion.Observador) (http.Handler, func(), error) {
+			ro.Log, ro.Observacion = log, obs
+			rv := revisor.Nuevo(ro)
+			return rv, rv.Cerrar, nil
+		},
+		Inicio: func(log zerolog.Logger, addr string) {
+			log.Info().Str("direccion", addr).Msg("revisor en http://" + addr)
+			if dondeDatos != "" {
+				log.Info().Msg(dondeDatos)
+			}
+		},
+	})
 }

@@ -15,8 +15,8 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/clientemcp"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/revisor"
-	"cursohttp/pkg/servidor"
 )
 
 // These tests run `revisor agente mcp` as an agent's host does: the built binary, a subprocess
@@ -40,7 +40,7 @@ func revisorFresco(t *testing.T) string {
 	t.Helper()
 	rv := revisor.Nuevo(revisor.Opciones{Guardar: 20 * time.Millisecond, EsperaCierre: 10 * time.Millisecond})
 	t.Cleanup(rv.Cerrar)
-	return servidortest.Nuevo(t, servidor.Registrar(servidor.NuevoLogger(&prueba.Buffer{}, &prueba.Buffer{}, false), rv)).URL
+	return servidortest.Nuevo(t, bitacora.Registrar(bitacora.NuevoLogger(&prueba.Buffer{}, &prueba.Buffer{}, false), rv)).URL
 }
 
 // comandoDelAgente is the command an agent's configuration declares, with the credential in its environment.

@@ -22,11 +22,11 @@ import (
 	"cursohttp/internal/prueba/leccion7"
 	"cursohttp/internal/prueba/ordenestest"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/pasarela"
-	"cursohttp/pkg/servidor"
 )
 
 // arbol is the revisor's command tree down to `agente mcp`, as the binary has it.
@@ -252,7 +252,7 @@ func TestAgenteMCPRespuestaPerdida(t *testing.T) {
 	t.Parallel()
 	rev, registro := ordenestest.Revisor(t, 20*time.Millisecond)
 	destino, _ := url.Parse(rev)
-	gw := servidortest.Nuevo(t, pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{destino}, Log: servidor.NuevoLogger(io.Discard, io.Discard, false)}))
+	gw := servidortest.Nuevo(t, pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{destino}, Log: bitacora.NuevoLogger(io.Discard, io.Discard, false)}))
 	s, _ := agenteMCP(t, func(e *entorno.Entorno) {
 		c := entorno.NuevoCliente()
 		c.Transport = conCabecera{c.Transport, "X-Simular", "perder-primera"}

@@ -18,11 +18,11 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/ordenes/comprobar"
 	"cursohttp/pkg/revisor"
-	"cursohttp/pkg/servidor"
 )
 
 // conLlaves is the course's store in memory with the key records configured by o.
@@ -33,7 +33,7 @@ func conLlaves(o idempotencia.Opciones) *almacen.Memoria {
 func levantarRevisor(t *testing.T, llaves idempotencia.Opciones) (string, *prueba.Buffer) {
 	t.Helper()
 	log := &prueba.Buffer{}
-	rv := revisor.Nuevo(revisor.Opciones{Log: servidor.NuevoLogger(log, log, false), Almacen: conLlaves(llaves)})
+	rv := revisor.Nuevo(revisor.Opciones{Log: bitacora.NuevoLogger(log, log, false), Almacen: conLlaves(llaves)})
 	ts := servidortest.Nuevo(t, rv)
 	t.Cleanup(rv.Cerrar)
 	return ts.URL, log

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"cursohttp/pkg/anuncio"
 	"cursohttp/pkg/curso"
 )
 
@@ -208,10 +209,10 @@ func (c *Control) decir(formato string, a ...any) {
 }
 
 // vivo reads a server's state file and waits a moment if the server is still writing it.
-func (c *Control) vivo(s Servidor) (Estado, bool, error) {
+func (c *Control) vivo(s Servidor) (anuncio.Estado, bool, error) {
 	for i := 0; ; i++ {
-		e, vivo, err := Leer(c.rutaEstado(s))
-		if !errors.Is(err, errArrancando) || i == 50 {
+		e, vivo, err := anuncio.Leer(c.rutaEstado(s))
+		if !errors.Is(err, anuncio.ErrArrancando) || i == 50 {
 			return e, vivo, err
 		}
 		time.Sleep(sondeo)
@@ -255,7 +256,7 @@ func (c *Control) Arrancar(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var arrancados []Estado
+	var arrancados []anuncio.Estado
 	for _, s := range pendientes {
 		e, err := c.arrancar(ctx, s, tokens)
 		if err != nil {
@@ -285,7 +286,7 @@ func (c *Control) queCorria(n int) string {
 }
 
 // deshacer stops the servers this run started (arrancados, of pendientes), the last one first.
-func (c *Control) deshacer(ctx context.Context, pendientes []Servidor, arrancados []Estado) {
+func (c *Control) deshacer(ctx context.Context, pendientes []Servidor, arrancados []anuncio.Estado) {
 	for i := len(arrancados) - 1; i >= 0; i-- {
 		s, e := pendientes[i], arrancados[i]
 		if err := c.detener(ctx, e); err != nil {
@@ -304,14 +305,14 @@ func (c *Control) ordenDetener() string {
 	return c.Detenerlo
 }
 
-func (c *Control) arrancar(ctx context.Context, s Servidor, tokens Tokens) (Estado, error) {
+func (c *Control) arrancar(ctx context.Context, s Servidor, tokens Tokens) (anuncio.Estado, error) {
 	bin := c.binario(s.Programa)
 	if _, err := os.Stat(bin); err != nil {
-		return Estado{}, fmt.Errorf("falta %s (make build lo construye)", bin)
+		return anuncio.Estado{}, fmt.Errorf("falta %s (make build lo construye)", bin)
 	}
 	bitacora, err := os.Create(c.rutaBitacora(s))
 	if err != nil {
-		return Estado{}, err
+		return anuncio.Estado{}, err
 	}
 	defer bitacora.Close()
 	cmd := exec.Command(bin, append(append([]string{}, s.Args...), "--estado-lab", c.rutaEstado(s))...)
@@ -320,11 +321,11 @@ func (c *Control) arrancar(ctx context.Context, s Servidor, tokens Tokens) (Esta
 	separar(cmd)
 	termino, err := c.lanzar(cmd)
 	if err != nil {
-		return Estado{}, err
+		return anuncio.Estado{}, err
 	}
 	e, err := c.esperarArranque(ctx, s, cmd, termino, func() string { return leerTodo(c.rutaBitacora(s)) })
 	if err != nil {
-		return Estado{}, err
+		return anuncio.Estado{}, err
 	}
 	linea := primeraLinea(c.rutaBitacora(s))
 	c.decir("%s   (pid %d, bitácora %s)", linea, e.PID, c.rutaBitacora(s))
@@ -374,7 +375,7 @@ func (c *Control) hijo(pid int) <-chan struct{} {
 
 // esperarArranque waits until the server says, through its state file, that it listens. If it
 // ends first, the reason is the last thing it wrote (salida).
-func (c *Control) esperarArranque(ctx context.Context, s Servidor, cmd *exec.Cmd, termino <-chan struct{}, salida func() string) (Estado, error) {
+func (c *Control) esperarArranque(ctx context.Context, s Servidor, cmd *exec.Cmd, termino <-chan struct{}, salida func() string) (anuncio.Estado, error) {
 	espera := c.Espera
 	if espera == 0 {
 		espera = esperaArranque
@@ -386,17 +387,17 @@ func (c *Control) esperarArranque(ctx context.Context, s Servidor, cmd *exec.Cmd
 	for {
 		select {
 		case <-termino:
-			return Estado{}, fmt.Errorf("%s", motivo(salida()))
+			return anuncio.Estado{}, fmt.Errorf("%s", motivo(salida()))
 		case <-limite.C:
 			cmd.Process.Kill()
 			<-termino
-			return Estado{}, fmt.Errorf("no escuchó en %s en %s", c.url(s), espera)
+			return anuncio.Estado{}, fmt.Errorf("no escuchó en %s en %s", c.url(s), espera)
 		case <-ctx.Done():
 			cmd.Process.Kill()
 			<-termino
-			return Estado{}, ctx.Err()
+			return anuncio.Estado{}, ctx.Err()
 		case <-tic.C:
-			if e, vivo, err := Leer(c.rutaEstado(s)); err == nil && vivo && e.PID == cmd.Process.Pid {
+			if e, vivo, err := anuncio.Leer(c.rutaEstado(s)); err == nil && vivo && e.PID == cmd.Process.Pid {
 				return e, nil
 			}
 		}
@@ -462,7 +463,7 @@ func (c *Control) Detener(ctx context.Context) error {
 }
 
 // detener asks the server to stop, waits for it, and kills it if it takes longer than Apagado.
-func (c *Control) detener(ctx context.Context, e Estado) error {
+func (c *Control) detener(ctx context.Context, e anuncio.Estado) error {
 	if err := pedirQueTermine(e.PID); err != nil && existe(e.PID) {
 		return err
 	}
@@ -550,9 +551,9 @@ func (c *Control) Vaciar(ctx context.Context, borrar func(ctx context.Context, d
 type Informe struct {
 	Servidor
 	Vivo     bool
-	Estado   Estado   // when Vivo
-	Ocupado  bool     // not ours, but something listens on its port
-	Ocupante Ocupante // who, if the system said
+	Estado   anuncio.Estado // when Vivo
+	Ocupado  bool           // not ours, but something listens on its port
+	Ocupante Ocupante       // who, if the system said
 	Bitacora string
 }
 
@@ -621,7 +622,7 @@ var puertosDelCurso = []int{curso.PuertoRevisor, curso.PuertoLaboratorio, curso.
 // Puertos checks that the course's ports (18080-18083) are free, as the scenes need them. If not,
 // it says in one line who holds them and what to do, and returns ErrFallo.
 func (c *Control) Puertos(ctx context.Context) error {
-	nuestros := map[int]Estado{}
+	nuestros := map[int]anuncio.Estado{}
 	for _, s := range c.servidores() {
 		if e, vivo, err := c.vivo(s); err == nil && vivo {
 			nuestros[s.Puerto] = e

@@ -1,8 +1,6 @@
 package lab
 
 import (
-	"cursohttp/internal/prueba"
-
 	"bytes"
 	"context"
 	"errors"
@@ -19,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"cursohttp/internal/prueba"
 )
 
 // binarios holds the three servers built for this run ("" with -short).
@@ -367,29 +367,5 @@ func TestArrancarUnServidorQueTermina(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "laboratorio no arrancó: laboratorio: --puerto va de 0 a 65535") {
 		t.Errorf("salida:\n%s", out)
-	}
-}
-
-func TestAnunciarYLeer(t *testing.T) {
-	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ruta := filepath.Join(t.TempDir(), "sub", "revisor.estado")
-	anunciado, err := Anunciar(ln, ruta, "revisor")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, vivo, err := Leer(ruta)
-	if err != nil || !vivo || e.PID != os.Getpid() || e.Programa != "revisor" || e.Direccion != ln.Addr().String() {
-		t.Fatalf("Leer: %+v %v %v", e, vivo, err)
-	}
-	anunciado.Close()
-	if _, err := os.Stat(ruta); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("al cerrar, el archivo de estado sigue: %v", err)
-	}
-	if _, vivo, err := Leer(ruta); vivo || err != nil {
-		t.Errorf("Leer tras cerrar: %v %v", vivo, err)
 	}
 }

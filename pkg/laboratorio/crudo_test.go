@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"cursohttp/internal/prueba"
-
 	"github.com/rs/zerolog"
+
+	"cursohttp/internal/prueba"
 )
 
 // crudo is a response as it crossed the wire: header names keep their case.
@@ -78,10 +78,10 @@ func partir(todo string) crudo {
 	return r
 }
 
-// bitacora is a log destination safe for concurrent handlers.
-type bitacora struct{ prueba.Buffer }
+// registro is a log destination safe for concurrent handlers.
+type registro struct{ prueba.Buffer }
 
-func (l *bitacora) lineas() []string {
+func (l *registro) lineas() []string {
 	var out []string
 	s := bufio.NewScanner(strings.NewReader(l.String()))
 	for s.Scan() {

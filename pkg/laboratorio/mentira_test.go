@@ -12,10 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"cursohttp/internal/prueba/servidortest"
-	"cursohttp/pkg/servidor"
-
 	"github.com/rs/zerolog"
+
+	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/bitacora"
+	"cursohttp/pkg/servidor"
 )
 
 func TestLeerRespuesta(t *testing.T) {
@@ -96,15 +97,15 @@ func TestNuevaMentiraSinRespuestas(t *testing.T) {
 	}
 }
 
-func nuevaMentira(t *testing.T, pedidas ...string) (*Mentira, *bitacora, string) {
+func nuevaMentira(t *testing.T, pedidas ...string) (*Mentira, *registro, string) {
 	t.Helper()
 	return nuevaMentiraCon(t, OpcionesMentira{}, pedidas...)
 }
 
-func nuevaMentiraCon(t *testing.T, o OpcionesMentira, pedidas ...string) (*Mentira, *bitacora, string) {
+func nuevaMentiraCon(t *testing.T, o OpcionesMentira, pedidas ...string) (*Mentira, *registro, string) {
 	t.Helper()
-	var log bitacora
-	m, err := NuevaMentira(pedidas, servidor.NuevoLogger(&log, &log, false), o)
+	var log registro
+	m, err := NuevaMentira(pedidas, bitacora.NuevoLogger(&log, &log, false), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,8 +264,8 @@ func TestMentiraConcurrente(t *testing.T) {
 // the connections it still holds, without an answer.
 func TestMentiraMuda(t *testing.T) {
 	t.Parallel()
-	var log bitacora
-	m, err := NuevaMentira([]string{"mudo"}, servidor.NuevoLogger(&log, &log, false), OpcionesMentira{})
+	var log registro
+	m, err := NuevaMentira([]string{"mudo"}, bitacora.NuevoLogger(&log, &log, false), OpcionesMentira{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,9 +17,9 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/pasarela"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/traza"
 )
 
@@ -145,7 +145,7 @@ func TestControlDeLaFalla(t *testing.T) {
 	t.Parallel()
 	u, _ := url.Parse("http://127.0.0.1:1")
 	var logPasarela prueba.Buffer
-	pas := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&logPasarela, &logPasarela, false), Token: "profe"})
+	pas := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{u}, Log: bitacora.NuevoLogger(&logPasarela, &logPasarela, false), Token: "profe"})
 	ps := servidortest.Nuevo(t, pas)
 	p := Nuevo(Opciones{Pasarela: ps.URL, Log: zerolog.Nop(), Token: "profe"})
 	srv := servidortest.Nuevo(t, p)
@@ -221,7 +221,7 @@ func TestSinTokenNadaCambia(t *testing.T) {
 	pas := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{u}, Log: zerolog.Nop(), Token: "profe"})
 	ps := servidortest.Nuevo(t, pas)
 	var log prueba.Buffer
-	p := Nuevo(Opciones{Pasarela: ps.URL, Log: servidor.NuevoLogger(&log, &log, false), Token: "profe", TokenClase: "clase"})
+	p := Nuevo(Opciones{Pasarela: ps.URL, Log: bitacora.NuevoLogger(&log, &log, false), Token: "profe", TokenClase: "clase"})
 	srv := servidortest.Nuevo(t, p)
 	evento := `{"programa":"pasarela","tipo":"peticion","escritura":true,"inicio":"2026-01-01T00:00:00Z","ms":1}` + "\n"
 	if resp, err := postear(srv.URL+RutaEventos, "profe", eventos.Tipo, evento); err != nil || resp.StatusCode != 204 {

@@ -11,7 +11,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
-	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/bitacora"
 )
 
 // nadie is the address of a port nobody listens on: a revisor that is down.
@@ -49,7 +49,7 @@ func pasarelaHacia(t *testing.T, destinos ...string) (string, *prueba.Buffer) {
 		us = append(us, u)
 	}
 	log := &prueba.Buffer{}
-	ts := servidortest.Nuevo(t, Nueva(Opciones{Destinos: us, Log: servidor.NuevoLogger(log, log, false)}))
+	ts := servidortest.Nuevo(t, Nueva(Opciones{Destinos: us, Log: bitacora.NuevoLogger(log, log, false)}))
 	return ts.URL, log
 }
 

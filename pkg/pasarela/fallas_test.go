@@ -15,6 +15,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/servidor"
 )
 
@@ -155,7 +156,7 @@ func TestReiniciar(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv := servidor.Nuevo(Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(log, log, false)}))
+			srv := servidor.Nuevo(Nueva(Opciones{Destinos: []*url.URL{u}, Log: bitacora.NuevoLogger(log, log, false)}))
 			go srv.Serve(ln)
 			t.Cleanup(func() { srv.Close() })
 			addr = ln.Addr().String()
@@ -261,7 +262,7 @@ func TestSimulacionReproducible(t *testing.T) {
 		destino, vistas := revisorFalso(t)
 		u, _ := url.Parse(destino)
 		var log prueba.Buffer
-		p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&log, &log, false)})
+		p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: bitacora.NuevoLogger(&log, &log, false)})
 		s, err := LeerSimulacion("perder@0.3", semilla)
 		if err != nil {
 			t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/traza"
 )
 
@@ -190,7 +190,7 @@ type asientoJSON struct {
 }
 
 func (a Asiento) json() asientoJSON {
-	j := asientoJSON{Hora: a.Hora.Format(servidor.FormatoHora), Metodo: a.Metodo, Ruta: a.Ruta, Llave: a.Llave, Falla: a.Falla,
+	j := asientoJSON{Hora: a.Hora.Format(bitacora.FormatoHora), Metodo: a.Metodo, Ruta: a.Ruta, Llave: a.Llave, Falla: a.Falla,
 		Llego: a.Llego, Revisor: a.Revisor, Cliente: a.Cliente, Resultado: a.Resultado, Escritura: a.Escritura,
 		Repetida: a.Repetida, Exito: a.Exito}
 	if a.Traza != (traza.ID{}) {

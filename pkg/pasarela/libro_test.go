@@ -15,8 +15,8 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/revisor"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/traza"
 )
 
@@ -175,7 +175,7 @@ func TestRutasPropias(t *testing.T) {
 	destino, vistas := revisorFalso(t)
 	u, _ := url.Parse(destino)
 	var log prueba.Buffer
-	p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&log, &log, false), Token: "profe"})
+	p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: bitacora.NuevoLogger(&log, &log, false), Token: "profe"})
 	addr := "http://" + servidortest.Nuevo(t, p).Listener.Addr().String()
 	// The control's PUTs carry the lab's token (TestElControlPideElToken: without it, nothing).
 	pedirPor := func(t *testing.T, base, metodo, ruta, cuerpo string) (int, string) {
@@ -229,7 +229,7 @@ func TestElControlPideElToken(t *testing.T) {
 	destino, _ := revisorFalso(t)
 	u, _ := url.Parse(destino)
 	var log prueba.Buffer
-	p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(&log, &log, false), Token: "profe"})
+	p := Nueva(Opciones{Destinos: []*url.URL{u}, Log: bitacora.NuevoLogger(&log, &log, false), Token: "profe"})
 	addr := "http://" + servidortest.Nuevo(t, p).Listener.Addr().String()
 	const falta = `{"type":"about:blank","title":"Unauthorized","status":401,"detail":"cambiar el laboratorio para todos pide el token del laboratorio (Authorization: Bearer …): la pasarela lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"}` + "\n"
 	const malo = `{"type":"about:blank","title":"Unauthorized","status":401,"detail":"ese no es el token del laboratorio: la pasarela lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"}` + "\n"

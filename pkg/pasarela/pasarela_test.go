@@ -15,8 +15,8 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/encabezado"
-	"cursohttp/pkg/servidor"
 )
 
 // levantar serves the gateway in front of destino on an ephemeral port, as cmd/pasarela does.
@@ -27,7 +27,7 @@ func levantar(t testing.TB, destino string) (string, *prueba.Buffer) {
 		t.Fatal(err)
 	}
 	log := &prueba.Buffer{}
-	ts := servidortest.Nuevo(t, Nueva(Opciones{Destinos: []*url.URL{u}, Log: servidor.NuevoLogger(log, log, false)}))
+	ts := servidortest.Nuevo(t, Nueva(Opciones{Destinos: []*url.URL{u}, Log: bitacora.NuevoLogger(log, log, false)}))
 	return ts.Listener.Addr().String(), log
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cursohttp/pkg/nodejs"
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/servidor"
 )
 
@@ -179,7 +180,7 @@ func (q *Peticion) terminar() {
 		q.resp.Body.Close()
 	}
 	a := q.p.libro.anotar(q.asiento())
-	if reg := servidor.RegistroDe(q.r.Context()); reg != nil {
+	if reg := observacion.RegistroDe(q.r.Context()); reg != nil {
 		reg.Pasarela, reg.Llego, reg.Revisor, reg.Falla = true, a.Llego, a.Revisor, a.Falla
 		reg.Escritura, reg.Exito = a.Escritura, a.Exito
 		reg.Resultado = a.Resultado

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/respuesta"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
 )
 
@@ -32,7 +32,7 @@ const topeSimular = 1 << 10
 const detalleToken = ": la pasarela lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"
 
 func (p *Pasarela) propia(w http.ResponseWriter, r *http.Request) {
-	if reg := servidor.RegistroDe(r.Context()); reg != nil {
+	if reg := observacion.RegistroDe(r.Context()); reg != nil {
 		reg.Propia = true
 	}
 	metodos := "GET, HEAD"

@@ -15,8 +15,8 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/laboratorio"
-	"cursohttp/pkg/servidor"
 )
 
 // entorno is a laboratory and a revisor on ephemeral ports, the revisor's start-up services pointing
@@ -51,7 +51,7 @@ func nuevoEntorno(t *testing.T, ajustes ...ajuste) *entorno {
 	for i := range semillas {
 		semillas[i].URL = strings.Replace(semillas[i].URL, "127.0.0.1:18081", e.labAddr, 1)
 	}
-	log := servidor.NuevoLogger(e.out, e.err, false)
+	log := bitacora.NuevoLogger(e.out, e.err, false)
 	o := Opciones{
 		Log:      log,
 		Almacen:  almacen.NuevaMemoria(almacen.Opciones{Arranque: arranqueDePrueba, Semillas: semillas}),
@@ -62,7 +62,7 @@ func nuevoEntorno(t *testing.T, ajustes ...ajuste) *entorno {
 		a(&o)
 	}
 	e.rv = Nuevo(o)
-	e.srv = servidortest.Nuevo(t, servidor.Registrar(log, e.rv))
+	e.srv = servidortest.Nuevo(t, bitacora.Registrar(log, e.rv))
 	t.Cleanup(e.rv.Cerrar)
 	return e
 }

@@ -11,7 +11,7 @@ import (
 
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/almacen"
-	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/bitacora"
 )
 
 // descarte is the cheapest ResponseWriter, so the handler's own cost shows.
@@ -40,7 +40,7 @@ func benchHandlerCon(b *testing.B, rv *Revisor, ruta string, cabeceras http.Head
 func benchRed(b *testing.B, ruta string, cabeceras http.Header) {
 	rv := Nuevo(Opciones{Log: zerolog.Nop()})
 	b.Cleanup(rv.Cerrar)
-	srv := servidortest.Nuevo(b, servidor.Registrar(zerolog.Nop(), rv))
+	srv := servidortest.Nuevo(b, bitacora.Registrar(zerolog.Nop(), rv))
 	c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 	b.ReportAllocs()
 	b.ResetTimer()

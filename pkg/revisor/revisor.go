@@ -19,6 +19,7 @@ import (
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/limitador"
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
@@ -86,7 +87,7 @@ type Opciones struct {
 	EsperaEnCola, Guardar, EsperaCierre time.Duration
 	// Observacion is what the server observes of its requests (servidor.Opciones.Observar): with
 	// --log-detalle or --panel every probe is a span of its own, logged and sent too.
-	Observacion servidor.Observacion
+	Observacion observacion.Observador
 	// TopeServicios: live services per team; zero is ServiciosPorEquipo.
 	TopeServicios int
 	// Rescate: how often the revisor looks in Almacen for pending checks of revisors that are gone

@@ -11,9 +11,9 @@ import (
 	"cursohttp/pkg/etiquetas"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
 	"cursohttp/pkg/traza"
 )
@@ -180,7 +180,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 		}
 		switch turno.Tipo {
 		case idempotencia.Repetir:
-			if reg := servidor.RegistroDe(c.r.Context()); reg != nil {
+			if reg := observacion.RegistroDe(c.r.Context()); reg != nil {
 				reg.Resultado = "respuesta repetida"
 			}
 			rv.log.Info().Ctx(c.r.Context()).Str("llave", llave).Msg("idempotencia: la llave " + llave + " ya se atendió; repito su respuesta")

@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"cursohttp/pkg/eventos"
-	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/sonda"
 	"cursohttp/pkg/traza"
 )
 
 // saliente is the context the probes made for r go out in: the request's own trace when the
-// revisor observes its requests (servidor.Observacion), or else the caller's traceparent passed on
+// revisor observes its requests (observacion.Observador), or else the caller's traceparent passed on
 // as it came, so a trace crosses a revisor that only forwards it. Without either, ctx as it is.
 func saliente(r *http.Request) context.Context {
 	ctx := r.Context()
@@ -39,7 +39,7 @@ func trazaDe(r *http.Request) *traza.Contexto {
 
 // observarSondas makes every probe a span of its own, child of the request that asked for it, told
 // in the detailed log and to the panel.
-func observarSondas(obs servidor.Observacion) sonda.Observador {
+func observarSondas(obs observacion.Observador) sonda.Observador {
 	return func(ctx context.Context, url string) (context.Context, func(sonda.Consulta)) {
 		var tc traza.Contexto
 		if padre := traza.DeContexto(ctx); padre != nil {
@@ -57,7 +57,7 @@ func observarSondas(obs servidor.Observacion) sonda.Observador {
 				if c.Tipo == sonda.Respuesta {
 					e.Int("codigo", c.Codigo)
 				}
-				e.Msg("detalle: sonda GET " + url + " → " + que + " en " + servidor.Duracion(dur) + " · traza " + tc.Traza.String())
+				e.Msg("detalle: sonda GET " + url + " → " + que + " en " + observacion.Duracion(dur) + " · traza " + tc.Traza.String())
 			}
 			if obs.Panel != nil {
 				ev := eventos.Evento{Programa: obs.Programa, Tipo: eventos.Sonda, Inicio: inicio, Ms: eventos.Milisegundos(dur),

@@ -9,7 +9,8 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/almacen"
-	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/bitacora"
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/traza"
 )
 
@@ -25,12 +26,12 @@ func TestLasSondasContinuanLaTraza(t *testing.T) {
 		}))
 		addr := strings.TrimPrefix(lab.URL, "http://")
 		var out prueba.Buffer
-		log := servidor.NuevoLogger(&out, &out, false)
-		obs := servidor.Observacion{Programa: "revisor", Log: log, Detalle: observa}
+		log := bitacora.NuevoLogger(&out, &out, false)
+		obs := observacion.Observador{Programa: "revisor", Log: log, Detalle: observa}
 		rv := Nuevo(Opciones{Log: log, Destinos: []string{addr}, Observacion: obs, EsperaEnCola: 10 * time.Millisecond,
 			Almacen: almacen.NuevaMemoria(almacen.Opciones{Arranque: "6db25d01", Semillas: []almacen.Semilla{{Datos: almacen.Datos{Nombre: "uno", URL: lab.URL + "/x", LimiteMs: 2000}, Equipo: "a"}}})})
 		t.Cleanup(rv.Cerrar)
-		srv := servidortest.Nuevo(t, obs.Envolver(servidor.Registrar(log, rv)))
+		srv := servidortest.Nuevo(t, obs.Envolver(bitacora.Registrar(log, rv)))
 		for _, p := range []struct{ metodo, ruta string }{{"GET", "/servicios/1/salud"}, {"POST", "/servicios/1/revisiones"}} {
 			req, _ := http.NewRequest(p.metodo, srv.URL+p.ruta, nil)
 			req.Header.Set("Authorization", "Bearer escritura-a")

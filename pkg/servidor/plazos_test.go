@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cursohttp/internal/prueba"
+	"cursohttp/pkg/bitacora"
 )
 
 // servirConPlazos serves h as the servers do (Escuchar), with short net/http timeouts.
@@ -16,7 +17,7 @@ func servirConPlazos(t *testing.T, h http.Handler, cabeceras, lectura, ociosa ti
 	t.Helper()
 	log := &prueba.Buffer{}
 	ln, err := Escuchar("prueba", Opciones{Direccion: "127.0.0.1", TopeConexiones: TopeConexionesPorOmision,
-		TopePorCliente: TopePorClientePorOmision, Log: NuevoLogger(log, log, false)})
+		TopePorCliente: TopePorClientePorOmision, Log: bitacora.NuevoLogger(log, log, false)})
 	if err != nil {
 		t.Fatal(err)
 	}

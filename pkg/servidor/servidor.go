@@ -1,17 +1,17 @@
-// Package servidor is what the suite's three servers share: the --direccion/--puerto/--log-json flags,
-// the start-up line, one log line per request as the lessons print it, deliberate timeouts, graceful
-// shutdown on Ctrl+C or SIGTERM, and one clear Spanish sentence when the port is taken.
+// Package servidor is what the suite's servers share: the --direccion/--puerto/--log-json flags, one
+// start-up sequence (Correr: listen, the start-up line, serve, graceful shutdown on Ctrl+C or
+// SIGTERM), deliberate timeouts, connection caps, and one clear Spanish sentence when the port is
+// taken. The log is pkg/bitacora's and the observation pkg/observacion's: a client imports those
+// without this package.
 package servidor
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -19,10 +19,12 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/spf13/pflag"
 
+	"cursohttp/pkg/anuncio"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/encabezado"
-	"cursohttp/pkg/lab"
-	"cursohttp/pkg/traza"
+	"cursohttp/pkg/eventos"
+	"cursohttp/pkg/observacion"
+	"cursohttp/pkg/token"
 )
 
 // Limits set on purpose so a slow or hostile client cannot hold a server (see Nuevo).
@@ -39,7 +41,7 @@ type Opciones struct {
 	Direccion string
 	Puerto    int
 	LogJSON   bool
-	EstadoLab string // the lab controller's state file (lab.Anunciar); "" outside the controller
+	EstadoLab string // the lab controller's state file (anuncio.Anunciar); "" outside the controller
 	Detalle   bool   // --log-detalle (BanderasDeTraza)
 	Panel     string // --panel: the timeline page's URL (BanderasDeTraza)
 	// Token is --token, the lab's token (pkg/token): the panel asks it of the events, and the
@@ -66,102 +68,32 @@ func (o *Opciones) Banderas(fs *pflag.FlagSet, puerto int) {
 	fs.MarkHidden("estado-lab")
 }
 
+// BanderasDeTraza declares --log-detalle and --panel, which the three servers of the lab take.
+func (o *Opciones) BanderasDeTraza(fs *pflag.FlagSet) {
+	fs.BoolVar(&o.Detalle, "log-detalle", false, "una línea más por petición al terminar: código, duración, Idempotency-Key y traza")
+	fs.StringVar(&o.Panel, "panel", "", "manda un evento por petición a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
+	fs.StringVar(&o.Token, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN)")
+}
+
+// Observar builds the observation the options ask for. Call the returned function after the
+// server stops: it sends the events still queued.
+func (o Opciones) Observar(programa string, log zerolog.Logger) (observacion.Observador, func()) {
+	obs := observacion.Observador{Programa: programa, Log: log, JSON: o.LogJSON, Detalle: o.Detalle}
+	if o.Panel == "" {
+		return obs, func() {}
+	}
+	obs.Panel = eventos.NuevoEmisor(o.Panel, token.Leer(o.Token, os.LookupEnv), func(s string) { log.Warn().Msg(s) })
+	return obs, func() {
+		obs.Panel.Cerrar(2 * time.Second)
+		if n := obs.Panel.Perdidos(); n > 0 {
+			log.Warn().Int64("perdidos", n).Msg("panel: " + strconv.FormatInt(n, 10) + " eventos no llegaron a " + o.Panel)
+		}
+	}
+}
+
 // Addr returns host:port.
 func (o Opciones) Addr() string {
 	return net.JoinHostPort(o.Direccion, strconv.Itoa(o.Puerto))
-}
-
-// NuevoLogger builds the log a server writes: in a terminal, only the message, as the lessons show
-// it; with json, one JSON object per line, with the time to the microsecond and, for a line about
-// a request (logged with Ctx(r.Context())), the trace and span it belongs to. Errors go to errOut,
-// the rest to out, like the course's console.error and console.log.
-func NuevoLogger(out, errOut io.Writer, json bool) zerolog.Logger {
-	if !json {
-		// Only the message is printed: nothing else is worth computing.
-		return zerolog.New(porNivel{soloMensaje{out}, soloMensaje{errOut}})
-	}
-	return zerolog.New(porNivel{out, errOut}).Hook(marcas{})
-}
-
-// FormatoHora is the JSON log's time: RFC 3339 with microseconds, so lines from the four programs
-// sort into one timeline.
-const FormatoHora = "2006-01-02T15:04:05.000000Z07:00"
-
-// marcas adds the time and the request's trace to each JSON line. It formats into a buffer on the
-// stack and writes raw JSON, so a line costs no allocation more than before.
-type marcas struct{}
-
-func (marcas) Run(e *zerolog.Event, _ zerolog.Level, _ string) {
-	var b [48]byte
-	hora := append(time.Now().AppendFormat(append(b[:0], '"'), FormatoHora), '"')
-	e.RawJSON("time", hora)
-	if c := traza.DeContexto(e.GetCtx()); c != nil {
-		e.Hex("traza", c.Traza[:]).Hex("tramo", c.Tramo[:])
-		if !c.Padre.Vacio() {
-			e.Hex("padre", c.Padre[:])
-		}
-	}
-}
-
-// soloMensaje writes the message of each event and nothing else. zerolog always puts the message
-// last, so it is found without parsing the whole event.
-type soloMensaje struct{ w io.Writer }
-
-func (s soloMensaje) Write(p []byte) (int, error) {
-	i := bytes.LastIndex(p, []byte(`"message":`))
-	if i < 0 {
-		return len(p), nil
-	}
-	fin := bytes.LastIndexByte(p, '}')
-	if fin < i {
-		return len(p), nil
-	}
-	valor := p[i+len(`"message":`) : fin]
-	var linea []byte
-	if len(valor) >= 2 && valor[0] == '"' && valor[len(valor)-1] == '"' && bytes.IndexByte(valor, '\\') < 0 {
-		// No escapes (the usual request line): the JSON string's bytes are the message. This runs
-		// once per request, so it skips the decoder, and a Bitacora takes it without a copy.
-		if l, ok := s.w.(escritorDeLineas); ok {
-			l.escribirLinea(valor[1 : len(valor)-1])
-			return len(p), nil
-		}
-		linea = append(append(make([]byte, 0, len(valor)), valor[1:len(valor)-1]...), '\n')
-	} else {
-		var msg string
-		if json.Unmarshal(valor, &msg) != nil {
-			return len(p), nil
-		}
-		linea = []byte(msg + "\n")
-	}
-	// One write per line, so lines from concurrent requests never interleave.
-	if _, err := s.w.Write(linea); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// escritorDeLineas takes a line and its newline apart, so that the message needs no copy of its own.
-type escritorDeLineas interface{ escribirLinea(linea []byte) }
-
-// porNivel sends errors to one writer and the rest to another.
-type porNivel struct{ normal, errores io.Writer }
-
-func (p porNivel) Write(b []byte) (int, error) { return p.normal.Write(b) }
-
-func (p porNivel) WriteLevel(l zerolog.Level, b []byte) (int, error) {
-	if l >= zerolog.ErrorLevel {
-		return p.errores.Write(b)
-	}
-	return p.normal.Write(b)
-}
-
-// Registrar logs each request when it arrives, before any decision, as `METHOD URL` (the raw target).
-func Registrar(log zerolog.Logger, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.Info().Ctx(r.Context()).Str("metodo", r.Method).Str("url", r.RequestURI).Str("remoto", r.RemoteAddr).
-			Msg(r.Method + " " + r.RequestURI)
-		h.ServeHTTP(w, r)
-	})
 }
 
 // Nuevo builds an http.Server with the suite's limits, the course's status lines and Node's list of
@@ -223,7 +155,7 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 		return nil, fmt.Errorf("%s no puede escuchar en %s: %w", programa, o.Addr(), err)
 	}
 	if o.EstadoLab != "" {
-		anunciado, err := lab.Anunciar(ln, o.EstadoLab, programa)
+		anunciado, err := anuncio.Anunciar(ln, o.EstadoLab, programa)
 		if err != nil {
 			ln.Close()
 			return nil, err

@@ -12,41 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"cursohttp/internal/prueba"
-	"cursohttp/pkg/encabezado"
-
 	"github.com/rs/zerolog"
+
+	"cursohttp/pkg/encabezado"
 )
-
-func TestLaBitacoraEnTerminalMuestraSoloLaLinea(t *testing.T) {
-	t.Parallel()
-	var out, errOut prueba.Buffer
-	log := NuevoLogger(&out, &errOut, false)
-	h := Registrar(log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.Error().Str("referencia", "x").Msg("error x en GET /a?b=1: falla\n    at algo")
-	}))
-	res, err := http.Get("http://" + servir(t, h) + "/a?b=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if got := out.String(); got != "GET /a?b=1\n" {
-		t.Errorf("stdout = %q", got)
-	}
-	if got := errOut.String(); got != "error x en GET /a?b=1: falla\n    at algo\n" {
-		t.Errorf("stderr = %q", got)
-	}
-}
-
-func TestLaBitacoraJSON(t *testing.T) {
-	t.Parallel()
-	var out, errOut prueba.Buffer
-	log := NuevoLogger(&out, &errOut, true)
-	log.Info().Str("metodo", "GET").Msg("GET /x")
-	if !strings.Contains(out.String(), `"metodo":"GET"`) || !strings.Contains(out.String(), `"message":"GET /x"`) {
-		t.Errorf("json = %q", out.String())
-	}
-}
 
 func TestPuertoOcupadoDiceUnaFraseClara(t *testing.T) {
 	t.Parallel()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cursohttp/internal/prueba"
+	"cursohttp/pkg/bitacora"
 )
 
 // Issue 16: connection caps, in all and per client address. At the total cap the quietest
@@ -21,7 +22,7 @@ import (
 func servirConTopes(t *testing.T, o Opciones, h http.Handler) (string, *prueba.Buffer) {
 	t.Helper()
 	log := &prueba.Buffer{}
-	o.Direccion, o.Log = "127.0.0.1", NuevoLogger(log, log, false)
+	o.Direccion, o.Log = "127.0.0.1", bitacora.NuevoLogger(log, log, false)
 	ln, err := Escuchar("prueba", o)
 	if err != nil {
 		t.Fatal(err)

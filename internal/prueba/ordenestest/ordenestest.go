@@ -19,11 +19,11 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/revisor"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/variantes"
 )
 
@@ -31,8 +31,8 @@ import (
 func Laboratorio(t *testing.T) (string, *prueba.Buffer) {
 	t.Helper()
 	registro := &prueba.Buffer{}
-	log := servidor.NuevoLogger(registro, registro, false)
-	ts := servidortest.Nuevo(t, servidor.Registrar(log, laboratorio.Nuevo(zerolog.Nop())))
+	log := bitacora.NuevoLogger(registro, registro, false)
+	ts := servidortest.Nuevo(t, bitacora.Registrar(log, laboratorio.Nuevo(zerolog.Nop())))
 	return ts.URL, registro
 }
 
@@ -52,10 +52,10 @@ func RevisorVariante(t *testing.T, guardar time.Duration, pedido variantes.Pedid
 		t.Fatal(err)
 	}
 	registro := &prueba.Buffer{}
-	log := servidor.NuevoLogger(registro, registro, false)
+	log := bitacora.NuevoLogger(registro, registro, false)
 	rv := revisor.Nuevo(revisor.Opciones{Log: log, Guardar: guardar, EsperaCierre: 10 * time.Millisecond, Programa: programa})
 	t.Cleanup(rv.Cerrar)
-	ts := servidortest.Nuevo(t, servidor.Registrar(log, rv))
+	ts := servidortest.Nuevo(t, bitacora.Registrar(log, rv))
 	return ts.URL, registro
 }
 

@@ -1,14 +1,10 @@
-// Package lab is the lab controller behind «laboratorio lab»: it starts the course's three servers
-// in the background or in the foreground, says which are up, restarts and stops them, checks the
-// course's ports and opens the tmux layout. It works wherever the programs do: it needs no /proc,
-// no shell and no pid it cannot prove.
-//
-// How it knows its own servers: each one is started with --estado-lab FILE. Once the server
-// listens, it writes FILE (its program, pid and address) and holds an operating-system lock on it
-// for as long as it listens (flock on unix, a file opened without write sharing on Windows). The
-// lock dies with the process, whatever kills it, so a held lock is a live server of ours, and a
-// file nobody holds is stale, whatever pid it names.
-package lab
+// Package anuncio is the contract between the lab controller (pkg/lab) and the servers it starts:
+// each server is started with --estado-lab FILE and, once it listens, writes FILE (its program, pid
+// and address) and holds an operating-system lock on it for as long as it listens (flock on unix, a
+// file opened without write sharing on Windows). The lock dies with the process, whatever kills
+// it, so a held lock is a live server of the lab's, and a file nobody holds is stale, whatever pid
+// it names. Both sides import this leaf package; neither imports the other.
+package anuncio
 
 import (
 	"encoding/json"
@@ -65,9 +61,9 @@ func (a *anunciado) Close() error {
 	return err
 }
 
-// errArrancando is a state file that is held but not yet written whole (on Windows the file is
+// ErrArrancando is a state file that is held but not yet written whole (on Windows the file is
 // locked from its creation, before its bytes are in).
-var errArrancando = errors.New("el servidor aún está escribiendo su estado")
+var ErrArrancando = errors.New("el servidor aún está escribiendo su estado")
 
 // Leer says whether the state file at ruta belongs to a live server and, if so, what it wrote. A
 // file that does not exist or that nobody holds is (Estado{}, false, nil); a stale one is removed.
@@ -92,7 +88,7 @@ func Leer(ruta string) (Estado, bool, error) {
 	}
 	var e Estado
 	if json.Unmarshal(b, &e) != nil || e.PID <= 0 {
-		return Estado{}, true, errArrancando
+		return Estado{}, true, ErrArrancando
 	}
 	return e, true, nil
 }

@@ -1,4 +1,4 @@
-package servidor
+package bitacora
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// Bitacora is a server's log output: its lines reach stdout (errors stderr) in the order they were
+// Lotes is a server's log output: its lines reach stdout (errors stderr) in the order they were
 // logged, byte for byte as NuevoLogger writes them, but several per system call. One write per line
 // was among the largest costs the revisor added to net/http's own per request (docs/rendimiento.md).
 //
@@ -31,7 +31,7 @@ import (
 //
 // Only an abrupt death of the process (SIGKILL, a runtime fault) can lose what the writer goroutine
 // had not yet written, never more than the last cadaEscritura of lines.
-type Bitacora struct {
+type Lotes struct {
 	flujos [2]io.Writer    // stdout, stderr
 	vida   <-chan struct{} // the server's context's Done: closed, every line is direct
 
@@ -69,10 +69,10 @@ const (
 	cadaEscritura = 5 * time.Millisecond
 )
 
-// NuevaBitacora starts the log output of a server; ctx is the server's life (its end, Ctrl+C,
+// EnLotes starts the log output of a server; ctx is the server's life (its end, Ctrl+C,
 // makes every later line direct). Cerrar it when the server is done.
-func NuevaBitacora(ctx context.Context, out, errOut io.Writer) *Bitacora {
-	b := &Bitacora{
+func EnLotes(ctx context.Context, out, errOut io.Writer) *Lotes {
+	b := &Lotes{
 		flujos: [2]io.Writer{out, errOut},
 		vida:   ctx.Done(),
 		aviso:  make(chan struct{}, 1),
@@ -86,14 +86,14 @@ func NuevaBitacora(ctx context.Context, out, errOut io.Writer) *Bitacora {
 }
 
 // Logger is the server's log on b, as NuevoLogger builds it (json: one JSON object per line).
-func (b *Bitacora) Logger(json bool) zerolog.Logger {
+func (b *Lotes) Logger(json bool) zerolog.Logger {
 	return NuevoLogger(extremo{b, flujoSalida}, extremo{b, flujoErrores}, json)
 }
 
 // Registrar logs each request as Registrar does with b's Logger(json). In the terminal's format
 // the line, `METHOD URL`, goes straight into the queue: the same bytes the logger would write (an
 // invalid UTF-8 byte as U+FFFD, as zerolog encodes it), without an event or an allocation.
-func (b *Bitacora) Registrar(json bool, h http.Handler) http.Handler {
+func (b *Lotes) Registrar(json bool, h http.Handler) http.Handler {
 	if json {
 		return Registrar(b.Logger(true), h)
 	}
@@ -104,7 +104,7 @@ func (b *Bitacora) Registrar(json bool, h http.Handler) http.Handler {
 }
 
 // peticion queues the line `metodo url`.
-func (b *Bitacora) peticion(metodo, url string) {
+func (b *Lotes) peticion(metodo, url string) {
 	b.mu.Lock()
 	vacia := b.empezar(flujoSalida)
 	b.cola = comoZerolog(b.cola, metodo)
@@ -127,11 +127,11 @@ func comoZerolog(b []byte, s string) []byte {
 
 // Salida and Errores are b's two streams as writers, for what a server prints without its log:
 // written in order with the log's lines.
-func (b *Bitacora) Salida() io.Writer  { return extremo{b, flujoSalida} }
-func (b *Bitacora) Errores() io.Writer { return extremo{b, flujoErrores} }
+func (b *Lotes) Salida() io.Writer  { return extremo{b, flujoSalida} }
+func (b *Lotes) Errores() io.Writer { return extremo{b, flujoErrores} }
 
 // Directa writes what is queued and makes every later line direct.
-func (b *Bitacora) Directa() {
+func (b *Lotes) Directa() {
 	b.mu.Lock()
 	b.directa = true
 	b.mu.Unlock()
@@ -140,7 +140,7 @@ func (b *Bitacora) Directa() {
 
 // Cerrar writes everything queued, stops the writer goroutine and leaves b direct: a line logged
 // afterwards (a deferred one) is still written. It may be called more than once.
-func (b *Bitacora) Cerrar() {
+func (b *Lotes) Cerrar() {
 	b.cerrar.Do(func() {
 		b.soltar()
 		b.Directa()
@@ -153,7 +153,7 @@ func (b *Bitacora) Cerrar() {
 // goes out at once; one that comes soon after the last write waits until cadaEscritura has passed
 // since it, with the lines of every request served meanwhile: under load, one write and one wake-up
 // of this goroutine per cadaEscritura instead of per line.
-func (b *Bitacora) escritor() {
+func (b *Lotes) escritor() {
 	defer close(b.hecho)
 	var ultima time.Time
 	for {
@@ -181,7 +181,7 @@ func (b *Bitacora) escritor() {
 
 // agregar queues p for flujo, and a newline after it with nl, then writes the queue itself when the
 // line must be out before returning.
-func (b *Bitacora) agregar(flujo int, p []byte, nl bool) {
+func (b *Lotes) agregar(flujo int, p []byte, nl bool) {
 	b.mu.Lock()
 	vacia := b.empezar(flujo)
 	b.cola = append(b.cola, p...)
@@ -192,7 +192,7 @@ func (b *Bitacora) agregar(flujo int, p []byte, nl bool) {
 }
 
 // empezar opens a line for flujo in the queue, with mu held, and says whether the queue was empty.
-func (b *Bitacora) empezar(flujo int) bool {
+func (b *Lotes) empezar(flujo int) bool {
 	if n := len(b.tramos); n == 0 || b.tramos[n-1].flujo != flujo {
 		b.tramos = append(b.tramos, tramo{flujo: flujo})
 	}
@@ -201,7 +201,7 @@ func (b *Bitacora) empezar(flujo int) bool {
 
 // terminar closes the line empezar opened, releases mu, and then writes the queue itself when the
 // line must be out before returning, or wakes the writer.
-func (b *Bitacora) terminar(flujo int, vacia bool) {
+func (b *Lotes) terminar(flujo int, vacia bool) {
 	b.tramos[len(b.tramos)-1].fin = len(b.cola)
 	ya := b.directa || flujo == flujoErrores || len(b.cola) >= topeCola || b.termino()
 	b.mu.Unlock()
@@ -219,7 +219,7 @@ func (b *Bitacora) terminar(flujo int, vacia bool) {
 
 // termino says whether the server's context has ended. AfterFunc's Directa runs in a goroutine of
 // its own, maybe later: a line logged after Ctrl+C must not wait for it.
-func (b *Bitacora) termino() bool {
+func (b *Lotes) termino() bool {
 	select {
 	case <-b.vida:
 		return true
@@ -229,7 +229,7 @@ func (b *Bitacora) termino() bool {
 }
 
 // vaciar writes everything queued so far, one write per run of one stream.
-func (b *Bitacora) vaciar() {
+func (b *Lotes) vaciar() {
 	b.escribiendo.Lock()
 	defer b.escribiendo.Unlock()
 	b.mu.Lock()
@@ -252,9 +252,9 @@ func (b *Bitacora) vaciar() {
 	b.mu.Unlock()
 }
 
-// extremo is one of a Bitacora's streams.
+// extremo is one of a Lotes's streams.
 type extremo struct {
-	b     *Bitacora
+	b     *Lotes
 	flujo int
 }
 

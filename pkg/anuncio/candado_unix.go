@@ -1,6 +1,6 @@
 //go:build unix
 
-package lab
+package anuncio
 
 import (
 	"errors"

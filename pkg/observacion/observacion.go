@@ -1,28 +1,25 @@
-package servidor
+// Package observacion is what a server shows of each request beyond the course's lines: the trace
+// in its JSON log, a detailed line when the request ends (--log-detalle), an event for the timeline
+// page (--panel). It is middleware around a handler, and knows nothing of how the server listens.
+package observacion
 
 import (
 	"context"
 	"net/http"
-	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
-	"github.com/spf13/pflag"
 
 	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/eventos"
-	"cursohttp/pkg/token"
 	"cursohttp/pkg/traza"
 )
 
-// Observacion is what a server shows of each request beyond the course's lines: the trace in its
-// JSON log, a detailed line when the request ends (--log-detalle), an event for the timeline page
-// (--panel). All of it is off by default, and then Envolver leaves the handler as it is: the
-// course's servers, byte for byte and at the same cost.
-type Observacion struct {
+// Observador is what one server observes. All of it is off by default, and then Envolver leaves the
+// handler as it is: the course's servers, byte for byte and at the same cost.
+type Observador struct {
 	Programa string
 	Log      zerolog.Logger
 	JSON     bool            // the log is JSON: its lines carry the request's trace
@@ -31,7 +28,7 @@ type Observacion struct {
 }
 
 // Activa says whether anything is observed.
-func (o Observacion) Activa() bool { return o.JSON || o.Detalle || o.Panel != nil }
+func (o Observador) Activa() bool { return o.JSON || o.Detalle || o.Panel != nil }
 
 // Registro is one request as the server saw it. Envolver puts it in the request's context; a
 // handler that knows more (the gateway: what the revisor answered and which fault it applied) adds
@@ -73,7 +70,7 @@ func RegistroDe(ctx context.Context) *Registro {
 // Envolver observes every request h serves: it continues the caller's trace (or starts one) and
 // puts it in the request's context, then, when the request ends, writes the detailed line and
 // sends the event.
-func (o Observacion) Envolver(h http.Handler) http.Handler {
+func (o Observador) Envolver(h http.Handler) http.Handler {
 	if !o.Activa() {
 		return h
 	}
@@ -95,7 +92,7 @@ func (o Observacion) Envolver(h http.Handler) http.Handler {
 	})
 }
 
-func (o Observacion) terminar(ctx context.Context, reg *Registro) {
+func (o Observador) terminar(ctx context.Context, reg *Registro) {
 	if reg.Propia {
 		return
 	}
@@ -221,44 +218,3 @@ func (m *medidor) Write(p []byte) (int, error) {
 }
 
 func (m *medidor) Unwrap() http.ResponseWriter { return m.ResponseWriter }
-
-// BanderasDeTraza declares --log-detalle and --panel, which the three servers of the lab take.
-func (o *Opciones) BanderasDeTraza(fs *pflag.FlagSet) {
-	fs.BoolVar(&o.Detalle, "log-detalle", false, "una línea más por petición al terminar: código, duración, Idempotency-Key y traza")
-	fs.StringVar(&o.Panel, "panel", "", "manda un evento por petición a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
-	fs.StringVar(&o.Token, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN)")
-}
-
-// ValidarPanel checks --panel: empty, or an http URL.
-func ValidarPanel(valor string) error {
-	if valor == "" {
-		return nil
-	}
-	u, err := url.Parse(valor)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return errPanel(valor)
-	}
-	return nil
-}
-
-type errPanel string
-
-func (e errPanel) Error() string {
-	return "--panel debe ser una dirección http, no «" + string(e) + "»"
-}
-
-// Observar builds the observation the options ask for. Call the returned function after the
-// server stops: it sends the events still queued.
-func (o Opciones) Observar(programa string, log zerolog.Logger) (Observacion, func()) {
-	obs := Observacion{Programa: programa, Log: log, JSON: o.LogJSON, Detalle: o.Detalle}
-	if o.Panel == "" {
-		return obs, func() {}
-	}
-	obs.Panel = eventos.NuevoEmisor(o.Panel, token.Leer(o.Token, os.LookupEnv), func(s string) { log.Warn().Msg(s) })
-	return obs, func() {
-		obs.Panel.Cerrar(2 * time.Second)
-		if n := obs.Panel.Perdidos(); n > 0 {
-			log.Warn().Int64("perdidos", n).Msg("panel: " + strconv.FormatInt(n, 10) + " eventos no llegaron a " + o.Panel)
-		}
-	}
-}

@@ -1,4 +1,4 @@
-package servidor
+package bitacora
 
 import (
 	"bytes"
@@ -14,73 +14,6 @@ import (
 
 	"cursohttp/internal/prueba"
 )
-
-// The terminal log prints each message exactly, whatever JSON escaping zerolog needed for it.
-func TestSoloMensajeDevuelveElTextoExacto(t *testing.T) {
-	t.Parallel()
-	for _, msg := range []string{
-		"GET /servicios/1",
-		`POST /a?b="c"`,
-		`GET /a\b`,
-		"error\n    at algo\ttab",
-		"ñandú → ☃ 😀",
-		"\u2028\u2029<>&",
-		"control \x01\x1f",
-		"revisor en http://127.0.0.1:18080",
-	} {
-		var out, errOut prueba.Buffer
-		log := NuevoLogger(&out, &errOut, false)
-		log.Info().Str("metodo", "GET").Str("url", "/x").Msg(msg)
-		if got := out.String(); got != msg+"\n" {
-			t.Errorf("Msg(%q) escribió %q", msg, got)
-		}
-	}
-}
-
-// Invalid UTF-8 reaches the terminal as U+FFFD, as zerolog encodes it; never as broken JSON.
-func TestSoloMensajeConUTF8Invalido(t *testing.T) {
-	t.Parallel()
-	var out, errOut prueba.Buffer
-	log := NuevoLogger(&out, &errOut, false)
-	log.Info().Msg("GET /\xff")
-	if got := out.String(); got != "GET /\ufffd\n" {
-		t.Errorf("escribió %q", got)
-	}
-}
-
-func FuzzSoloMensaje(f *testing.F) {
-	for _, s := range []string{"GET /", `a"b`, `a\b`, "a\nb", "\xff", "}", `"message":"x"}`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, msg string) {
-		if msg == "" {
-			t.Skip("zerolog writes no message field for an empty message")
-		}
-		var out, errOut prueba.Buffer
-		log := NuevoLogger(&out, &errOut, false)
-		log.Info().Str("url", msg).Msg(msg)
-		got := out.String()
-		if !strings.HasSuffix(got, "\n") || strings.Count(got, "\n") != strings.Count(msg, "\n")+1 {
-			t.Fatalf("Msg(%q) escribió %q", msg, got)
-		}
-		if want := string([]rune(msg)) + "\n"; got != want { // one U+FFFD per invalid byte, like zerolog
-			t.Fatalf("Msg(%q) escribió %q, se esperaba %q", msg, got, want)
-		}
-	})
-}
-
-// BenchmarkRegistrar is the per-request log line in a terminal, without the write itself.
-func BenchmarkRegistrar(b *testing.B) {
-	log := NuevoLogger(io.Discard, io.Discard, false)
-	h := Registrar(log, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
-	r, _ := http.NewRequest("GET", "/servicios/1", nil)
-	r.RequestURI = "/servicios/1"
-	r.RemoteAddr = "127.0.0.1:54321"
-	b.ReportAllocs()
-	for b.Loop() {
-		h.ServeHTTP(nil, r)
-	}
-}
 
 // registro is a terminal where stdout and stderr meet, as in a student's window or a log file
 // (2>&1): it keeps every write in order with its stream.
@@ -123,8 +56,8 @@ func (r *registro) Errores() string {
 	return r.errores.String()
 }
 
-func (r *registro) bitacora(ctx context.Context) *Bitacora {
-	return NuevaBitacora(ctx, flujoDe{r, false}, flujoDe{r, true})
+func (r *registro) bitacora(ctx context.Context) *Lotes {
+	return EnLotes(ctx, flujoDe{r, false}, flujoDe{r, true})
 }
 
 // Under load from many goroutines, every line arrives once, whole, byte for byte as the direct
@@ -317,7 +250,7 @@ func TestBitacoraSalidaEnOrdenConElLog(t *testing.T) {
 	}
 }
 
-// The request line the Bitacora writes straight into its queue is the one Registrar writes through
+// The request line the Lotes writes straight into its queue is the one Registrar writes through
 // the terminal's logger, byte for byte, whatever the target holds.
 func FuzzRegistrarDirecto(f *testing.F) {
 	for _, s := range []string{"/servicios/1", "/a?b=\"c\"", "/a\\b", "/\xff\xfe", "/ñ?x=☃", "/\x01\x7f", "*", "http://x/y"} {
@@ -326,7 +259,7 @@ func FuzzRegistrarDirecto(f *testing.F) {
 	f.Fuzz(func(t *testing.T, metodo, url string) {
 		r := &http.Request{Method: metodo, RequestURI: url}
 		var directo, esperado prueba.Buffer
-		b := NuevaBitacora(context.Background(), &directo, &directo)
+		b := EnLotes(context.Background(), &directo, &directo)
 		b.Registrar(false, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})).ServeHTTP(nil, r)
 		b.Cerrar()
 		Registrar(NuevoLogger(&esperado, &esperado, false), http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})).ServeHTTP(nil, r)
@@ -336,9 +269,9 @@ func FuzzRegistrarDirecto(f *testing.F) {
 	})
 }
 
-// BenchmarkRegistrarBitacora is the per-request line as the servers write it (Bitacora.Registrar).
+// BenchmarkRegistrarBitacora is the per-request line as the servers write it (Lotes.Registrar).
 func BenchmarkRegistrarBitacora(b *testing.B) {
-	bit := NuevaBitacora(context.Background(), io.Discard, io.Discard)
+	bit := EnLotes(context.Background(), io.Discard, io.Discard)
 	defer bit.Cerrar()
 	h := bit.Registrar(false, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	r, _ := http.NewRequest("GET", "/servicios/1", nil)
