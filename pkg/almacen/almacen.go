@@ -78,6 +78,10 @@ var (
 	ErrConflicto = errors.New("almacen: la versión cambió")
 	// ErrRetirado: the service was retired while the request was in flight (410).
 	ErrRetirado = errors.New("almacen: el servicio se retiró")
+	// ErrReservaPerdida: the key's reservation outlived its Plazo and another request took the key
+	// (or it was swept); nothing was created or recorded. The revisor answers 409 llave-en-curso:
+	// a retry finds the other request's answer, or the key free again.
+	ErrReservaPerdida = errors.New("almacen: la reserva de la llave ya no es de esta petición")
 )
 
 // NombreRepetido says another service of the team already has that name (409).
@@ -94,27 +98,29 @@ func (e *TopeAlcanzado) Error() string {
 	return "almacen: el equipo ya tiene " + strconv.Itoa(e.Tope) + " servicios"
 }
 
-// Alta is the Idempotency-Key of a registration. Given to Crear, the key's record gets the response
-// Respuesta builds from the new service in the same step (the same transaction in a database) as
-// the service itself: a crash can leave the key reserved with nothing created, never a service
-// whose key does not know it.
+// Alta is the Idempotency-Key of a registration: the reservation Tomar handed out. Given to Crear,
+// the key's record gets the response Respuesta builds from the new service in the same step (the
+// same transaction in a database) as the service itself, and only while Reserva still holds the
+// key: a crash can leave the key reserved with nothing created (until the reservation's Plazo),
+// never a service whose key does not know it, nor two services for one key.
 type Alta struct {
-	Credencial string
-	Llave      string
-	Respuesta  func(Servicio) idempotencia.Grabada
+	Reserva   idempotencia.Reserva
+	Respuesta func(Servicio) idempotencia.Grabada
 }
 
 // Llaves are the Idempotency-Key records of POST /servicios, with the semantics of
-// idempotencia.Registro: the reservation, the fingerprint, the validity counted from the
-// reservation, and the bounds per credential, in all and in progress.
+// idempotencia.Registro: the reservation and its Plazo, the fingerprint, the validity counted from
+// the reservation, and the bounds per credential, in all and in progress.
 type Llaves interface {
 	// Tomar decides what to do with a request carrying llave and a body with fingerprint huella; of
-	// many simultaneous requests with a free key, exactly one gets Nueva.
+	// many simultaneous requests with a free key, exactly one gets Nueva, with its Reserva.
 	Tomar(ctx context.Context, credencial, llave, huella string) (idempotencia.Turno, error)
-	// Grabar records the response of the request that reserved llave.
-	Grabar(ctx context.Context, credencial, llave string, g idempotencia.Grabada) error
-	// Soltar forgets a reservation whose request created nothing; a recorded response stays.
-	Soltar(ctx context.Context, credencial, llave string) error
+	// Grabar records the response of the request that holds reservation r; ErrReservaPerdida if
+	// r no longer holds its key (nothing is recorded).
+	Grabar(ctx context.Context, r idempotencia.Reserva, g idempotencia.Grabada) error
+	// Soltar forgets reservation r, whose request created nothing; a recorded response, or a later
+	// reservation of the key, stays.
+	Soltar(ctx context.Context, r idempotencia.Reserva) error
 }
 
 // Contador is a rate limit as the store keeps it: limitador.Limitador with the store's errors.
@@ -137,7 +143,8 @@ type Almacen interface {
 	// Crear registers a service for equipo unless the team already has one with that name
 	// (*NombreRepetido) or already has tope live services (*TopeAlcanzado; tope 0 is no bound), in
 	// one step: two registrations of the same name can never both win, nor two pass the bound. With
-	// alta, the key's response is recorded in that same step.
+	// alta, the key's response is recorded in that same step, and nothing is created if alta's
+	// reservation no longer holds its key (ErrReservaPerdida).
 	Crear(ctx context.Context, equipo string, d Datos, tope int, alta *Alta) (Servicio, error)
 	// Buscar returns the live service id.
 	Buscar(ctx context.Context, id int) (Servicio, bool, error)

@@ -92,9 +92,15 @@ func (a *Memoria) Crear(_ context.Context, equipo string, d Datos, tope int, alt
 	if tope > 0 && a.porEquipo[equipo] >= tope {
 		return Servicio{}, &TopeAlcanzado{Tope: tope}
 	}
-	s := a.crear(d, equipo)
-	if alta != nil {
-		a.llaves.Grabar(alta.Credencial, alta.Llave, alta.Respuesta(s))
+	if alta == nil {
+		return a.crear(d, equipo), nil
+	}
+	var s Servicio
+	if !a.llaves.Concluir(alta.Reserva, func() idempotencia.Grabada {
+		s = a.crear(d, equipo)
+		return alta.Respuesta(s)
+	}) {
+		return Servicio{}, ErrReservaPerdida
 	}
 	return s, nil
 }
@@ -252,14 +258,20 @@ func (a *Memoria) Tomar(_ context.Context, credencial, llave, huella string) (id
 }
 
 // Grabar implements Llaves.
-func (a *Memoria) Grabar(_ context.Context, credencial, llave string, g idempotencia.Grabada) error {
-	a.llaves.Grabar(credencial, llave, g)
+func (a *Memoria) Grabar(_ context.Context, r idempotencia.Reserva, g idempotencia.Grabada) error {
+	return grabarEn(a.llaves, r, g)
+}
+
+func grabarEn(reg *idempotencia.Registro, r idempotencia.Reserva, g idempotencia.Grabada) error {
+	if !reg.Grabar(r, g) {
+		return ErrReservaPerdida
+	}
 	return nil
 }
 
 // Soltar implements Llaves.
-func (a *Memoria) Soltar(_ context.Context, credencial, llave string) error {
-	a.llaves.Soltar(credencial, llave)
+func (a *Memoria) Soltar(_ context.Context, r idempotencia.Reserva) error {
+	a.llaves.Soltar(r)
 	return nil
 }
 
@@ -305,12 +317,11 @@ func (l registroComoLlaves) Tomar(_ context.Context, credencial, llave, huella s
 	return l.r.Tomar(credencial, llave, huella), nil
 }
 
-func (l registroComoLlaves) Grabar(_ context.Context, credencial, llave string, g idempotencia.Grabada) error {
-	l.r.Grabar(credencial, llave, g)
-	return nil
+func (l registroComoLlaves) Grabar(_ context.Context, r idempotencia.Reserva, g idempotencia.Grabada) error {
+	return grabarEn(l.r, r, g)
 }
 
-func (l registroComoLlaves) Soltar(_ context.Context, credencial, llave string) error {
-	l.r.Soltar(credencial, llave)
+func (l registroComoLlaves) Soltar(_ context.Context, r idempotencia.Reserva) error {
+	l.r.Soltar(r)
 	return nil
 }

@@ -9,9 +9,10 @@
 //     once, when the data is created.
 //   - A registration with an Idempotency-Key writes the service and its key's response in one
 //     transaction (the model is Brandur Leach's "Implementing Stripe-like Idempotency Keys in
-//     Postgres"). A key reserved by a process that died therefore protects nothing that exists, and
-//     it is freed: SQLite frees every one left when it opens (one process per file), PostgreSQL
-//     frees those of a process whose session lock is gone, when they matter.
+//     Postgres"), and only if its reservation (its ficha) still holds the key. A reservation is a
+//     lease: it holds the key for its Plazo, and only while its process lives; then it protects
+//     nothing that exists, and the key is free. SQLite also frees every one left when it opens (one
+//     process per file).
 //   - Several revisors on one PostgreSQL keep one answer per intent: key reservations, the name
 //     check and the bounds are serialized by transaction-scoped advisory locks; maintenance is read
 //     from the database by every request; rate-limit windows live in the database; a pending check
@@ -88,12 +89,13 @@ const (
 	claseLimite
 )
 
-func nuevaInstancia() int64 {
+// azar draws a process's instance number or a reservation's ficha: positive, so it reads the same
+// in every tool, and never 0.
+func azar() int64 {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic("datos: sin azar: " + err.Error())
 	}
-	// Positive, so it reads the same in every tool; never 0.
 	return int64(binary.BigEndian.Uint64(b[:])>>1) | 1
 }
 

@@ -1,11 +1,13 @@
 package datos
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 
+	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/respuesta"
 )
@@ -13,7 +15,10 @@ import (
 // The Idempotency-Key records, with idempotencia.Registro's rules step by step (see its package
 // comment): the same decisions in the same order, in one transaction under one lock, so that many
 // processes on one database decide as one process in memory. A record is in progress while codigo
-// is NULL; instancia then names the process that reserved it.
+// is NULL; then instancia names the process that reserved it, ficha the reservation (Grabar and
+// Soltar act only on theirs) and hasta the end of its Plazo, on the reserving process's clock (a
+// clock that is off only lengthens or shortens a 409: which request creates is settled by ficha).
+// A reservation holds its key until hasta, and only while its process lives.
 
 // Tomar implements almacen.Llaves.
 func (b *base) Tomar(ctx context.Context, credencial, llave, huella string) (idempotencia.Turno, error) {
@@ -32,7 +37,7 @@ func (b *base) Tomar(ctx context.Context, credencial, llave, huella string) (ide
 		ahora := b.reloj()
 		var t idempotencia.Turno
 		var err error
-		t, err = b.tomar(ctx, tx, id[:], credencial, huella, ahora.UnixNano())
+		t, err = b.tomar(ctx, tx, id[:], credencial, llave, huella, ahora.UnixNano())
 		turno = t
 		return err
 	})
@@ -71,28 +76,29 @@ func grabada(codigo int, cabeceras string, cuerpo []byte) (idempotencia.Grabada,
 	return g, err
 }
 
-func (b *base) tomar(ctx context.Context, tx *sql.Tx, id []byte, credencial, huella string, ahora int64) (idempotencia.Turno, error) {
+func (b *base) tomar(ctx context.Context, tx *sql.Tx, id []byte, credencial, llave, huella string, ahora int64) (idempotencia.Turno, error) {
 	var (
 		suya      string
 		desde     int64
+		hasta     sql.NullInt64
 		instancia sql.NullInt64
 		codigo    sql.NullInt64
 		cabeceras sql.NullString
 		cuerpo    []byte
 	)
-	err := tx.QueryRowContext(ctx, `SELECT huella, desde, instancia, codigo, cabeceras, cuerpo FROM llaves WHERE id = $1`, id).
-		Scan(&suya, &desde, &instancia, &codigo, &cabeceras, &cuerpo)
+	err := tx.QueryRowContext(ctx, `SELECT huella, desde, hasta, instancia, codigo, cabeceras, cuerpo FROM llaves WHERE id = $1`, id).
+		Scan(&suya, &desde, &hasta, &instancia, &codigo, &cabeceras, &cuerpo)
 	switch {
 	case err == nil:
 		vigente := ahora-desde <= int64(b.llaves.Vigencia)
-		// A reservation whose process died created nothing (the service and the record's response
-		// are one transaction): the key is free, as after a restart in memory.
-		if vigente && !codigo.Valid && instancia.Valid && instancia.Int64 != b.instancia {
-			muerta, err := b.dialecto.muerta(ctx, tx, instancia.Int64)
+		// A reservation past its Plazo, or whose process died, created nothing (the service and the
+		// record's response are one transaction, which its ficha no longer passes): the key is
+		// free, as after a restart in memory.
+		if vigente && !codigo.Valid {
+			vigente, err = b.viva(ctx, tx, hasta, instancia, ahora)
 			if err != nil {
 				return idempotencia.Turno{}, err
 			}
-			vigente = !muerta
 		}
 		if vigente {
 			switch {
@@ -117,8 +123,9 @@ func (b *base) tomar(ctx context.Context, tx *sql.Tx, id []byte, credencial, hue
 		return idempotencia.Turno{}, err
 	}
 	if alTope {
-		// Expired records go first, every credential's.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE desde < $1`, ahora-int64(b.llaves.Vigencia)); err != nil {
+		// Expired records go first, every credential's, and reservations past their Plazo.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE desde < $1 OR (codigo IS NULL AND (hasta IS NULL OR hasta < $2))`,
+			ahora-int64(b.llaves.Vigencia), ahora); err != nil {
 			return idempotencia.Turno{}, err
 		}
 		if alTope, err = b.alTope(ctx, tx, credencial); err != nil {
@@ -130,7 +137,7 @@ func (b *base) tomar(ctx context.Context, tx *sql.Tx, id []byte, credencial, hue
 				return idempotencia.Turno{}, err
 			}
 			if !cedida {
-				if liberadas, err := b.liberarAbandonadas(ctx, tx, credencial); err != nil || liberadas == 0 {
+				if liberadas, err := b.liberarAbandonadas(ctx, tx, credencial, ahora); err != nil || liberadas == 0 {
 					return idempotencia.Turno{Tipo: idempotencia.Lleno}, err
 				}
 				if alTope, err = b.alTope(ctx, tx, credencial); err != nil || alTope {
@@ -144,16 +151,32 @@ func (b *base) tomar(ctx context.Context, tx *sql.Tx, id []byte, credencial, hue
 		return idempotencia.Turno{}, err
 	}
 	if enCurso >= b.llaves.EnCursoPorCredencial {
-		if liberadas, err := b.liberarAbandonadas(ctx, tx, credencial); err != nil || liberadas == 0 {
+		liberadas, err := b.liberarAbandonadas(ctx, tx, credencial, ahora)
+		if err != nil || enCurso-liberadas >= b.llaves.EnCursoPorCredencial {
 			return idempotencia.Turno{Tipo: idempotencia.DemasiadasEnCurso}, err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO llaves (id, credencial, huella, desde, orden, instancia)
-		VALUES ($1, $2, $3, $4, (SELECT coalesce(max(orden), 0) + 1 FROM llaves), $5)`, id, credencial, huella, ahora, b.instancia)
+	r := idempotencia.Reserva{Credencial: credencial, Llave: llave, Ficha: azar(), Plazo: b.llaves.Plazo}
+	_, err = tx.ExecContext(ctx, `INSERT INTO llaves (id, credencial, huella, desde, orden, instancia, ficha, hasta)
+		VALUES ($1, $2, $3, $4, (SELECT coalesce(max(orden), 0) + 1 FROM llaves), $5, $6, $7)`,
+		id, credencial, huella, ahora, b.instancia, r.Ficha, ahora+int64(r.Plazo))
 	if err != nil {
 		return idempotencia.Turno{}, err
 	}
-	return idempotencia.Turno{Tipo: idempotencia.Nueva}, nil
+	return idempotencia.Turno{Tipo: idempotencia.Nueva, Reserva: r}, nil
+}
+
+// viva says whether a reservation still holds its key at ahora: within its Plazo (hasta), and its
+// process alive. A record of an older schema, without hasta, is a reservation long gone.
+func (b *base) viva(ctx context.Context, tx *sql.Tx, hasta, instancia sql.NullInt64, ahora int64) (bool, error) {
+	if !hasta.Valid || ahora > hasta.Int64 {
+		return false, nil
+	}
+	if !instancia.Valid || instancia.Int64 == b.instancia {
+		return true, nil
+	}
+	muerta, err := b.dialecto.muerta(ctx, tx, instancia.Int64)
+	return !muerta, err
 }
 
 // alTope says whether one more record for credencial would pass a bound.
@@ -188,9 +211,19 @@ func (b *base) cederLaMasVieja(ctx context.Context, tx *sql.Tx, credencial strin
 	return n > 0, err
 }
 
-// liberarAbandonadas drops the credential's reservations whose process is gone, which hold a bound
-// that in memory would have died with them. It says how many it dropped.
-func (b *base) liberarAbandonadas(ctx context.Context, tx *sql.Tx, credencial string) (int, error) {
+// liberarAbandonadas drops the credential's reservations past their Plazo or whose process is gone,
+// which hold a bound their requests no longer need (in memory the second kind would have died with
+// them). It says how many it dropped.
+func (b *base) liberarAbandonadas(ctx context.Context, tx *sql.Tx, credencial string, ahora int64) (int, error) {
+	res, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE credencial = $1 AND codigo IS NULL AND (hasta IS NULL OR hasta < $2)`,
+		credencial, ahora)
+	if err != nil {
+		return 0, err
+	}
+	caducadas, err := res.RowsAffected()
+	if err != nil {
+		return 0, err
+	}
 	filas, err := tx.QueryContext(ctx, `SELECT DISTINCT instancia FROM llaves
 		WHERE credencial = $1 AND codigo IS NULL AND instancia IS NOT NULL AND instancia <> $2`, credencial, b.instancia)
 	if err != nil {
@@ -209,7 +242,7 @@ func (b *base) liberarAbandonadas(ctx context.Context, tx *sql.Tx, credencial st
 	if err := filas.Err(); err != nil {
 		return 0, err
 	}
-	total := 0
+	total := int(caducadas)
 	for _, d := range duenos {
 		muerta, err := b.dialecto.muerta(ctx, tx, d)
 		if err != nil {
@@ -232,13 +265,14 @@ func (b *base) liberarAbandonadas(ctx context.Context, tx *sql.Tx, credencial st
 }
 
 // Grabar implements almacen.Llaves.
-func (b *base) Grabar(ctx context.Context, credencial, llave string, g idempotencia.Grabada) error {
-	return b.enTx(ctx, func(tx *sql.Tx) error { return b.grabar(ctx, tx, credencial, llave, g) })
+func (b *base) Grabar(ctx context.Context, r idempotencia.Reserva, g idempotencia.Grabada) error {
+	return b.enTx(ctx, func(tx *sql.Tx) error { return b.grabar(ctx, tx, r, g) })
 }
 
-// grabar records the response of the reservation of llave, if it is still in progress; Crear calls
-// it inside its own transaction.
-func (b *base) grabar(ctx context.Context, tx *sql.Tx, credencial, llave string, g idempotencia.Grabada) error {
+// grabar records the response of reservation r, if r still holds its key, and otherwise says
+// almacen.ErrReservaPerdida; Crear calls it inside its own transaction, which that error rolls
+// back.
+func (b *base) grabar(ctx context.Context, tx *sql.Tx, r idempotencia.Reserva, g idempotencia.Grabada) error {
 	if err := b.dialecto.bloquear(ctx, tx, claseLlaves, ""); err != nil {
 		return err
 	}
@@ -254,20 +288,26 @@ func (b *base) grabar(ctx context.Context, tx *sql.Tx, credencial, llave string,
 	if cuerpo == nil {
 		cuerpo = []byte{}
 	}
-	id := idempotencia.Identidad(credencial, llave)
-	_, err = tx.ExecContext(ctx, `UPDATE llaves SET codigo = $2, cabeceras = $3, cuerpo = $4, instancia = NULL WHERE id = $1 AND codigo IS NULL`,
-		id[:], g.Codigo, string(texto), cuerpo)
-	return err
+	id := idempotencia.Identidad(r.Credencial, r.Llave)
+	res, err := tx.ExecContext(ctx, `UPDATE llaves SET codigo = $2, cabeceras = $3, cuerpo = $4, instancia = NULL, hasta = NULL
+		WHERE id = $1 AND codigo IS NULL AND ficha = $5`, id[:], g.Codigo, string(texto), cuerpo, r.Ficha)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return cmp.Or(err, almacen.ErrReservaPerdida)
+	}
+	return nil
 }
 
 // Soltar implements almacen.Llaves.
-func (b *base) Soltar(ctx context.Context, credencial, llave string) error {
-	id := idempotencia.Identidad(credencial, llave)
+func (b *base) Soltar(ctx context.Context, r idempotencia.Reserva) error {
+	id := idempotencia.Identidad(r.Credencial, r.Llave)
 	return b.enTx(ctx, func(tx *sql.Tx) error {
 		if err := b.dialecto.bloquear(ctx, tx, claseLlaves, ""); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE id = $1 AND codigo IS NULL`, id[:])
+		_, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE id = $1 AND codigo IS NULL AND ficha = $2`, id[:], r.Ficha)
 		return err
 	})
 }

@@ -61,9 +61,9 @@ func TestSQLiteSobreviveAlReinicio(t *testing.T) {
 		debe(t, err)
 		return turno
 	}
-	tomar(a, "alta-avisos-1")
+	reserva := tomar(a, "alta-avisos-1").Reserva
 	avisos, err := a.Crear(ctx, "a", almacen.Datos{Nombre: "avisos", URL: "http://x", LimiteMs: 2000}, 0,
-		&almacen.Alta{Credencial: "escritura-a", Llave: "alta-avisos-1", Respuesta: respuestaDe(a)})
+		&almacen.Alta{Reserva: reserva, Respuesta: respuestaDe(a)})
 	debe(t, err)
 	_, err = a.Cambiar(ctx, 1, nil, almacen.Datos{Nombre: "catalogo", URL: "http://y", LimiteMs: 1500})
 	debe(t, err)
@@ -196,6 +196,7 @@ func TestPostgresVariosProcesos(t *testing.T) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	cuenta := map[idempotencia.Tipo]int{}
+	var reservada idempotencia.Reserva
 	for i := range 30 {
 		wg.Go(func() {
 			turno, err := []almacen.Almacen{a, b, c}[i%3].Tomar(ctx, "escritura-a", "alta-agenda-1", "h")
@@ -204,6 +205,9 @@ func TestPostgresVariosProcesos(t *testing.T) {
 			}
 			mu.Lock()
 			cuenta[turno.Tipo]++
+			if turno.Tipo == idempotencia.Nueva {
+				reservada = turno.Reserva
+			}
 			mu.Unlock()
 		})
 	}
@@ -212,10 +216,8 @@ func TestPostgresVariosProcesos(t *testing.T) {
 		t.Fatalf("turnos repartidos en tres procesos: %v", cuenta)
 	}
 
-	// Who reserved it? Make sure it is a, then let a go.
-	debe(t, a.Soltar(ctx, "escritura-a", "alta-agenda-1"))
-	debe(t, b.Soltar(ctx, "escritura-a", "alta-agenda-1"))
-	debe(t, c.Soltar(ctx, "escritura-a", "alta-agenda-1"))
+	// Whoever reserved it gives it back; then a reserves it.
+	debe(t, a.Soltar(ctx, reservada))
 	if turno, _ := a.Tomar(ctx, "escritura-a", "alta-agenda-1", "h"); turno.Tipo != idempotencia.Nueva {
 		t.Fatalf("a: %v", turno.Tipo)
 	}

@@ -70,6 +70,10 @@ var migracionesPostgres = []string{
 		PRIMARY KEY (politica, clave)
 	)`,
 	`CREATE INDEX limites_vence ON limites (vence)`,
+	// Issue 22: a reservation is a lease, named by its ficha.
+	`ALTER TABLE llaves ADD COLUMN ficha BIGINT`,
+	`ALTER TABLE llaves ADD COLUMN hasta BIGINT`,
+	`CREATE INDEX llaves_en_curso ON llaves (credencial) WHERE codigo IS NULL`,
 }
 
 // EsperaConexion bounds how long opening waits for the server.
@@ -88,7 +92,7 @@ func abrirPostgres(ctx context.Context, texto string, o almacen.Opciones) (almac
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(time.Minute)
 	o.Llaves = o.Llaves.Normalizadas()
-	a := &postgresAlmacen{base: base{db: db, dialecto: dialectoPostgres{}, instancia: nuevaInstancia(), llaves: o.Llaves, reloj: o.Llaves.Reloj}}
+	a := &postgresAlmacen{base: base{db: db, dialecto: dialectoPostgres{}, instancia: azar(), llaves: o.Llaves, reloj: o.Llaves.Reloj}}
 	abrir, listo := context.WithTimeout(ctx, 2*EsperaConexion)
 	defer listo()
 	if err := a.abrir(abrir, o); err != nil {

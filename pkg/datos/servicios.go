@@ -50,7 +50,7 @@ func (b *base) Crear(ctx context.Context, equipo string, d almacen.Datos, tope i
 			return err
 		}
 		if alta != nil {
-			return b.grabar(ctx, tx, alta.Credencial, alta.Llave, alta.Respuesta(s))
+			return b.grabar(ctx, tx, alta.Reserva, alta.Respuesta(s))
 		}
 		return nil
 	})

@@ -70,6 +70,10 @@ var migracionesSQLite = []string{
 	`CREATE INDEX llaves_credencial ON llaves (credencial, orden)`,
 	`CREATE INDEX llaves_orden ON llaves (orden)`,
 	`CREATE INDEX llaves_desde ON llaves (desde)`,
+	// Issue 22: a reservation is a lease, named by its ficha.
+	`ALTER TABLE llaves ADD COLUMN ficha INTEGER`,
+	`ALTER TABLE llaves ADD COLUMN hasta INTEGER`,
+	`CREATE INDEX llaves_en_curso ON llaves (credencial) WHERE codigo IS NULL`,
 }
 
 func abrirSQLite(ctx context.Context, ruta string, o almacen.Opciones) (almacen.Almacen, error) {
@@ -95,7 +99,7 @@ func abrirSQLite(ctx context.Context, ruta string, o almacen.Opciones) (almacen.
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
 	o.Llaves = o.Llaves.Normalizadas()
-	a := &sqliteAlmacen{base: base{db: db, dialecto: dialectoSQLite{}, instancia: nuevaInstancia(), llaves: o.Llaves, reloj: o.Llaves.Reloj}}
+	a := &sqliteAlmacen{base: base{db: db, dialecto: dialectoSQLite{}, instancia: azar(), llaves: o.Llaves, reloj: o.Llaves.Reloj}}
 	if err := a.abrir(ctx, o); err != nil {
 		db.Close()
 		return nil, explicarSQLite(err)

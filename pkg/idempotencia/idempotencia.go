@@ -7,8 +7,15 @@
 // Lifetime and bounds, beyond the course (whose keys live as long as the process):
 //   - a record expires Vigencia after its key was reserved (measured from the first use, strictly
 //     greater than, as the course's exercise 3 does); an expired record is as if absent, so the
-//     request is served as new. A record still in progress expires too: with the default 24 h no
-//     registration runs that long, and a reservation leaked by a crash heals by itself.
+//     request is served as new. A record still in progress expires too.
+//   - a reservation is a lease: it holds its key for Plazo at most, the longest a registration may
+//     run (the revisor stops its work by then). A reservation past its Plazo created nothing and
+//     never will, so it is as if released: its key is free and it no longer counts in progress. A
+//     request that hung, a store that could not be told to release, a process that died: none
+//     leaves a key reserved for longer than a registration can take.
+//   - Tomar hands each reservation a Ficha, and Grabar and Soltar act only on the reservation they
+//     name: a request whose reservation lapsed and was taken by a retry can neither record over the
+//     retry's work nor release its key.
 //   - each credential keeps at most TopePorCredencial records and the store at most Tope. When a
 //     new key would pass either bound, expired records are dropped first; if still at a bound, the
 //     credential's own oldest COMPLETED record is evicted (its key then behaves as if it had expired
@@ -48,6 +55,9 @@ const (
 	TopePorOmision                 = 10_000
 	TopePorCredencialPorOmision    = 2_000
 	EnCursoPorCredencialPorOmision = 32
+	// PlazoPorOmision: a registration runs for well under a second (the course's save pause is
+	// half of one); ten allow a slow DNS answer and a database that has to reconnect.
+	PlazoPorOmision = 10 * time.Second
 )
 
 // Opciones configure a Registro. A bound larger than the one containing it is lowered to it.
@@ -56,6 +66,7 @@ type Opciones struct {
 	Tope                 int              // records kept in all; 0 means TopePorOmision
 	TopePorCredencial    int              // records kept per credential; 0 means TopePorCredencialPorOmision
 	EnCursoPorCredencial int              // records in progress per credential; 0 means EnCursoPorCredencialPorOmision
+	Plazo                time.Duration    // how long a reservation holds its key unanswered; 0 means PlazoPorOmision
 	Reloj                func() time.Time // time.Now when nil; tests pass a fake clock
 }
 
@@ -106,16 +117,28 @@ func (t Tipo) String() string {
 	return "desconocido"
 }
 
-// Turno is Tomar's answer. Grabada is set only for Repetir.
+// Turno is Tomar's answer. Grabada is set only for Repetir, Reserva only for Nueva.
 type Turno struct {
 	Tipo    Tipo
 	Grabada Grabada
+	Reserva Reserva
+}
+
+// Reserva names one reservation of a key, as Tomar handed it out with Nueva: what the request that
+// holds it passes to Grabar or Soltar.
+type Reserva struct {
+	Credencial, Llave string
+	// Ficha tells this reservation of the key from any later one.
+	Ficha int64
+	// Plazo is how long it holds the key: the request must have recorded or released it by then.
+	Plazo time.Duration
 }
 
 type registro struct {
 	id      [32]byte
 	huella  string
 	desde   time.Time
+	ficha   int64
 	grabada *Grabada // nil while in progress
 	cuenta  *cuenta
 	lugar   *list.Element // in cuenta.orden
@@ -134,11 +157,13 @@ type Registro struct {
 	tope              int
 	topePorCredencial int
 	enCursoMaximo     int
+	plazo             time.Duration
 	reloj             func() time.Time
 
 	mu      sync.Mutex
 	porId   map[[32]byte]*registro
 	cuentas map[string]*cuenta
+	fichas  int64
 }
 
 // Normalizadas returns o with every zero field at its default and every bound at most the one
@@ -156,6 +181,9 @@ func (o Opciones) Normalizadas() Opciones {
 	if o.EnCursoPorCredencial <= 0 {
 		o.EnCursoPorCredencial = EnCursoPorCredencialPorOmision
 	}
+	if o.Plazo <= 0 {
+		o.Plazo = PlazoPorOmision
+	}
 	o.TopePorCredencial = min(o.TopePorCredencial, o.Tope)
 	o.EnCursoPorCredencial = min(o.EnCursoPorCredencial, o.TopePorCredencial)
 	if o.Reloj == nil {
@@ -172,6 +200,7 @@ func Nuevo(o Opciones) *Registro {
 		tope:              o.Tope,
 		topePorCredencial: o.TopePorCredencial,
 		enCursoMaximo:     o.EnCursoPorCredencial,
+		plazo:             o.Plazo,
 		reloj:             o.Reloj,
 		porId:             make(map[[32]byte]*registro),
 		cuentas:           make(map[string]*cuenta),
@@ -189,6 +218,9 @@ func (r *Registro) TopePorCredencial() int { return r.topePorCredencial }
 
 // EnCursoPorCredencial returns the most records one credential has in progress at once.
 func (r *Registro) EnCursoPorCredencial() int { return r.enCursoMaximo }
+
+// Plazo returns how long a reservation holds its key.
+func (r *Registro) Plazo() time.Duration { return r.plazo }
 
 // Huella is the fingerprint of a parsed request body: the SHA-256 hex of JSON.stringify(valor).
 // Whitespace does not count, member order does (valor comes from jsonjs.Decodificar, which keeps
@@ -213,8 +245,10 @@ func Identidad(credencial, llave string) [32]byte {
 	return id
 }
 
+// vencido says whether reg is as if absent: expired, or a reservation past its Plazo.
 func (r *Registro) vencido(reg *registro, ahora time.Time) bool {
-	return ahora.Sub(reg.desde) > r.vigencia
+	edad := ahora.Sub(reg.desde)
+	return edad > r.vigencia || (reg.grabada == nil && edad > r.plazo)
 }
 
 func (r *Registro) quitar(reg *registro) {
@@ -257,6 +291,9 @@ func (r *Registro) Tomar(credencial, llave, huella string) Turno {
 			return Turno{Tipo: Lleno}
 		}
 	}
+	if c := r.cuentas[credencial]; c != nil && c.enCurso >= r.enCursoMaximo {
+		r.quitarCaducadas(c, ahora)
+	}
 	// Dropping records may have dropped the credential's entry with its last one.
 	c := r.cuentas[credencial]
 	if c != nil && c.enCurso >= r.enCursoMaximo {
@@ -266,11 +303,12 @@ func (r *Registro) Tomar(credencial, llave, huella string) Turno {
 		c = &cuenta{nombre: credencial}
 		r.cuentas[credencial] = c
 	}
-	reg := &registro{id: id, huella: huella, desde: ahora, cuenta: c}
+	r.fichas++
+	reg := &registro{id: id, huella: huella, desde: ahora, ficha: r.fichas, cuenta: c}
 	reg.lugar = c.orden.PushBack(reg)
 	c.enCurso++
 	r.porId[id] = reg
-	return Turno{Tipo: Nueva}
+	return Turno{Tipo: Nueva, Reserva: Reserva{Credencial: credencial, Llave: llave, Ficha: reg.ficha, Plazo: r.plazo}}
 }
 
 // alTope says whether one more record for the credential of c (nil: none yet) would pass a bound.
@@ -278,15 +316,29 @@ func (r *Registro) alTope(c *cuenta) bool {
 	return len(r.porId) >= r.tope || (c != nil && c.orden.Len() >= r.topePorCredencial)
 }
 
-// quitarVencidos drops every expired record; each credential's oldest come first.
+// quitarVencidos drops every expired record and every reservation past its Plazo.
 func (r *Registro) quitarVencidos(ahora time.Time) {
 	for _, c := range r.cuentas {
+		// Oldest first: the expired ones end at the first that is not.
 		for e := c.orden.Front(); e != nil; {
 			reg := e.Value.(*registro)
-			if !r.vencido(reg, ahora) {
+			if ahora.Sub(reg.desde) <= r.vigencia {
 				break
 			}
 			e = e.Next()
+			r.quitar(reg)
+		}
+		r.quitarCaducadas(c, ahora)
+	}
+}
+
+// quitarCaducadas drops c's reservations past their Plazo: they hold a bound that their requests,
+// gone or stopped, no longer need. Only a credential at a bound pays for the walk.
+func (r *Registro) quitarCaducadas(c *cuenta, ahora time.Time) {
+	for e := c.orden.Front(); e != nil && c.enCurso > 0; {
+		reg := e.Value.(*registro)
+		e = e.Next()
+		if reg.grabada == nil && ahora.Sub(reg.desde) > r.plazo {
 			r.quitar(reg)
 		}
 	}
@@ -306,25 +358,47 @@ func (r *Registro) cederLaMasVieja(c *cuenta) bool {
 	return false
 }
 
-// Grabar records the response of the request that reserved llave; later repeats get it back.
-func (r *Registro) Grabar(credencial, llave string, g Grabada) {
-	id := Identidad(credencial, llave)
-	g = copiar(g)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if reg, ok := r.porId[id]; ok && reg.grabada == nil {
-		reg.grabada = &g
-		reg.cuenta.enCurso--
-	}
+// Grabar records g as the response of reservation res; later repeats get it back. It says whether
+// res still held its key (false: nothing is recorded).
+func (r *Registro) Grabar(res Reserva, g Grabada) bool {
+	return r.Concluir(res, func() Grabada { return g })
 }
 
-// Soltar forgets a key whose request failed without creating anything, so a corrected retry with
-// the same key can try again. Only a record still in progress is released.
-func (r *Registro) Soltar(credencial, llave string) {
-	id := Identidad(credencial, llave)
+// Concluir runs obra and records the response it returns for reservation res, in one step, if res
+// still holds its key; otherwise obra does not run. It says whether it ran. A store that creates
+// something with the key (almacen.Memoria) does it inside obra, so nothing is created under a
+// reservation that lapsed and may already be another request's.
+func (r *Registro) Concluir(res Reserva, obra func() Grabada) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if reg, ok := r.porId[id]; ok && reg.grabada == nil {
+	reg := r.reservada(res)
+	if reg == nil {
+		return false
+	}
+	g := copiar(obra())
+	reg.grabada = &g
+	reg.cuenta.enCurso--
+	return true
+}
+
+// reservada returns the record of res if res is still in progress and holds its key. Call with mu
+// held. A reservation past its Plazo that nobody has taken still holds it: its request may finish
+// late, as long as no other has started.
+func (r *Registro) reservada(res Reserva) *registro {
+	reg, ok := r.porId[Identidad(res.Credencial, res.Llave)]
+	if !ok || reg.grabada != nil || reg.ficha != res.Ficha {
+		return nil
+	}
+	return reg
+}
+
+// Soltar forgets reservation res, whose request failed without creating anything, so a corrected
+// retry with the same key can try again. A recorded response, or a later reservation of the key,
+// stays.
+func (r *Registro) Soltar(res Reserva) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if reg := r.reservada(res); reg != nil {
 		r.quitar(reg)
 	}
 }

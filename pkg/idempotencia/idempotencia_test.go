@@ -94,8 +94,7 @@ func TestVigenciaDeEntorno(t *testing.T) {
 // Many keys, reservations, recordings and releases at once, under -race, with a small bound.
 func BenchmarkTomar(b *testing.B) {
 	reg := Nuevo(Opciones{})
-	reg.Tomar("escritura-a", "k", "h")
-	reg.Grabar("escritura-a", "k", avisos201)
+	reg.Grabar(reg.Tomar("escritura-a", "k", "h").Reserva, avisos201)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			reg.Tomar("escritura-a", "k", "h")

@@ -1,6 +1,7 @@
 package revisor
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -171,9 +172,17 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 		llave = strings.Join(c.r.Header.Values("Idempotency-Key"), ", ")
 	}
 	nombre := c.credencial.Nombre
-	ctx := c.r.Context()
+	// From here on the registration is the revisor's work, not the client's: a client that hangs
+	// up does not stop it (as the save pause already did not), so it ends as it would have — its
+	// service and its key's response written, or its key given back — and the client's retry finds
+	// that. It is bounded instead by its reservation's Plazo, which it must not outlive.
+	sinCliente := context.WithoutCancel(c.r.Context())
+	plazo := idempotencia.PlazoPorOmision
+	var reserva idempotencia.Reserva
 	if llave != "" {
-		turno, err := rv.llaves.Tomar(ctx, nombre, llave, rv.huella(datos))
+		tomar, listo := context.WithTimeout(sinCliente, EsperaLlave)
+		turno, err := rv.llaves.Tomar(tomar, nombre, llave, rv.huella(datos))
+		listo()
 		if err != nil {
 			rv.averia(c.w, c.r, err)
 			return
@@ -202,15 +211,21 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 				problema.ConCabecera("Retry-After", "1"))
 			return
 		}
+		reserva, plazo = turno.Reserva, turno.Reserva.Plazo
 	}
-	// Whatever stops the registration before it creates anything gives the key back. A store
-	// that fails to is no worse than a crash: the reservation expires, or the next start of the
-	// store frees it.
+	ctx, terminar := context.WithTimeout(sinCliente, plazo)
+	defer terminar()
+	// Whatever stops the registration before it creates anything gives the key back, with time of
+	// its own: the work's may be what ran out. A store that fails to is no worse than a crash: the
+	// reservation lapses at the end of its Plazo.
 	soltar := func() {
-		if llave != "" {
-			if err := rv.llaves.Soltar(ctx, nombre, llave); err != nil {
-				rv.log.Error().Ctx(ctx).Err(err).Msg("idempotencia: no se pudo soltar la llave " + llave)
-			}
+		if llave == "" {
+			return
+		}
+		soltarla, listo := context.WithTimeout(sinCliente, EsperaLlave)
+		defer listo()
+		if err := rv.llaves.Soltar(soltarla, reserva); err != nil {
+			rv.log.Error().Ctx(ctx).Err(err).Msg("idempotencia: no se pudo soltar la llave " + llave)
 		}
 	}
 
@@ -243,7 +258,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	// step: a crash leaves either both or neither.
 	var alta *almacen.Alta
 	if llave != "" && rv.llavesPropias {
-		alta = &almacen.Alta{Credencial: nombre, Llave: llave, Respuesta: respuestaDe}
+		alta = &almacen.Alta{Reserva: reserva, Respuesta: respuestaDe}
 	}
 	s, err := rv.almacen.Crear(ctx, c.credencial.Equipo, validos, rv.topeServicios, alta)
 	var repetido *almacen.NombreRepetido
@@ -258,6 +273,11 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 		rv.fallar(c.w, c.r, problema.DemasiadosServicios, "tu equipo ya tiene "+strconv.Itoa(lleno.Tope)+
 			" servicios, el tope; retira alguno antes de dar de alta otro")
 		return
+	case errors.Is(err, almacen.ErrReservaPerdida):
+		// Beyond the course: this request outlived its reservation and another with the same key
+		// took it. Nothing was created here; the retry finds the other's answer.
+		rv.fallar(c.w, c.r, problema.LlaveEnCurso, "la petición con la llave "+llave+" tardó más que su plazo y otra petición con esa llave la tomó")
+		return
 	case err != nil:
 		soltar()
 		rv.averia(c.w, c.r, err)
@@ -266,7 +286,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	g := respuestaDe(s)
 	if llave != "" && !rv.llavesPropias {
 		// Two steps: a crash between them keeps the service and forgets the key.
-		if err := rv.llaves.Grabar(ctx, nombre, llave, g); err != nil {
+		if err := rv.llaves.Grabar(ctx, reserva, g); err != nil {
 			rv.averia(c.w, c.r, err)
 			return
 		}

@@ -48,6 +48,9 @@ func Probar(t *testing.T, abrir Abrir) {
 		{"la respuesta grabada no cambia", grabadaNoCambia},
 		{"vigencia", vigencia},
 		{"una en curso también vence", enCursoVence},
+		{"una reserva dura su plazo", plazoDeLaReserva},
+		{"una reserva vencida que nadie tomó termina", reservaTardia},
+		{"las reservas vencidas no ocupan cupo", reservasVencidasSinCupo},
 		{"tope de llaves", topeDeLlaves},
 		{"cuotas por credencial", cuotasPorCredencial},
 		{"carrera por una llave", carrera},
@@ -55,12 +58,46 @@ func Probar(t *testing.T, abrir Abrir) {
 		{"mantenimiento", mantenimiento},
 		{"contador", contador},
 	}
+	recordando := func(t *testing.T, o almacen.Opciones) almacen.Almacen {
+		return &conReservas{Almacen: abrir(t, o), ultimas: map[[2]string]idempotencia.Reserva{}}
+	}
 	for _, c := range casos {
 		t.Run(c.nombre, func(t *testing.T) {
 			t.Parallel()
-			c.probar(t, abrir)
+			c.probar(t, recordando)
 		})
 	}
+}
+
+// conReservas remembers the last reservation Tomar handed out for each credential and key, so the
+// cases can record or release "the key" as the request that reserved it would.
+type conReservas struct {
+	almacen.Almacen
+	mu      sync.Mutex
+	ultimas map[[2]string]idempotencia.Reserva
+}
+
+func (c *conReservas) Tomar(ctx context.Context, credencial, llave, huella string) (idempotencia.Turno, error) {
+	turno, err := c.Almacen.Tomar(ctx, credencial, llave, huella)
+	if err == nil && turno.Tipo == idempotencia.Nueva {
+		c.mu.Lock()
+		c.ultimas[[2]string{credencial, llave}] = turno.Reserva
+		c.mu.Unlock()
+	}
+	return turno, err
+}
+
+// reserva is the last reservation of credencial and llave that a store opened by this suite handed
+// out (a Reserva with no Ficha if none).
+func reserva(a almacen.Llaves, credencial, llave string) idempotencia.Reserva {
+	c := a.(*conReservas)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.ultimas[[2]string{credencial, llave}]
+	if !ok {
+		r = idempotencia.Reserva{Credencial: credencial, Llave: llave}
+	}
+	return r
 }
 
 var ctx = context.Background()
@@ -431,12 +468,12 @@ func tipo(t *testing.T, a almacen.Llaves, credencial, llave, huella string) idem
 
 func grabar(t *testing.T, a almacen.Llaves, credencial, llave string) {
 	t.Helper()
-	debe(t, a.Grabar(ctx, credencial, llave, avisos201))
+	debe(t, a.Grabar(ctx, reserva(a, credencial, llave), avisos201))
 }
 
 func soltar(t *testing.T, a almacen.Llaves, credencial, llave string) {
 	t.Helper()
-	debe(t, a.Soltar(ctx, credencial, llave))
+	debe(t, a.Soltar(ctx, reserva(a, credencial, llave)))
 }
 
 func cuantas(t *testing.T, a almacen.Almacen) int {
@@ -491,7 +528,7 @@ func tomar(t *testing.T, abrir Abrir) {
 			{"tomar", "escritura-a", "k", h1, idempotencia.Repetir},
 		}},
 		{"grabar sin reservar no graba", []paso{
-			{"grabar", "escritura-a", "k", "", 0},
+			{"grabar-perdida", "escritura-a", "k", "", 0},
 			{"tomar", "escritura-a", "k", h1, idempotencia.Nueva},
 		}},
 		{"la llave es de quien la manda (S-G10)", []paso{
@@ -526,6 +563,10 @@ func tomar(t *testing.T, abrir Abrir) {
 					}
 				case "grabar":
 					grabar(t, a, p.credencial, p.llave)
+				case "grabar-perdida":
+					if err := a.Grabar(ctx, reserva(a, p.credencial, p.llave), avisos201); !errors.Is(err, almacen.ErrReservaPerdida) {
+						t.Fatalf("paso %d: Grabar sin reserva = %v, se esperaba ErrReservaPerdida", i, err)
+					}
 				case "soltar":
 					soltar(t, a, p.credencial, p.llave)
 				}
@@ -541,7 +582,7 @@ func altaConLlave(t *testing.T, abrir Abrir) {
 	if got := tipo(t, a, "escritura-a", "alta-avisos-1", "h"); got != idempotencia.Nueva {
 		t.Fatalf("Tomar = %v", got)
 	}
-	alta := &almacen.Alta{Credencial: "escritura-a", Llave: "alta-avisos-1", Respuesta: func(s almacen.Servicio) idempotencia.Grabada {
+	alta := &almacen.Alta{Reserva: reserva(a, "escritura-a", "alta-avisos-1"), Respuesta: func(s almacen.Servicio) idempotencia.Grabada {
 		return idempotencia.Grabada{Codigo: 201,
 			Cabeceras: []respuesta.Cabecera{{Nombre: "Location", Valor: "/servicios/" + strconv.Itoa(s.ID)}, {Nombre: "ETag", Valor: almacen.Etiqueta(a.Arranque(), s)}},
 			Cuerpo:    []byte(s.Nombre + "\n")}
@@ -559,7 +600,7 @@ func altaConLlave(t *testing.T, abrir Abrir) {
 	if got := tipo(t, a, "escritura-a", "alta-pagos-1", "h"); got != idempotencia.Nueva {
 		t.Fatalf("Tomar = %v", got)
 	}
-	alta.Llave = "alta-pagos-1"
+	alta.Reserva = reserva(a, "escritura-a", "alta-pagos-1")
 	var rep *almacen.NombreRepetido
 	if _, err := a.Crear(ctx, "a", almacen.Datos{Nombre: "pagos", URL: "http://x", LimiteMs: 2000}, 0, alta); !errors.As(err, &rep) {
 		t.Fatalf("pagos repetido = %v", err)
@@ -574,7 +615,7 @@ func grabadaNoCambia(t *testing.T, abrir Abrir) {
 	a := abrir(t, almacen.Opciones{})
 	g := idempotencia.Grabada{Codigo: 201, Cabeceras: append([]respuesta.Cabecera(nil), avisos201.Cabeceras...), Cuerpo: append([]byte(nil), avisos201.Cuerpo...)}
 	tipo(t, a, "escritura-a", "k", "h")
-	debe(t, a.Grabar(ctx, "escritura-a", "k", g))
+	debe(t, a.Grabar(ctx, reserva(a, "escritura-a", "k"), g))
 	g.Cuerpo[0] = 'X'
 	g.Cabeceras[0].Valor = "/otro"
 	primera, err := a.Tomar(ctx, "escritura-a", "k", "h")
@@ -629,6 +670,122 @@ func enCursoVence(t *testing.T, abrir Abrir) {
 	reloj.Avanzar(time.Millisecond)
 	if got := tipo(t, a, "escritura-a", "k", "h"); got != idempotencia.Nueva {
 		t.Fatalf("pasada la vigencia: %v, se esperaba nueva", got)
+	}
+}
+
+// Issue 22: a reservation is a lease. It holds its key for its Plazo (a repeat gets 409, another
+// body 422); past it, the key is free, and the request that held it can no longer create, record or
+// release anything under it: one service per key even when the first request outlives its Plazo.
+func plazoDeLaReserva(t *testing.T, abrir Abrir) {
+	reloj := nuevoReloj()
+	a := abrir(t, almacen.Opciones{Semillas: almacen.Semillas(), Llaves: idempotencia.Opciones{Plazo: 2 * time.Second, Reloj: reloj.Ahora}})
+	primera, err := a.Tomar(ctx, "escritura-a", "k", "h1")
+	debe(t, err)
+	if primera.Tipo != idempotencia.Nueva || primera.Reserva.Plazo != 2*time.Second {
+		t.Fatalf("Tomar = %v con plazo %v", primera.Tipo, primera.Reserva.Plazo)
+	}
+	reloj.Avanzar(2 * time.Second) // exactly its Plazo: still held
+	if got := tipo(t, a, "escritura-a", "k", "h1"); got != idempotencia.EnCurso {
+		t.Fatalf("al cumplirse el plazo: %v, se esperaba en-curso", got)
+	}
+	if got := tipo(t, a, "escritura-a", "k", "h2"); got != idempotencia.OtraPeticion {
+		t.Fatalf("otro cuerpo dentro del plazo: %v, se esperaba otra-peticion", got)
+	}
+	reloj.Avanzar(time.Millisecond)
+	segunda, err := a.Tomar(ctx, "escritura-a", "k", "h2")
+	debe(t, err)
+	if segunda.Tipo != idempotencia.Nueva || segunda.Reserva.Ficha == primera.Reserva.Ficha {
+		t.Fatalf("pasado el plazo, otro cuerpo: %v (ficha %d, la primera %d); se esperaba nueva, con otra ficha",
+			segunda.Tipo, segunda.Reserva.Ficha, primera.Reserva.Ficha)
+	}
+	respuesta := func(s almacen.Servicio) idempotencia.Grabada {
+		return idempotencia.Grabada{Codigo: 201, Cuerpo: []byte(s.Nombre + "\n")}
+	}
+	// The first request, late: nothing it does touches the key or creates anything.
+	if _, err := a.Crear(ctx, "a", almacen.Datos{Nombre: "tarde", URL: "http://x", LimiteMs: 2000}, 0,
+		&almacen.Alta{Reserva: primera.Reserva, Respuesta: respuesta}); !errors.Is(err, almacen.ErrReservaPerdida) {
+		t.Fatalf("Crear con la reserva vencida y tomada = %v, se esperaba ErrReservaPerdida", err)
+	}
+	if err := a.Grabar(ctx, primera.Reserva, avisos201); !errors.Is(err, almacen.ErrReservaPerdida) {
+		t.Fatalf("Grabar con la reserva vencida y tomada = %v, se esperaba ErrReservaPerdida", err)
+	}
+	debe(t, a.Soltar(ctx, primera.Reserva))
+	if got := tipo(t, a, "escritura-a", "k", "h2"); got != idempotencia.EnCurso {
+		t.Fatalf("tras soltar la reserva vieja, la nueva: %v, se esperaba en-curso", got)
+	}
+	lista, err := a.Listar(ctx, "a")
+	debe(t, err)
+	if len(lista) != 5 {
+		t.Fatalf("la petición tardía creó algo: %d servicios de a, se esperaban 5", len(lista))
+	}
+	// The second finishes: its response is the key's.
+	if _, err := a.Crear(ctx, "a", almacen.Datos{Nombre: "a-tiempo", URL: "http://x", LimiteMs: 2000}, 0,
+		&almacen.Alta{Reserva: segunda.Reserva, Respuesta: respuesta}); err != nil {
+		t.Fatal(err)
+	}
+	turno, err := a.Tomar(ctx, "escritura-a", "k", "h2")
+	debe(t, err)
+	if turno.Tipo != idempotencia.Repetir || string(turno.Grabada.Cuerpo) != "a-tiempo\n" {
+		t.Fatalf("la llave tras el alta de la segunda: %v %q", turno.Tipo, turno.Grabada.Cuerpo)
+	}
+}
+
+// A request that outlives its reservation's Plazo but that no other request has replaced still
+// finishes: its service and its response, as if on time.
+func reservaTardia(t *testing.T, abrir Abrir) {
+	reloj := nuevoReloj()
+	a := abrir(t, almacen.Opciones{Llaves: idempotencia.Opciones{Plazo: time.Second, Reloj: reloj.Ahora}})
+	turno, err := a.Tomar(ctx, "escritura-a", "k", "h")
+	debe(t, err)
+	reloj.Avanzar(time.Minute)
+	if _, err := a.Crear(ctx, "a", almacen.Datos{Nombre: "tarde", URL: "http://x", LimiteMs: 2000}, 0,
+		&almacen.Alta{Reserva: turno.Reserva, Respuesta: func(almacen.Servicio) idempotencia.Grabada { return avisos201 }}); err != nil {
+		t.Fatalf("Crear tarde sin que nadie tomara la llave = %v", err)
+	}
+	if got := tipo(t, a, "escritura-a", "k", "h"); got != idempotencia.Repetir {
+		t.Fatalf("la llave tras el alta tardía: %v, se esperaba repetir", got)
+	}
+}
+
+// Reservations past their Plazo hold no bound: a credential whose requests all hung or died can
+// still register (issue 22: 32 hang-ups made the next keyed registration a 429), and a full store
+// gets room from them.
+func reservasVencidasSinCupo(t *testing.T, abrir Abrir) {
+	reloj := nuevoReloj()
+	a := abrir(t, almacen.Opciones{Llaves: idempotencia.Opciones{EnCursoPorCredencial: 3, Tope: 5, Plazo: time.Second, Reloj: reloj.Ahora}})
+	for i := range 3 {
+		if got := tipo(t, a, "b", "b-"+strconv.Itoa(i), "h"); got != idempotencia.Nueva {
+			t.Fatalf("b-%d: %v", i, got)
+		}
+	}
+	if got := tipo(t, a, "b", "b-3", "h"); got != idempotencia.DemasiadasEnCurso {
+		t.Fatalf("la cuarta en curso: %v, se esperaba demasiadas-en-curso", got)
+	}
+	reloj.Avanzar(time.Second + time.Millisecond)
+	if got := tipo(t, a, "b", "b-3", "h"); got != idempotencia.Nueva {
+		t.Fatalf("con las tres vencidas, la cuarta: %v, se esperaba nueva", got)
+	}
+	for i := 4; i < 6; i++ {
+		if got := tipo(t, a, "b", "b-"+strconv.Itoa(i), "h"); got != idempotencia.Nueva {
+			t.Fatalf("b-%d: %v", i, got)
+		}
+	}
+	if got := tipo(t, a, "b", "b-6", "h"); got != idempotencia.DemasiadasEnCurso {
+		t.Fatalf("con tres vigentes en curso: %v, se esperaba demasiadas-en-curso", got)
+	}
+	// The store's total: two more credentials fill it with reservations that then lapse.
+	reloj.Avanzar(time.Second + time.Millisecond)
+	for _, k := range []string{"c-0", "c-1", "d-0", "d-1", "d-2"} {
+		if got := tipo(t, a, k[:1], k, "h"); got != idempotencia.Nueva {
+			t.Fatalf("%s: %v", k, got)
+		}
+	}
+	if got := tipo(t, a, "e", "e-0", "h"); got != idempotencia.Lleno {
+		t.Fatalf("con el total lleno de reservas vigentes: %v, se esperaba lleno", got)
+	}
+	reloj.Avanzar(time.Second + time.Millisecond)
+	if got := tipo(t, a, "e", "e-0", "h"); got != idempotencia.Nueva {
+		t.Fatalf("con el total lleno de reservas vencidas: %v, se esperaba nueva", got)
 	}
 }
 
@@ -845,9 +1002,9 @@ func concurrenciaMixta(t *testing.T, abrir Abrir) {
 			}
 			if turno.Tipo == idempotencia.Nueva {
 				if i%3 == 0 {
-					err = a.Soltar(ctx, "c", llave)
+					err = a.Soltar(ctx, turno.Reserva)
 				} else {
-					err = a.Grabar(ctx, "c", llave, avisos201)
+					err = a.Grabar(ctx, turno.Reserva, avisos201)
 				}
 			}
 			if err != nil {
