@@ -4,6 +4,7 @@ package pruebas
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -11,12 +12,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/pgtest"
 	"cursohttp/pkg/altasegura"
+	"cursohttp/pkg/datos"
 	"cursohttp/pkg/idempotencia"
 )
 
@@ -47,9 +51,9 @@ func pendiente(codigo int, cuerpo string) bool {
 	return codigo == 0 || codigo >= 500 || (codigo == 409 && strings.Contains(cuerpo, enCursoTipo))
 }
 
-// plazoDeUnaLlave is the longest a key may stay in progress: the reservation's Plazo, with room
-// for a loaded machine.
-const plazoDeUnaLlave = idempotencia.PlazoPorOmision + 10*time.Second
+// plazoDeUnaLlave is the longest a key may stay in progress: the reservation's Plazo, or the Vida
+// of a revisor killed while it held it, with room for a loaded machine.
+const plazoDeUnaLlave = idempotencia.PlazoPorOmision + datos.Vida + 10*time.Second
 
 // definitiva repeats a registration with its key until the answer settles the intent, for as long
 // as a key may stay in progress, and returns that answer.
@@ -135,4 +139,203 @@ func TestColgarConDatos(t *testing.T) {
 			t.Logf("%d altas, %d colgadas con el alta en curso: cada repetición recibió el 201 grabado", tope+2, colgadas)
 		})
 	}
+}
+
+// TestDosRevisoresYPostgresQueSeReinicia: two revisors on one PostgreSQL behind the gateway, under
+// load; PostgreSQL is stopped (until both revisors have failed a request for lack of it) and started
+// again, then each revisor is killed with kill -9 and started again. Meanwhile pairs of requests
+// with one key and two bodies go one to each revisor at once (the issue's second service). For
+// every key there is one service, and every retry, on either revisor, is answered with the
+// recorded response: the same 201, or 422 for the other body.
+func TestDosRevisoresYPostgresQueSeReinicia(t *testing.T) {
+	largo(t)
+	t.Parallel()
+	srv := pgtest.Propio(t)
+	donde, err := srv.CrearBase(context.Background(), "revisor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	revisores := []*proceso{arrancar(t, "revisor", "--datos", donde), arrancar(t, "revisor", "--datos", donde)}
+	puertos := make([]string, 2)
+	for i, r := range revisores {
+		puertos[i] = r.addr[strings.LastIndexByte(r.addr, ':')+1:]
+	}
+	url := func(i int) string { return "http://127.0.0.1:" + puertos[i] }
+	pas := arrancar(t, "pasarela", "--destino", url(0)+","+url(1))
+
+	// What every 201 of a key said: one recorded response per key.
+	var (
+		mu        sync.Mutex
+		grabadas  = map[string]map[string]bool{} // key → distinct "Location body" of its 201s
+		hechas    atomic.Int64
+		parar     = make(chan struct{})
+		trabajo   sync.WaitGroup
+		intentos  atomic.Int64
+		problemas []string
+	)
+	anotar := func(llave string, codigo int, location, cuerpo string) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case codigo == 201:
+			if grabadas[llave] == nil {
+				grabadas[llave] = map[string]bool{}
+			}
+			grabadas[llave][location+" "+cuerpo] = true
+		case pendiente(codigo, cuerpo), codigo == 422:
+		default:
+			problemas = append(problemas, fmt.Sprintf("%s: %d %s", llave, codigo, cuerpo))
+		}
+	}
+	// Six clients register through the gateway, one intent after another, each retried with its
+	// key until settled.
+	type intencion struct{ nombre, llave string }
+	var intenciones []intencion
+	for c := range 6 {
+		trabajo.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-parar:
+					return
+				default:
+				}
+				in := intencion{fmt.Sprintf("carga-%d-%d", c, i), fmt.Sprintf("alta-carga-%d-%d", c, i)}
+				mu.Lock()
+				intenciones = append(intenciones, in)
+				mu.Unlock()
+				for espera := 20 * time.Millisecond; ; espera = min(2*espera, 500*time.Millisecond) {
+					intentos.Add(1)
+					codigo, location, cuerpo := alta(pas.url(), "escritura-a", in.nombre, in.llave)
+					anotar(in.llave, codigo, location, cuerpo)
+					if !pendiente(codigo, cuerpo) {
+						break
+					}
+					// A client's pause between retries, not the test's sequencing.
+					<-time.After(espera)
+				}
+				hechas.Add(1)
+			}
+		})
+	}
+	// Pairs: one key, two bodies, one to each revisor at the same moment.
+	type par struct {
+		llave   string
+		nombres [2]string
+	}
+	var pares []par
+	trabajo.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-parar:
+				return
+			default:
+			}
+			p := par{llave: fmt.Sprintf("alta-cruce-%d", i), nombres: [2]string{fmt.Sprintf("cruce-%d-uno", i), fmt.Sprintf("cruce-%d-otro", i)}}
+			mu.Lock()
+			pares = append(pares, p)
+			mu.Unlock()
+			var ambos sync.WaitGroup
+			for lado := range 2 {
+				ambos.Go(func() {
+					codigo, location, cuerpo := alta(url(lado), "escritura-b", p.nombres[lado], p.llave)
+					anotar(p.llave, codigo, location, cuerpo)
+				})
+			}
+			ambos.Wait()
+		}
+	})
+	masHechas := func(n int64, que string) {
+		t.Helper()
+		hasta := hechas.Load() + n
+		prueba.Hasta(t, 2*plazoDeUnaLlave, fmt.Sprintf("se terminaron %d intenciones más %s", n, que), func() bool { return hechas.Load() >= hasta })
+	}
+	masHechas(20, "antes de parar PostgreSQL")
+
+	// PostgreSQL stops, until each revisor has failed a request for lack of it, and starts again.
+	if err := srv.Parar(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range revisores {
+		prueba.Hasta(t, 30*time.Second, fmt.Sprintf("el revisor %d notó que PostgreSQL no está", i), func() bool {
+			codigo, _, _ := pedir(t, "GET", url(i)+"/servicios/1", "escritura-a", "", "")
+			return codigo == 500
+		})
+	}
+	if err := srv.Reanudar(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	masHechas(20, "con PostgreSQL de vuelta")
+
+	// Each revisor killed and started again on its port.
+	for i := range revisores {
+		revisores[i].matar()
+		revisores[i] = arrancar(t, "revisor", "--puerto", puertos[i], "--datos", donde)
+		masHechas(20, fmt.Sprintf("con el revisor %d de vuelta", i))
+	}
+	close(parar)
+	trabajo.Wait()
+
+	// Every intent: one 201, repeated the same by either revisor.
+	nombres := nombresEnElRevisor(t, url(0))
+	for _, in := range intenciones {
+		if nombres[in.nombre] != 1 {
+			t.Errorf("%s está %d veces", in.nombre, nombres[in.nombre])
+		}
+		for i := range revisores {
+			codigo, location, cuerpo := definitiva(t, url(i), "escritura-a", in.nombre, in.llave)
+			anotar(in.llave, codigo, location, cuerpo)
+		}
+	}
+	// Every pair: one service for its key, whichever body won; a retry of the winning body gets its
+	// 201 and of the other 422, on either revisor.
+	ganadores := map[string]int{}
+	for _, p := range pares {
+		for lado := range 2 {
+			for i := range revisores {
+				codigo, location, cuerpo := definitiva(t, url(i), "escritura-b", p.nombres[lado], p.llave)
+				anotar(p.llave, codigo, location, cuerpo)
+				if codigo == 201 {
+					ganadores[p.llave]++
+				}
+			}
+		}
+	}
+	servicios := nombresPorCredencial(t, url(1), "escritura-b")
+	for _, p := range pares {
+		if n := servicios[p.nombres[0]] + servicios[p.nombres[1]]; n != 1 || ganadores[p.llave] != 2 {
+			t.Errorf("la llave %s: %d servicios (%s y %s) y %d respuestas 201 a sus repeticiones; se esperaba uno y 2 (las del cuerpo que ganó, en cada revisor)",
+				p.llave, n, p.nombres[0], p.nombres[1], ganadores[p.llave])
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for llave, distintas := range grabadas {
+		if len(distintas) > 1 {
+			t.Errorf("la llave %s tuvo %d respuestas 201 distintas: %v", llave, len(distintas), distintas)
+		}
+	}
+	if len(problemas) > 0 {
+		t.Errorf("%d respuestas inesperadas, la primera: %s", len(problemas), problemas[0])
+	}
+	t.Logf("%d intenciones (%d peticiones) y %d pares de una llave con dos cuerpos, con PostgreSQL parado y vuelto a arrancar y cada revisor muerto con kill -9",
+		len(intenciones), intentos.Load(), len(pares))
+}
+
+// nombresPorCredencial counts a credential's services by name.
+func nombresPorCredencial(t *testing.T, revisor, credencial string) map[string]int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", revisor+"/servicios", nil)
+	req.Header.Set("Authorization", "Bearer "+credencial)
+	res, err := sinReuso.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	cuerpo, _ := io.ReadAll(res.Body)
+	cuenta := map[string]int{}
+	for _, trozo := range strings.Split(string(cuerpo), `"nombre":"`)[1:] {
+		nombre, _, _ := strings.Cut(trozo, `"`)
+		cuenta[nombre]++
+	}
+	return cuenta
 }

@@ -17,7 +17,9 @@
 //     check and the bounds are serialized by transaction-scoped advisory locks; maintenance is read
 //     from the database by every request; rate-limit windows live in the database; a pending check
 //     belongs to the process that will run it, and one left by a dead process goes to exactly one
-//     other (UPDATE … WHERE owner = the dead one).
+//     other (UPDATE … WHERE owner = the dead one). A process is alive while it renews its row in
+//     instancias (postgresAlmacen): a database that restarts or a connection that drops kills
+//     nobody.
 package datos
 
 import (

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -15,14 +16,31 @@ import (
 	"cursohttp/pkg/limitador"
 )
 
-// PostgreSQL keeps the store for any number of revisors at once. Each process holds, for its
-// whole life, a session-level advisory lock on its own instance number on a connection of its
-// own: when it dies its connection closes and the lock goes, which is how the others know that its
-// reservations and pending checks are free (pg_try_advisory_xact_lock succeeds).
+// PostgreSQL keeps the store for any number of revisors at once. Each process says it is alive in
+// the table instancias: its row's hasta, renewed every Latido, says until when (on the database's
+// clock). A process whose row has lapsed, or is gone (Cerrar deletes it), is dead: its key
+// reservations are free and its pending checks go to another. Nothing else counts as death: not a
+// connection that closed (a network blip), not the database restarting — after a restart every
+// process gets Vida from the moment the server started, to come back and renew.
+//
+// (The first version held a session advisory lock per process instead: when PostgreSQL restarted
+// every lock went with its connection and nobody took them again, so each revisor looked dead to
+// the others from then on — issue 22, item 2.)
 type postgresAlmacen struct {
 	base
-	vida *sql.Conn // holds this process's instance lock
+	latido, vida time.Duration
+	parar        context.CancelFunc
+	latiendo     sync.WaitGroup
 }
+
+// How a process on PostgreSQL says it is alive: its row renewed every Latido, valid for Vida. A
+// revisor killed with its reservations and pending checks is taken for dead Vida after its last
+// beat at most; a live one is never taken for dead unless it cannot reach the database for that
+// long.
+const (
+	Latido = time.Second
+	Vida   = 5 * time.Second
+)
 
 var migracionesPostgres = []string{
 	`CREATE TABLE servicios (
@@ -70,16 +88,27 @@ var migracionesPostgres = []string{
 		PRIMARY KEY (politica, clave)
 	)`,
 	`CREATE INDEX limites_vence ON limites (vence)`,
-	// Issue 22: a reservation is a lease, named by its ficha.
+	// Issue 22: a reservation is a lease, named by its ficha; a process is alive while it renews
+	// its row.
 	`ALTER TABLE llaves ADD COLUMN ficha BIGINT`,
 	`ALTER TABLE llaves ADD COLUMN hasta BIGINT`,
 	`CREATE INDEX llaves_en_curso ON llaves (credencial) WHERE codigo IS NULL`,
+	`CREATE TABLE instancias (id BIGINT PRIMARY KEY, hasta TIMESTAMPTZ NOT NULL)`,
 }
 
 // EsperaConexion bounds how long opening waits for the server.
 const EsperaConexion = 5 * time.Second
 
 func abrirPostgres(ctx context.Context, texto string, o almacen.Opciones) (almacen.Almacen, error) {
+	a, err := abrirPostgresCon(ctx, texto, o, Latido, Vida)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// abrirPostgresCon opens with another beat and life (tests shorten them).
+func abrirPostgresCon(ctx context.Context, texto string, o almacen.Opciones, latido, vida time.Duration) (*postgresAlmacen, error) {
 	cfg, err := pgx.ParseConfig(texto)
 	if err != nil {
 		return nil, errors.New("la URL no se entiende: " + unaLinea(err))
@@ -92,13 +121,13 @@ func abrirPostgres(ctx context.Context, texto string, o almacen.Opciones) (almac
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(time.Minute)
 	o.Llaves = o.Llaves.Normalizadas()
-	a := &postgresAlmacen{base: base{db: db, dialecto: dialectoPostgres{}, instancia: azar(), llaves: o.Llaves, reloj: o.Llaves.Reloj}}
+	a := &postgresAlmacen{
+		base:   base{db: db, dialecto: dialectoPostgres{vida: vida}, instancia: azar(), llaves: o.Llaves, reloj: o.Llaves.Reloj},
+		latido: latido, vida: vida,
+	}
 	abrir, listo := context.WithTimeout(ctx, 2*EsperaConexion)
 	defer listo()
 	if err := a.abrir(abrir, o); err != nil {
-		if a.vida != nil {
-			a.vida.Close()
-		}
 		db.Close()
 		return nil, errors.New(unaLinea(err))
 	}
@@ -112,18 +141,48 @@ func unaLinea(err error) string {
 }
 
 func (a *postgresAlmacen) abrir(ctx context.Context, o almacen.Opciones) error {
-	var err error
-	if a.vida, err = a.db.Conn(ctx); err != nil {
-		return err
-	}
-	if _, err := a.vida.ExecContext(ctx, `SELECT pg_advisory_lock($1::bigint)`, a.instancia); err != nil {
-		return err
-	}
 	if err := a.inicializar(ctx, o, migracionesPostgres); err != nil {
 		return err
 	}
-	a.buscar, err = a.db.PrepareContext(ctx, consultaBuscar)
+	// Alive before it reserves anything.
+	if err := a.latir(ctx); err != nil {
+		return err
+	}
+	var err error
+	if a.buscar, err = a.db.PrepareContext(ctx, consultaBuscar); err != nil {
+		return err
+	}
+	vida, parar := context.WithCancel(context.Background())
+	a.parar = parar
+	a.latiendo.Go(func() { a.latirSiempre(vida) })
+	return nil
+}
+
+// latir renews this process's row: alive for Vida more, on the database's clock.
+func (a *postgresAlmacen) latir(ctx context.Context) error {
+	_, err := a.db.ExecContext(ctx, `INSERT INTO instancias (id, hasta) VALUES ($1, clock_timestamp() + $2 * interval '1 millisecond')
+		ON CONFLICT (id) DO UPDATE SET hasta = excluded.hasta`, a.instancia, a.vida.Milliseconds())
 	return err
+}
+
+// latirSiempre renews the row every Latido until the store closes. A beat that fails (the database
+// away) is simply tried again at the next: the others give this process Vida from its last beat, or
+// from the moment the database came back. It also drops the rows of processes dead for an hour.
+func (a *postgresAlmacen) latirSiempre(ctx context.Context) {
+	t := time.NewTicker(a.latido)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		latido, listo := context.WithTimeout(ctx, a.latido)
+		if a.latir(latido) == nil {
+			a.db.ExecContext(latido, `DELETE FROM instancias WHERE hasta < clock_timestamp() - interval '1 hour'`)
+		}
+		listo()
+	}
 }
 
 // Mantenimiento implements almacen.Almacen: read by every request, so a change made through one
@@ -154,15 +213,16 @@ func (a *postgresAlmacen) Cerrar() error {
 	if a.cerrado.Load() {
 		return nil
 	}
-	// Give the instance lock back at once: pending checks cut short are then free for the others.
-	if a.vida != nil {
-		a.vida.ExecContext(context.Background(), `SELECT pg_advisory_unlock_all()`)
-		a.vida.Close()
-	}
+	a.parar()
+	a.latiendo.Wait()
+	// Dead at once for the others: pending checks cut short, and any reservation left, are theirs.
+	ctx, listo := context.WithTimeout(context.Background(), EsperaConexion)
+	a.db.ExecContext(ctx, `DELETE FROM instancias WHERE id = $1`, a.instancia)
+	listo()
 	return a.cerrar()
 }
 
-type dialectoPostgres struct{}
+type dialectoPostgres struct{ vida time.Duration }
 
 func (dialectoPostgres) bloquear(ctx context.Context, tx *sql.Tx, clase int32, nombre string) error {
 	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1::int4, hashtext($2))`, clase, nombre)
@@ -171,12 +231,15 @@ func (dialectoPostgres) bloquear(ctx context.Context, tx *sql.Tx, clase int32, n
 
 func (dialectoPostgres) paraCambiar() string { return " FOR UPDATE" }
 
-// muerta: the instance's session lock can be taken only once its process is gone. The bigint form
-// never meets the (int4, int4) locks of bloquear: PostgreSQL keeps the two apart.
-func (dialectoPostgres) muerta(ctx context.Context, tx *sql.Tx, instancia int64) (bool, error) {
-	var libre bool
-	err := tx.QueryRowContext(ctx, `SELECT pg_try_advisory_xact_lock($1::bigint)`, instancia).Scan(&libre)
-	return libre, err
+// muerta: the instance's row has lapsed, or is gone. Lapsed counts from its last beat or from the
+// server's start, whichever is later: a database that was down stopped every process's beats, and
+// each gets a whole Vida to come back.
+func (d dialectoPostgres) muerta(ctx context.Context, tx *sql.Tx, instancia int64) (bool, error) {
+	var muerta bool
+	err := tx.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM instancias WHERE id = $1
+		AND clock_timestamp() <= greatest(hasta, pg_postmaster_start_time() + $2 * interval '1 millisecond'))`,
+		instancia, d.vida.Milliseconds()).Scan(&muerta)
+	return muerta, err
 }
 
 func (dialectoPostgres) reintentable(err error) bool {
@@ -190,6 +253,6 @@ func borrarPostgres(ctx context.Context, donde string) error {
 		return errors.New(unaLinea(err))
 	}
 	defer c.Close(ctx)
-	_, err = c.Exec(ctx, `DROP TABLE IF EXISTS servicios, revisiones, llaves, limites, ajustes`)
+	_, err = c.Exec(ctx, `DROP TABLE IF EXISTS servicios, revisiones, llaves, limites, ajustes, instancias`)
 	return err
 }

@@ -238,10 +238,13 @@ func (b *base) RevisionesDe(ctx context.Context, servicio int) ([]almacen.Revisi
 	return lista, filas.Err()
 }
 
-// TerminarRevision implements almacen.Almacen.
+// TerminarRevision implements almacen.Almacen. Only the check's owner records it: a process that
+// was taken for dead (cut off from the database for longer than its life) and whose checks went to
+// another finds them no longer its own, and the other's result stands.
 func (b *base) TerminarRevision(ctx context.Context, id int, res almacen.Resultado) error {
-	_, err := b.db.ExecContext(ctx, `UPDATE revisiones SET terminada = 1, estado = $2, codigo = $3, ms = $4, detalle = $5, instancia = NULL WHERE id = $1`,
-		id, res.Estado, nulo(res.Codigo), nulo(res.Ms), res.Detalle)
+	_, err := b.db.ExecContext(ctx, `UPDATE revisiones SET terminada = 1, estado = $2, codigo = $3, ms = $4, detalle = $5, instancia = NULL
+		WHERE id = $1 AND terminada = 0 AND instancia = $6`,
+		id, res.Estado, nulo(res.Codigo), nulo(res.Ms), res.Detalle, b.instancia)
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -22,10 +23,11 @@ import (
 
 // vigilante runs the server under a shell that waits on its standard input, a pipe from this
 // process: when this process closes it, or dies and the kernel closes it, the shell stops the
-// server at once (SIGQUIT, PostgreSQL's immediate shutdown).
+// server at once (SIGQUIT, PostgreSQL's immediate shutdown). A line INT asks instead for the fast
+// shutdown (SIGINT: clients cut off, every commit kept), which Parar uses.
 const vigilante = `"$0" "$@" & pid=$!
-read _
-kill -QUIT $pid 2>/dev/null
+read senal
+kill -"${senal:-QUIT}" $pid 2>/dev/null
 wait $pid`
 
 func (s *Servidor) arrancar(ctx context.Context, bin string) error {
@@ -65,14 +67,25 @@ func (s *Servidor) arrancar(ctx context.Context, bin string) error {
 	termino := make(chan struct{})
 	go func() { servidor.Wait(); close(termino) }()
 	var una sync.Once
-	s.detener = func() error {
-		una.Do(func() { entrada.Close() })
+	esperar := func() {
 		select {
 		case <-termino:
 		case <-time.After(10 * time.Second):
 			syscall.Kill(-servidor.Process.Pid, syscall.SIGKILL)
 			<-termino
 		}
+	}
+	s.detener = func() error {
+		una.Do(func() { entrada.Close() })
+		esperar()
+		return nil
+	}
+	s.parar = func() error {
+		una.Do(func() {
+			io.WriteString(entrada, "INT\n")
+			entrada.Close()
+		})
+		esperar()
 		return nil
 	}
 	limite := time.Now().Add(15 * time.Second)

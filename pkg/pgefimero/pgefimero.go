@@ -23,6 +23,7 @@ type Servidor struct {
 	dir     string // the cluster's folder; its socket is here too
 	propia  bool   // dir was made here, and goes with Detener
 	detener func() error
+	parar   func() error
 }
 
 // Binarios finds the folder with initdb and postgres: on PATH, else the newest of Debian's
@@ -50,11 +51,12 @@ func versionDe(ruta string) int {
 // Arrancar initialises a cluster in dir ("" for a new temporary folder, removed by Detener) and
 // starts it. A dir that already holds a cluster is started as it is, so a developer can keep one.
 func Arrancar(ctx context.Context, dir string) (*Servidor, error) {
-	bin, err := Binarios()
-	if err != nil {
+	// Said before any folder is made.
+	if _, err := Binarios(); err != nil {
 		return nil, err
 	}
 	s := &Servidor{dir: dir}
+	var err error
 	if dir == "" {
 		if s.dir, err = os.MkdirTemp(carpetaTemporal(), "pg-"); err != nil {
 			return nil, err
@@ -63,7 +65,7 @@ func Arrancar(ctx context.Context, dir string) (*Servidor, error) {
 	} else if s.dir, err = filepath.Abs(dir); err != nil {
 		return nil, err
 	}
-	if err := s.arrancar(ctx, bin); err != nil {
+	if err := s.Reanudar(ctx); err != nil {
 		if s.propia {
 			os.RemoveAll(s.dir)
 		}
@@ -103,6 +105,22 @@ func CrearBase(ctx context.Context, servidor, nombre string) (string, error) {
 	u.Path = "/" + nombre
 	u.RawPath = ""
 	return u.String(), nil
+}
+
+// Parar stops the server as an administrator would (the fast shutdown: every client cut off at
+// once, every commit kept) and keeps its folder, so that Reanudar can start it again with its data.
+// Tests use it to see what survives a database that goes away. (Detener's immediate shutdown may
+// lose the last commits: durability is off.)
+func (s *Servidor) Parar() error { return s.parar() }
+
+// Reanudar starts the server on its folder (initialising the cluster the first time): Arrancar's
+// last step, and after Parar the same server again, with the same folder, socket and URLs.
+func (s *Servidor) Reanudar(ctx context.Context) error {
+	bin, err := Binarios()
+	if err != nil {
+		return err
+	}
+	return s.arrancar(ctx, bin)
 }
 
 // Detener stops the server at once and removes a temporary folder.

@@ -1,7 +1,8 @@
 // Command postgres is `make postgres`: a throwaway PostgreSQL server for developing and testing
 // the revisor's --datos postgres://… (pkg/pgefimero). It prints the URL to give --datos and the
 // line that makes the tests use this server instead of starting their own, and runs until Ctrl+C,
-// when it stops the server and, unless --dir named a folder to keep, removes its data.
+// when it stops the server (keeping every commit) and, unless --dir named a folder to keep,
+// removes its data.
 package main
 
 import (
@@ -34,6 +35,12 @@ func main() {
 	fmt.Printf("postgres en %s\n\n  revisor --datos '%s'\n  export CURSOHTTP_PG_URL='%s'   (las pruebas lo usan en vez de arrancar el suyo)\n\nCtrl+C lo detiene.\n",
 		s.Dir(), url, s.URL("postgres"))
 	<-ctx.Done()
+	// A fast shutdown first: a cluster kept with --dir keeps every commit (durability is off, and
+	// Detener's immediate shutdown may lose the last ones).
+	if err := s.Parar(); err != nil {
+		fmt.Fprintln(os.Stderr, "postgres:", err)
+		os.Exit(1)
+	}
 	if err := s.Detener(); err != nil {
 		fmt.Fprintln(os.Stderr, "postgres:", err)
 		os.Exit(1)

@@ -78,6 +78,24 @@ func Base(t testing.TB) string {
 	return url
 }
 
+// Propio starts a PostgreSQL server for t alone, stopped when t ends: for a test that stops and
+// starts the server itself (pgefimero.Servidor.Parar, Reanudar), which must not take the other
+// tests' databases with it. It skips or fails as Base does when no server can be started.
+func Propio(t testing.TB) *pgefimero.Servidor {
+	t.Helper()
+	ctx, listo := context.WithTimeout(context.Background(), 30*time.Second)
+	defer listo()
+	s, err := pgefimero.Arrancar(ctx, "")
+	if err != nil {
+		if os.Getenv(VariableObligatorio) == "1" || os.Getenv("CURSOHTTP_CI") == "1" {
+			t.Fatalf("no se pudo arrancar un PostgreSQL propio, y %s=1 pide estas pruebas: %v", VariableObligatorio, err)
+		}
+		t.Skipf("sin PostgreSQL propio: %v", err)
+	}
+	t.Cleanup(func() { s.Detener() })
+	return s
+}
+
 // Main runs the tests and then stops the server Base started, if it did: call it from TestMain as
 // os.Exit(pgtest.Main(m)).
 func Main(m *testing.M) int {
