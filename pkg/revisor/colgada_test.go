@@ -21,10 +21,10 @@ import (
 	"cursohttp/internal/prueba/pgtest"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/datos"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/revisor"
-	"cursohttp/pkg/servidor"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -105,7 +105,7 @@ func TestAltaColgada(t *testing.T) {
 			alm := a.abrir(t, almacen.Opciones{Semillas: almacen.Semillas(),
 				Llaves: idempotencia.Opciones{EnCursoPorCredencial: tope, Plazo: time.Minute}})
 			log := &prueba.Buffer{}
-			rv := revisor.Nuevo(revisor.Opciones{Log: servidor.NuevoLogger(log, log, false), Almacen: alm, Guardar: time.Second})
+			rv := revisor.Nuevo(revisor.Opciones{Log: bitacora.NuevoLogger(log, log, false), Almacen: alm, Guardar: time.Second})
 			t.Cleanup(rv.Cerrar)
 			base := servidortest.Nuevo(t, rv).URL
 			llaves := func() int {
