@@ -69,6 +69,9 @@ func LeerFalla(texto string) (Falla, error) {
 // so, else none. An X-Simular that names no mode is ignored, as the course's gateway ignores any
 // value but «perder-primera».
 func (p *Pasarela) elegir(r *http.Request) Falla {
+	if p.guion != nil {
+		return p.guion(r)
+	}
 	if v := r.Header["X-Simular"]; len(v) > 0 {
 		// Repeated fields read as one list, which names no mode.
 		if f, err := LeerFalla(strings.Join(v, ", ")); err == nil {

@@ -93,6 +93,8 @@ type Opciones struct {
 	// Token is the lab's token, which changing the process-wide fault (PUT /_pasarela/simular)
 	// asks for; when empty, one nobody knows: the fault then changes only with --simular.
 	Token string
+	// Guion, when set, picks every request's fault instead of X-Simular and --simular (guion.go).
+	Guion Guion
 }
 
 // Pasarela is the gateway's http.Handler.
@@ -105,6 +107,7 @@ type Pasarela struct {
 	global     globalActual // the process-wide fault (--simular), changed live by the panel
 	libro      *libro
 	puerta     token.Puerta // who may change the process-wide fault
+	guion      Guion
 }
 
 // NuevoTransporte is the gateway's pooled transport: keep-alive connections to the revisor, no
@@ -137,7 +140,7 @@ func Nueva(o Opciones) *Pasarela {
 		o.Token = token.Nuevo()
 	}
 	return &Pasarela{destinos: o.Destinos, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro(),
-		puerta: token.Puerta{Instructor: o.Token}}
+		puerta: token.Puerta{Instructor: o.Token}, guion: o.Guion}
 }
 
 // LineaDeInicio is the start-up line: `pasarela en http://ADDR → DESTINO`, the destinations

@@ -1,0 +1,275 @@
+package examen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cursohttp/internal/prueba"
+)
+
+// binarios builds the suite's alta-segura once per test binary.
+var binarios struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func altaSegura(t *testing.T) string {
+	t.Helper()
+	binarios.once.Do(func() {
+		binarios.dir, binarios.err = os.MkdirTemp("", "examen-bin")
+		if binarios.err != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", binarios.dir, "cursohttp/cmd/alta-segura").CombinedOutput()
+		if err != nil {
+			binarios.err = errors.New(string(out))
+		}
+	})
+	if binarios.err != nil {
+		t.Fatal(binarios.err)
+	}
+	return filepath.Join(binarios.dir, "alta-segura")
+}
+
+// envoltorio is a client command: a shell script that runs linea with the grader's NOMBRE URL
+// after it.
+func envoltorio(t *testing.T, linea string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "cliente.sh")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\nexec "+linea+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// interprete is python3 or node, or a skip (a failure under CI) when it is not installed.
+func interprete(t *testing.T, nombre string) string {
+	t.Helper()
+	p, err := exec.LookPath(nombre)
+	if err == nil && nombre == "python3" {
+		// The interpreter itself, not a version manager's shim (pyenv's takes a lock per run).
+		var out []byte
+		out, err = exec.Command(p, "-c", "import sys; print(sys.executable)").Output()
+		p = strings.TrimSpace(string(out))
+	}
+	if err != nil {
+		if os.Getenv("CURSOHTTP_CI") == "1" {
+			t.Fatalf("CI necesita %s para calificar clientes en otro lenguaje", nombre)
+		}
+		t.Skipf("sin %s no se califica el cliente de prueba en ese lenguaje", nombre)
+	}
+	return p
+}
+
+func fallidas(inf *Informe) []string {
+	var f []string
+	for _, c := range inf.Comprobaciones {
+		if !c.Paso {
+			f = append(f, c.ID)
+		}
+	}
+	return f
+}
+
+func texto(inf *Informe) string {
+	var b strings.Builder
+	inf.Escribir(&b)
+	return b.String()
+}
+
+// The course's alta-segura passes every check, in under 60 s, and the same seed gives the same
+// report, text and JSON, byte for byte.
+func TestAltaSeguraPasaTodoYSeRepite(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("califica dos veces a alta-segura con todos los escenarios (unos 10 s)")
+	}
+	orden := envoltorio(t, altaSegura(t)+` --pasarela "$PASARELA_URL"`)
+	var informes [2]*Informe
+	var wg sync.WaitGroup
+	for i := range informes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			inf, err := Correr(context.Background(), Opciones{Orden: []string{orden}, Semilla: 7, PuertosLibres: true})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			informes[i] = inf
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	a, b := informes[0], informes[1]
+	if f := fallidas(a); len(f) > 0 || a.Codigo() != 0 {
+		t.Fatalf("alta-segura falla %v:\n%s", f, texto(a))
+	}
+	if !strings.HasSuffix(texto(a), "\n8 de 8 comprobaciones del cliente pasaron\n") {
+		t.Errorf("resumen:\n%s", texto(a))
+	}
+	if texto(a) != texto(b) {
+		t.Errorf("la misma semilla dio dos informes:\n%s\n%s", texto(a), texto(b))
+	}
+	var ja, jb bytes.Buffer
+	a.JSON(&ja)
+	b.JSON(&jb)
+	if ja.String() != jb.String() {
+		t.Errorf("la misma semilla dio dos JSON:\n%s\n%s", ja.String(), jb.String())
+	}
+	var v struct {
+		Pasaron        int
+		Comprobaciones []struct {
+			ID   string
+			Paso bool
+		}
+	}
+	if err := json.Unmarshal(ja.Bytes(), &v); err != nil || v.Pasaron != 8 || len(v.Comprobaciones) != 8 || v.Comprobaciones[0].ID != "una-escritura" || !v.Comprobaciones[0].Paso {
+		t.Errorf("JSON %v: %s", err, ja.String())
+	}
+	// alta-segura sends X-Simular: perder-primera on every attempt; the grader's script ignores it.
+	for _, in := range a.Intenciones {
+		if in.Escenario.ID == "sin-falla" && len(in.Intentos) != 1 {
+			t.Errorf("sin-falla: %d intentos: X-Simular no se ignoró", len(in.Intentos))
+		}
+	}
+	t.Logf("alta-segura: %v y %v", a.Duracion, b.Duracion)
+}
+
+// Every broken client fails exactly the check its mistake breaks and passes the others.
+func TestCadaDefectoFallaSuComprobacion(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("califica diez clientes con todos los escenarios (un minuto)")
+	}
+	alta := altaSegura(t)
+	casos := []struct {
+		nombre, interprete, linea string
+		fallan                    []string
+	}{
+		{"alta-segura llave-por-intento", "", alta + ` --defecto llave-por-intento --pasarela "$PASARELA_URL"`, []string{"misma-llave"}},
+		{"alta-segura sin llave", "", alta + ` --sin-llave --pasarela "$PASARELA_URL"`, []string{"misma-llave"}},
+		{"python correcto", "python3", "testdata/cliente.py", nil},
+		{"python ignora Retry-After", "python3", "testdata/cliente.py --defecto ignora-retry-after", []string{"respeta-retry-after"}},
+		{"python reintenta 422", "python3", "testdata/cliente.py --defecto reintenta-422", []string{"no-reintenta-4xx"}},
+		{"python nunca se rinde", "python3", "testdata/cliente.py --defecto nunca-se-rinde", []string{"se-rinde"}},
+		{"python una llave para todo", "python3", "testdata/cliente.py --defecto una-llave", []string{"llave-por-intencion"}},
+		{"python sale con 0", "python3", "testdata/cliente.py --defecto sale-0", []string{"codigo-de-salida"}},
+		{"node correcto", "node", "testdata/cliente.mjs", nil},
+		{"node espera fija", "node", "testdata/cliente.mjs --defecto espera-fija", []string{"espera-con-jitter"}},
+	}
+	// Two graders at a time: each runs twenty clients at once, on a machine of two cores.
+	turnos := make(chan struct{}, 2)
+	for _, c := range casos {
+		t.Run(c.nombre, func(t *testing.T) {
+			t.Parallel()
+			turnos <- struct{}{}
+			defer func() { <-turnos }()
+			linea := c.linea
+			if c.interprete != "" {
+				dir, _ := os.Getwd()
+				partes := strings.SplitN(linea, " ", 2)
+				linea = interprete(t, c.interprete) + " " + filepath.Join(dir, partes[0]) + strings.TrimPrefix(linea, partes[0])
+			}
+			inf, err := Correr(context.Background(), Opciones{Orden: []string{envoltorio(t, linea)}, Semilla: 11, PuertosLibres: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := fallidas(inf); !slices.Equal(f, c.fallan) {
+				t.Errorf("fallan %v; quiero %v\n%s", f, c.fallan, texto(inf))
+			}
+			if (inf.Codigo() == 0) != (len(c.fallan) == 0) {
+				t.Errorf("código %d", inf.Codigo())
+			}
+		})
+	}
+}
+
+// uno is the scenario list of the tests of bad input: one intent with nothing failing.
+func uno() []Escenario { return Escenarios(1)[:1] }
+
+func TestOrdenQueNoExiste(t *testing.T) {
+	t.Parallel()
+	_, err := Correr(context.Background(), Opciones{Orden: []string{"no-existe-este-cliente"}, PuertosLibres: true})
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Texto, "no encuentro la orden «no-existe-este-cliente»") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestPuertoOcupado(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	ocupado := ln.Addr().(*net.TCPAddr).Port
+	libres := prueba.PuertosLibres(t, 1)
+	_, err = Correr(context.Background(), Opciones{Orden: []string{"true"}, puertos: &[2]int{libres[0], ocupado}})
+	var e *Error
+	if !errors.As(err, &e) || !strings.Contains(e.Texto, "no puedo abrir pasarela en 127.0.0.1:") || !strings.Contains(e.Texto, "--puertos-libres") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// A client that never ends, and what it started, are stopped at the limit and judged: it did not
+// give up.
+func TestClienteQueNoTermina(t *testing.T) {
+	t.Parallel()
+	pid := filepath.Join(t.TempDir(), "pid")
+	orden := envoltorio(t, `sh -c 'sleep 1000 & echo $! > `+pid+`; wait' sh`)
+	inicio := time.Now()
+	inf, err := Correr(context.Background(), Opciones{Orden: []string{orden}, PuertosLibres: true, Limite: time.Second, Escenarios: uno()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(inicio); d > 10*time.Second {
+		t.Errorf("tardó %v con un límite de 1 s", d)
+	}
+	if !inf.Intenciones[0].Detenido || !slices.Contains(fallidas(inf), "se-rinde") {
+		t.Errorf("no se juzgó como detenido:\n%s", texto(inf))
+	}
+	b, err := os.ReadFile(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The grandchild went with its group: it is gone, or dead and not yet reaped by its new parent.
+	stat, err := os.ReadFile("/proc/" + strings.TrimSpace(string(b)) + "/stat")
+	if err == nil {
+		if campos := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])); len(campos) == 0 || campos[0] != "Z" {
+			t.Errorf("el sleep que arrancó el cliente sigue vivo: %s", stat)
+		}
+	}
+}
+
+// A client that prints megabytes costs the grader a bounded buffer, nothing else.
+func TestClienteQueImprimeMegas(t *testing.T) {
+	t.Parallel()
+	orden := envoltorio(t, `sh -c 'head -c 20000000 /dev/zero; head -c 20000000 /dev/zero >&2; exit 0' sh`)
+	inf, err := Correr(context.Background(), Opciones{Orden: []string{orden}, PuertosLibres: true, Escenarios: uno()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := inf.Intenciones[0]
+	if len(in.Texto) > TopeSalida || in.Detenido || in.Salida != 0 {
+		t.Errorf("guardó %d bytes, detenido %v, salida %d", len(in.Texto), in.Detenido, in.Salida)
+	}
+	if f := fallidas(inf); !slices.Contains(f, "codigo-de-salida") || !slices.Contains(f, "una-escritura") {
+		t.Errorf("un cliente que no da de alta y sale con 0 pasó: %v", f)
+	}
+}

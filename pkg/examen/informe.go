@@ -1,0 +1,108 @@
+package examen
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Informe is a grading run: what was run, each intent as observed, and each check's verdict.
+type Informe struct {
+	Semilla        uint64
+	Orden          string
+	Pasarela       string
+	Limite         time.Duration
+	Duracion       time.Duration
+	Intenciones    []*Intencion
+	Comprobaciones []Comprobacion
+}
+
+// Pasaron is how many checks passed.
+func (inf *Informe) Pasaron() int {
+	n := 0
+	for _, c := range inf.Comprobaciones {
+		if c.Paso {
+			n++
+		}
+	}
+	return n
+}
+
+// Codigo is the exit code of the run: 0 only when every check passed.
+func (inf *Informe) Codigo() int {
+	if inf.Pasaron() == len(inf.Comprobaciones) {
+		return 0
+	}
+	return 1
+}
+
+// Escribir prints the report as the course's checkers do: «ok» or «FALLA» and the check, the
+// failures indented below, and «N de M» at the end. Nothing in it depends on the machine's timing
+// or on the client's own randomness beyond its verdicts: the same seed gives the same report.
+func (inf *Informe) Escribir(w io.Writer) {
+	fmt.Fprintf(w, "comprobar cliente: %s, %d altas con la semilla %d\n\n", inf.Orden, len(inf.Intenciones), inf.Semilla)
+	for _, c := range inf.Comprobaciones {
+		marca := "ok   "
+		if !c.Paso {
+			marca = "FALLA"
+		}
+		fmt.Fprintf(w, "%s %-20s %s\n", marca, c.ID, c.Linea)
+		for _, d := range c.Detalles {
+			fmt.Fprintf(w, "      %s\n", d)
+		}
+	}
+	fmt.Fprintf(w, "\n%d de %d comprobaciones del cliente pasaron\n", inf.Pasaron(), len(inf.Comprobaciones))
+}
+
+// intencionJSON is an intent as --json shows it: only what does not depend on timing.
+type intencionJSON struct {
+	Escenario  string   `json:"escenario"`
+	Nombre     string   `json:"nombre"`
+	Intentos   int      `json:"intentos"`
+	Respuestas []string `json:"respuestas"`
+	Salida     *int     `json:"codigo_de_salida"` // null: stopped at the limit
+	Registrada bool     `json:"alta_hecha"`
+}
+
+// JSON writes the report as one JSON object: the seed, the checks (id, result, line, details), the
+// total, and each intent (scenario, name, attempts and what each one got, exit code, whether the
+// registration exists).
+func (inf *Informe) JSON(w io.Writer) error {
+	v := struct {
+		Semilla        uint64          `json:"semilla"`
+		Orden          string          `json:"orden"`
+		Pasaron        int             `json:"pasaron"`
+		Total          int             `json:"total"`
+		Comprobaciones []Comprobacion  `json:"comprobaciones"`
+		Intenciones    []intencionJSON `json:"intenciones"`
+	}{inf.Semilla, inf.Orden, inf.Pasaron(), len(inf.Comprobaciones), inf.Comprobaciones, nil}
+	for _, in := range inf.Intenciones {
+		j := intencionJSON{Escenario: in.Escenario.ID, Nombre: in.Nombre, Intentos: len(in.Intentos), Registrada: in.Registrada, Respuestas: []string{}}
+		for _, a := range in.Intentos {
+			j.Respuestas = append(j.Respuestas, a.visto())
+		}
+		if !in.Detenido {
+			s := in.Salida
+			j.Salida = &s
+		}
+		v.Intenciones = append(v.Intenciones, j)
+	}
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(v)
+}
+
+// visto is what the client got from one attempt, in a word: «201», «502», «409 llave-en-curso»,
+// «sin respuesta».
+func (a Intento) visto() string {
+	if a.Cliente == 0 {
+		return "sin respuesta"
+	}
+	s := fmt.Sprint(a.Cliente)
+	if a.Type != "" {
+		s += strings.TrimPrefix(tipoCorto(a.Type), "")
+	}
+	return s
+}

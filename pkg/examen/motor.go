@@ -1,0 +1,386 @@
+// Package examen grades a student's retrying client, in any language, the way Lesson 6 asks it to
+// behave: it runs the client once per intent against a gateway of its own whose faults it scripts
+// per attempt, and judges only from what the gateway and the revisor saw (never from what the
+// client prints). revisor comprobar cliente is its command.
+package examen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/curso"
+	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/pasarela"
+	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/servidor"
+)
+
+// Opciones are one grading run's inputs.
+type Opciones struct {
+	// Orden is the client's command and its first arguments; each intent appends NOMBRE and URL.
+	Orden []string
+	// Semilla draws the names' mark and the intermittent failures: the same seed, the same run.
+	Semilla uint64
+	// Limite bounds each intent; the client is stopped then. Zero: LimitePorOmision seconds.
+	Limite time.Duration
+	// PuertoPasarela and PuertoRevisor: where the grader's own servers listen on 127.0.0.1; the
+	// course's (18082, 18080) unless PuertosLibres, which takes free ones.
+	PuertosLibres bool
+	// Entorno is the client's environment before PASARELA_URL is added; nil is this process's.
+	Entorno []string
+	// Escenarios, when not nil, replaces Escenarios(Semilla) (tests run a few).
+	Escenarios []Escenario
+
+	// puertos, when set, replaces the course's ports (tests of a port taken).
+	puertos *[2]int
+}
+
+// VariablePasarela is the environment variable that tells the client the gateway's base URL.
+const VariablePasarela = "PASARELA_URL"
+
+// TopeSalida is how much of a client's output is kept (for nothing but --json's tail); the rest is
+// read and thrown away, so a client that prints megabytes costs nothing.
+const TopeSalida = 4 << 10
+
+// Intento is one attempt as the gateway saw it.
+type Intento struct {
+	Inicio, Fin time.Time
+	Llave       string // the Idempotency-Key, its repeated fields joined
+	Llaves      int    // how many Idempotency-Key fields it carried
+	Falla       string // what the script did to it ("" forwarded untouched)
+	Revisor     int    // the revisor's status; 0 when it never saw it or did not answer
+	Cliente     int    // the status the client got; 0 none
+	Type        string // the Problem Details type of a 4xx the client got
+	RetryAfter  int    // seconds the answer asked for; 0 none
+}
+
+// Intencion is one run of the client: one registration, one name.
+type Intencion struct {
+	Escenario *Escenario
+	Nombre    string
+	URL       string
+
+	mu       sync.Mutex
+	Intentos []Intento
+
+	Inicio, Fin time.Time
+	Salida      int    // the client's exit code, when it exited by itself
+	Detenido    bool   // it did not end within the limit and was stopped
+	Registrada  bool   // the revisor holds a service with this name
+	Arranque    string // why the client could not be started; "" when it ran
+	Texto       []byte
+}
+
+// Error is a run that could not grade anything: one line, already in Spanish.
+type Error struct{ Texto string }
+
+func (e *Error) Error() string { return e.Texto }
+
+// motor is one grading run's servers and intents.
+type motor struct {
+	o           Opciones
+	porNombre   map[string]*Intencion
+	intenciones []*Intencion
+	mu          sync.Mutex
+	cerrado     bool           // no request is handled any more: every attempt is written down
+	enCurso     sync.WaitGroup // requests the gateway is still handling
+}
+
+// atender wraps the gateway: the run ends by waiting for the requests in flight, and one that
+// arrives after that is not handled.
+func (m *motor) atender(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m.mu.Lock()
+		if m.cerrado {
+			m.mu.Unlock()
+			panic(http.ErrAbortHandler)
+		}
+		m.enCurso.Add(1)
+		m.mu.Unlock()
+		defer m.enCurso.Done()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// cerrar stops the gateway and waits until every request it was handling is written down.
+func (m *motor) cerrar(srv *http.Server) {
+	m.mu.Lock()
+	m.cerrado = true
+	m.mu.Unlock()
+	srv.Close()
+	m.enCurso.Wait()
+}
+
+// Correr grades o.Orden and returns what it saw and judged. An error means nothing could be
+// graded (a command that does not exist, a port taken); ctx's end stops every client.
+func Correr(ctx context.Context, o Opciones) (*Informe, error) {
+	if len(o.Orden) == 0 {
+		return nil, &Error{"falta la orden del cliente: revisor comprobar cliente -- ORDEN [ARGUMENTOS…]"}
+	}
+	ruta, err := exec.LookPath(o.Orden[0])
+	if err != nil {
+		return nil, &Error{fmt.Sprintf("no encuentro la orden «%s»: %s", o.Orden[0], causaDeRuta(err))}
+	}
+	if o.Limite <= 0 {
+		o.Limite = LimitePorOmision * time.Second
+	}
+	if o.Entorno == nil {
+		o.Entorno = os.Environ()
+	}
+	escenarios := o.Escenarios
+	if escenarios == nil {
+		escenarios = Escenarios(o.Semilla)
+	}
+	m := &motor{o: o, porNombre: map[string]*Intencion{}}
+	gen := rand.New(rand.NewPCG(o.Semilla, o.Semilla^0x2545f4914f6cdd1d))
+	marca := strconv.FormatUint(gen.Uint64()%(1<<24)+(1<<24), 16)[1:]
+	for i := range escenarios {
+		e := &escenarios[i]
+		for v := range e.veces() {
+			nombre := e.ID + "-" + marca
+			if e.veces() > 1 {
+				nombre = e.ID + "-" + strconv.Itoa(v+1) + "-" + marca
+			}
+			in := &Intencion{Escenario: e, Nombre: nombre, URL: e.url()}
+			m.porNombre[nombre] = in
+			m.intenciones = append(m.intenciones, in)
+		}
+	}
+
+	// The revisor: the course's final program, in memory, its log thrown away.
+	alm := almacen.Nuevo()
+	rv := revisor.Nuevo(revisor.Opciones{Log: zerolog.Nop(), Almacen: alm})
+	defer rv.Cerrar()
+	puertos := [2]int{curso.PuertoRevisor, curso.PuertoPasarela}
+	if o.puertos != nil {
+		puertos = *o.puertos
+	}
+	lnR, err := m.escuchar("revisor", puertos[0], "--puertos-libres")
+	if err != nil {
+		return nil, err
+	}
+	srvR := servidor.Nuevo(rv)
+	go srvR.Serve(lnR) //nolint:errcheck // Close below ends it
+	defer srvR.Close()
+	lnP, err := m.escuchar("pasarela", puertos[1], "--puertos-libres")
+	if err != nil {
+		return nil, err
+	}
+	destino, _ := url.Parse("http://" + lnR.Addr().String())
+	gw := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{destino}, Log: zerolog.Nop(), Guion: m.guion})
+	srvP := servidor.Nuevo(m.atender(gw))
+	go srvP.Serve(lnP) //nolint:errcheck // Close below ends it
+	urlPasarela := "http://" + lnP.Addr().String()
+
+	inicio := time.Now()
+	var todos sync.WaitGroup
+	for i := range escenarios {
+		e := &escenarios[i]
+		todos.Add(1)
+		go func() {
+			defer todos.Done()
+			// The intents of one scenario run one after another: the second starts when the first ends.
+			for _, in := range m.intenciones {
+				if in.Escenario == e && ctx.Err() == nil {
+					m.correrCliente(ctx, ruta, urlPasarela, in)
+				}
+			}
+		}()
+	}
+	todos.Wait()
+	// Whatever the gateway still holds (a stalled answer for a stopped client) ends with its
+	// connections; then every attempt is written down.
+	m.cerrar(srvP)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	servicios, err := alm.Listar(context.Background(), "*")
+	if err != nil {
+		return nil, &Error{"no pude leer los servicios del revisor: " + err.Error()}
+	}
+	for _, s := range servicios {
+		if in := m.porNombre[s.Nombre]; in != nil {
+			in.Registrada = true
+		}
+	}
+	inf := &Informe{Semilla: o.Semilla, Orden: strings.Join(o.Orden, " "), Pasarela: urlPasarela, Duracion: time.Since(inicio), Limite: o.Limite}
+	for _, in := range m.intenciones {
+		inf.Intenciones = append(inf.Intenciones, in)
+	}
+	inf.Comprobaciones = juzgar(inf.Intenciones, o.Limite)
+	return inf, nil
+}
+
+func causaDeRuta(err error) string {
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return "no está en el PATH ni es una ruta a un programa"
+	case errors.Is(err, os.ErrPermission):
+		return "no tiene permiso de ejecución"
+	}
+	var e *exec.Error
+	if errors.As(err, &e) {
+		return e.Err.Error()
+	}
+	return err.Error()
+}
+
+// escuchar opens programa's port on 127.0.0.1: the course's, or a free one.
+func (m *motor) escuchar(programa string, puerto int, bandera string) (net.Listener, error) {
+	o := servidor.Opciones{Direccion: curso.Host, Puerto: puerto}
+	if m.o.PuertosLibres {
+		o.Puerto = 0
+	}
+	ln, err := servidor.Escuchar(programa, o)
+	if err != nil {
+		var ocupado *servidor.PuertoOcupado
+		if errors.As(err, &ocupado) {
+			return nil, &Error{fmt.Sprintf("no puedo abrir %s en %s: el puerto ya está en uso (¿el laboratorio sigue arrancado? make lab-down lo detiene); o elige puertos libres con %s", programa, o.Addr(), bandera)}
+		}
+		return nil, &Error{err.Error()}
+	}
+	return ln, nil
+}
+
+// guion is the gateway's script: every POST /servicios goes through medida, which finds whose
+// intent it is by the name in its body; anything else passes untouched (and X-Simular is ignored).
+func (m *motor) guion(r *http.Request) pasarela.Falla {
+	if r.Method != http.MethodPost || r.URL.Path != "/servicios" {
+		return nil
+	}
+	return &medida{m: m, r: r}
+}
+
+// medida applies the script's fault to one attempt and writes down what happened, with times.
+type medida struct {
+	m     *motor
+	r     *http.Request
+	falla pasarela.Falla
+}
+
+func (d *medida) String() string {
+	if d.falla == nil {
+		return "ninguna"
+	}
+	return d.falla.String()
+}
+
+func (d *medida) Aplicar(q *pasarela.Peticion) {
+	cuerpo, _ := q.Cuerpo()
+	var datos struct {
+		Nombre string `json:"nombre"`
+	}
+	json.Unmarshal(cuerpo, &datos) //nolint:errcheck // a body without a name is nobody's
+	in := d.m.porNombre[datos.Nombre]
+	if in == nil {
+		// Not one of the intents (another body, another program): forwarded as it came.
+		if q.Reenviar() {
+			q.Devolver()
+		}
+		return
+	}
+	a := Intento{Inicio: time.Now(), Llaves: len(d.r.Header.Values("Idempotency-Key"))}
+	a.Llave = strings.Join(d.r.Header.Values("Idempotency-Key"), ", ")
+	in.mu.Lock()
+	n := len(in.Intentos)
+	in.Intentos = append(in.Intentos, a)
+	in.mu.Unlock()
+	d.falla = in.Escenario.falla(n)
+	a.RetryAfter = retryAfter(d.falla)
+	if d.falla != nil {
+		a.Falla = d.falla.String()
+	}
+	defer func() {
+		a.Fin, a.Revisor, a.Cliente = time.Now(), q.Codigo(), q.Cliente()
+		if a.Cliente >= 400 && a.Cliente < 500 {
+			if r, ok := d.falla.(pasarela.Responder); ok {
+				a.Type = problemaTipo(r)
+			} else {
+				a.Type = tipoDe(q.Respuesta())
+			}
+		}
+		in.mu.Lock()
+		in.Intentos[n] = a
+		in.mu.Unlock()
+	}()
+	if d.falla == nil {
+		if q.Reenviar() {
+			q.Devolver()
+		}
+		return
+	}
+	d.falla.Aplicar(q)
+}
+
+func tipoDe(cuerpo []byte) string {
+	v, err := jsonjs.Decodificar(cuerpo)
+	if err != nil {
+		return ""
+	}
+	o, _ := v.(jsonjs.Objeto)
+	t, _ := o.Texto("type")
+	return t
+}
+
+// acotada keeps the first TopeSalida bytes written to it and counts the rest.
+type acotada struct {
+	mu    sync.Mutex
+	b     []byte
+	total int64
+}
+
+func (a *acotada) Write(p []byte) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.total += int64(len(p))
+	if falta := TopeSalida - len(a.b); falta > 0 {
+		a.b = append(a.b, p[:min(falta, len(p))]...)
+	}
+	return len(p), nil
+}
+
+// correrCliente runs the client for one intent, stopping it (and what it started) at the limit.
+func (m *motor) correrCliente(ctx context.Context, ruta, urlPasarela string, in *Intencion) {
+	ctx, cancelar := context.WithTimeout(ctx, m.o.Limite)
+	defer cancelar()
+	args := append(append([]string{}, m.o.Orden[1:]...), in.Nombre, in.URL)
+	cmd := exec.CommandContext(ctx, ruta, args...)
+	cmd.Args[0] = m.o.Orden[0]
+	cmd.Env = append(append([]string{}, m.o.Entorno...), VariablePasarela+"="+urlPasarela)
+	salida := &acotada{}
+	cmd.Stdout, cmd.Stderr = salida, salida
+	var detenido bool
+	agrupar(cmd)
+	cmd.Cancel = func() error {
+		detenido = true
+		return matarGrupo(cmd)
+	}
+	// A grandchild that keeps the output open does not keep the grader waiting.
+	cmd.WaitDelay = time.Second
+	in.Inicio = time.Now()
+	err := cmd.Run()
+	in.Fin = time.Now()
+	in.Texto = salida.b
+	if cmd.ProcessState == nil {
+		// It did not start (the program vanished, or is not an executable): the same as no attempt.
+		in.Arranque = err.Error()
+		return
+	}
+	in.Detenido = detenido
+	in.Salida = cmd.ProcessState.ExitCode()
+}
