@@ -86,8 +86,12 @@ type Intencion struct {
 	Texto       []byte
 }
 
-// Error is a run that could not grade anything: one line, already in Spanish.
-type Error struct{ Texto string }
+// Error is a run that could not grade anything: one line, already in Spanish. Uso marks a command
+// line that cannot work (no such client command).
+type Error struct {
+	Texto string
+	Uso   bool
+}
 
 func (e *Error) Error() string { return e.Texto }
 
@@ -130,11 +134,11 @@ func (m *motor) cerrar(srv *http.Server) {
 // graded (a command that does not exist, a port taken); ctx's end stops every client.
 func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 	if len(o.Orden) == 0 {
-		return nil, &Error{"falta la orden del cliente: revisor comprobar cliente -- ORDEN [ARGUMENTOS…]"}
+		return nil, &Error{Texto: "falta la orden del cliente: revisor comprobar cliente -- ORDEN [ARGUMENTOS…]", Uso: true}
 	}
 	ruta, err := exec.LookPath(o.Orden[0])
 	if err != nil {
-		return nil, &Error{fmt.Sprintf("no encuentro la orden «%s»: %s", o.Orden[0], causaDeRuta(err))}
+		return nil, &Error{Texto: fmt.Sprintf("no encuentro la orden «%s»: %s", o.Orden[0], causaDeRuta(err)), Uso: true}
 	}
 	if o.Limite <= 0 {
 		o.Limite = LimitePorOmision * time.Second
@@ -211,7 +215,7 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 	}
 	servicios, err := alm.Listar(context.Background(), "*")
 	if err != nil {
-		return nil, &Error{"no pude leer los servicios del revisor: " + err.Error()}
+		return nil, &Error{Texto: "no pude leer los servicios del revisor: " + err.Error()}
 	}
 	for _, s := range servicios {
 		if in := m.porNombre[s.Nombre]; in != nil {
@@ -250,9 +254,10 @@ func (m *motor) escuchar(programa string, puerto int, bandera string) (net.Liste
 	if err != nil {
 		var ocupado *servidor.PuertoOcupado
 		if errors.As(err, &ocupado) {
-			return nil, &Error{fmt.Sprintf("no puedo abrir %s en %s: el puerto ya está en uso (¿el laboratorio sigue arrancado? make lab-down lo detiene); o elige puertos libres con %s", programa, o.Addr(), bandera)}
+			quien := map[string]string{"revisor": "el revisor", "pasarela": "la pasarela"}[programa]
+			return nil, &Error{Texto: fmt.Sprintf("no puedo abrir %s en %s: el puerto ya está en uso (¿el laboratorio sigue arrancado? make lab-down lo detiene); o elige puertos libres con %s", quien, o.Addr(), bandera)}
 		}
-		return nil, &Error{err.Error()}
+		return nil, &Error{Texto: err.Error()}
 	}
 	return ln, nil
 }

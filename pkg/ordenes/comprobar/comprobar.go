@@ -16,6 +16,7 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/nodejs"
+	"cursohttp/pkg/ordenes/comprobar/cliente"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/variantes"
@@ -203,7 +204,7 @@ func NuevoCmd(f *entorno.Fabrica, hostil func() http.Handler) *cobra.Command {
 		Use:   "comprobar",
 		Short: "Comprobadores del curso: la tabla de decisión y la idempotencia",
 	}
-	c.AddCommand(nuevoCmdComprobarTabla(f, hostil, nil), nuevoCmdComprobarIdempotencia(f, nil))
+	c.AddCommand(nuevoCmdComprobarTabla(f, hostil, nil), nuevoCmdComprobarIdempotencia(f, nil), cliente.NuevoCmd(f, nil))
 	return c
 }
 

@@ -1,0 +1,114 @@
+// Package cliente is `revisor comprobar cliente`: the grader of pkg/examen as an order.
+package cliente
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"cursohttp/pkg/cli"
+	"cursohttp/pkg/curso"
+	"cursohttp/pkg/examen"
+	"cursohttp/pkg/ordenes/entorno"
+)
+
+// Ayuda is the contract a student's client must follow, as `revisor comprobar cliente --help`
+// and docs/comprobar.md state it.
+const Ayuda = `Califica un cliente que reintenta, escrito en cualquier lenguaje, con las fallas de la
+lección 6. Arranca su propio revisor (127.0.0.1:18080) y su propia pasarela (127.0.0.1:18082),
+o en puertos libres con --puertos-libres, y se niega con una línea si el puerto está ocupado.
+Corre el cliente una vez por alta (20 altas, casi todas a la vez) y en cada intento la pasarela
+hace lo que dice el guion del escenario, no lo que pida X-Simular. Juzga solo con lo que vieron
+la pasarela y el revisor, con sus horas: nunca lee lo que el cliente imprime.
+
+El contrato del cliente:
+  - Se invoca como ORDEN [ARGUMENTOS…] NOMBRE URL: la calificación añade NOMBRE y URL al final.
+  - Da de alta el servicio con POST /servicios en la pasarela: http://127.0.0.1:18082, o la
+    que diga la variable PASARELA_URL (siempre está puesta), con «Authorization: Bearer
+    escritura-a», «Content-Type: application/json» y el cuerpo {"nombre":NOMBRE,"url":URL}.
+  - Una intención es una corrida: todos sus intentos llevan la misma Idempotency-Key, y cada
+    corrida una llave nueva.
+  - Cada intento deja de esperar la respuesta a los 10 s como mucho (alta-segura: 2 s).
+  - Reintenta lo que puede arreglarse esperando: sin respuesta, 502, 503, 504, 408, 429 y 409
+    llave-en-curso; nunca otro 4xx.
+  - Sin Retry-After espera cada vez más y al azar (retroceso exponencial con jitter: alta-segura
+    espera entre 0 y 500, 1000 y 2000 ms); con Retry-After espera al menos eso, y si pide más
+    de lo que el cliente está dispuesto a esperar (aquí, una hora), se rinde sin reintentar.
+  - Aguanta al menos 3 fallos seguidos (4 intentos) y hace como mucho 10; cada corrida termina
+    antes de 30 s (--limite), o se la detiene y se juzga así.
+  - Sale con 0 solo si el alta quedó hecha; con otro código si no, o si no se sabe.
+
+Las comprobaciones, cada una con su id (--json): una-escritura, misma-llave,
+llave-por-intencion, respeta-retry-after, no-reintenta-4xx, se-rinde, espera-con-jitter y
+codigo-de-salida. Sale con 0 solo si pasan las 8. docs/comprobar.md las explica.`
+
+// NuevoCmd is `revisor comprobar cliente`; runF nil grades with examen.Correr (tests pass their
+// own to see the options without running anything).
+func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*examen.Informe, error)) *cobra.Command {
+	if runF == nil {
+		runF = examen.Correr
+	}
+	out := f.Out
+	var o examen.Opciones
+	var semilla string
+	var comoJSON bool
+	c := &cobra.Command{
+		Use:   "cliente [opciones] [--] ORDEN [ARGUMENTOS…]",
+		Short: "Califica un cliente que reintenta, en cualquier lenguaje, bajo fallas con guion",
+		Long:  Ayuda,
+		Example: `  revisor comprobar cliente -- alta-segura
+  revisor comprobar cliente --semilla 7 -- python3 mi_cliente.py
+  revisor comprobar cliente --puertos-libres --json -- node cliente.mjs
+  revisor comprobar cliente -- alta-segura --defecto llave-por-intento   (falla misma-llave)`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cli.UsoMal("%s: falta la orden del cliente (revisor comprobar cliente -- ORDEN [ARGUMENTOS…])", c.CommandPath())
+			}
+			if semilla == "" {
+				o.Semilla = rand.Uint64() % 1_000_000
+			} else {
+				n, err := strconv.ParseUint(semilla, 10, 64)
+				if err != nil {
+					return cli.UsoMal("%s: --semilla lleva un número entero no negativo, no «%s»", c.CommandPath(), semilla)
+				}
+				o.Semilla = n
+			}
+			if o.Limite < 5*time.Second || o.Limite > 10*time.Minute {
+				return cli.UsoMal("%s: --limite va de 5s a 10m", c.CommandPath())
+			}
+			o.Orden = args
+			inf, err := runF(c.Context(), o)
+			if err != nil {
+				var e *examen.Error
+				switch {
+				case c.Context().Err() != nil:
+					return cli.Salir(curso.Interrumpido)
+				case errors.As(err, &e) && e.Uso:
+					return cli.UsoMal("%s: %s", c.CommandPath(), e.Texto)
+				}
+				return fmt.Errorf("%s: %w", c.CommandPath(), err)
+			}
+			if comoJSON {
+				if err := inf.JSON(out); err != nil {
+					return err
+				}
+			} else {
+				inf.Escribir(out)
+			}
+			return cli.Salir(inf.Codigo())
+		},
+	}
+	// The client's own flags follow its command: the first argument that is not ours ends ours.
+	c.Flags().SetInterspersed(false)
+	c.Flags().StringVar(&semilla, "semilla", "", "sortea las fallas intermitentes y la marca de los nombres: la misma semilla, la misma calificación (si no se dice, una al azar, que el informe dice)")
+	c.Flags().DurationVar(&o.Limite, "limite", examen.LimitePorOmision*time.Second, "cuánto puede durar cada corrida del cliente antes de detenerla")
+	c.Flags().BoolVar(&o.PuertosLibres, "puertos-libres", false, "el revisor y la pasarela en puertos libres en vez de 18080 y 18082 (el cliente los lee de PASARELA_URL)")
+	c.Flags().BoolVar(&comoJSON, "json", false, "el informe en JSON: cada comprobación con su id y su resultado, y cada alta")
+	return c
+}
