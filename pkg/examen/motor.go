@@ -312,6 +312,11 @@ func (d *medida) Aplicar(q *pasarela.Peticion) {
 	}
 	defer func() {
 		a.Fin, a.Revisor, a.Cliente = time.Now(), q.Codigo(), q.Cliente()
+		if d.r.Context().Err() != nil {
+			// The client left (its own time limit) before the answer went out: net/http sends it
+			// when the handler returns, so a connection already closed now never carried it.
+			a.Cliente, a.RetryAfter = 0, 0
+		}
 		if a.Cliente >= 400 && a.Cliente < 500 {
 			if r, ok := d.falla.(pasarela.Responder); ok {
 				a.Type = problemaTipo(r)

@@ -21,7 +21,7 @@ async function intentar() {
       method: "POST",
       headers: { Authorization: "Bearer escritura-a", "Content-Type": "application/json", "Idempotency-Key": llave },
       body: cuerpo,
-      signal: AbortSignal.timeout(2000),
+      signal: AbortSignal.timeout(5000), // generous: a loaded machine starts fetch slowly
     });
     const texto = await r.text();
     let tipo = "";

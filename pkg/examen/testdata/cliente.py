@@ -19,7 +19,7 @@ import urllib.parse
 import uuid
 
 INTENTOS = 4
-LIMITE_S = 2.0
+LIMITE_S = 5.0  # generous: on a loaded machine a first attempt may start slowly
 TOPE_RETRY_AFTER = 5
 
 
