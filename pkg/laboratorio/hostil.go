@@ -28,6 +28,7 @@ func (Hostil) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		ruta = crudo
 	}
+	// Without a final newline, as the course's hostile service ends its answers.
 	respuesta.Bytes(w, r, http.StatusConflict, problema.TipoMedio, jsonjs.Codificar(ProblemaHostil(ruta)))
 }
 
@@ -44,10 +45,5 @@ func ProblemaHostil(ruta string) jsonjs.Objeto {
 }
 
 func problemaDe(tipo, titulo, detalle string) jsonjs.Objeto {
-	return jsonjs.Objeto{
-		{Nombre: "type", Valor: tipo},
-		{Nombre: "title", Valor: titulo},
-		{Nombre: "status", Valor: http.StatusConflict},
-		{Nombre: "detail", Valor: detalle},
-	}
+	return problema.NuevoPropio(tipo, titulo, http.StatusConflict).ConDetail(detalle).Objeto()
 }

@@ -172,10 +172,5 @@ func (m *Mentira) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			titulo = t.Title
 		}
 	}
-	cuerpo := jsonjs.Objeto{
-		{Nombre: "type", Valor: tipo},
-		{Nombre: "title", Valor: titulo},
-		{Nombre: "status", Valor: p.Codigo},
-	}
-	respuesta.Bytes(w, r, p.Codigo, problema.TipoMedio, append(jsonjs.Codificar(cuerpo), '\n'), extra...)
+	problema.NuevoPropio(tipo, titulo, p.Codigo).Escribir(w, r, extra...)
 }

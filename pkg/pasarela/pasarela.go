@@ -25,8 +25,7 @@ import (
 
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/encabezado"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/problema"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/traza"
@@ -169,13 +168,7 @@ func MalaPuerta(w http.ResponseWriter, r *http.Request, detail string) {
 // problemaPropio is an answer of the gateway's own in its Problem Details: about:blank, the code's
 // reason phrase as title, the status, the detail.
 func problemaPropio(w http.ResponseWriter, r *http.Request, codigo int, detail string) {
-	cuerpo := append(jsonjs.Codificar(jsonjs.Objeto{
-		{Nombre: "type", Valor: "about:blank"},
-		{Nombre: "title", Valor: encabezado.Frase(codigo)},
-		{Nombre: "status", Valor: codigo},
-		{Nombre: "detail", Valor: detail},
-	}), '\n')
-	respuesta.Bytes(w, r, codigo, "application/problem+json", cuerpo)
+	problema.AboutBlank(codigo).ConDetail(detail).Escribir(w, r)
 }
 
 func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -1,5 +1,6 @@
-// Package problema is the revisor's one way out for errors: RFC 9457 Problem Details from one
-// catalogue, written as the course writes them.
+// Package problema is the suite's one way to write RFC 9457 Problem Details: the revisor's errors
+// from one catalogue, written as the course writes them (Escribir), and the other programs' own
+// answers, the gateway's and the bench's (Propio).
 package problema
 
 import (
