@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -53,12 +52,6 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 			return cli.HastaArgumentos(2)(c, args)
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			if u, err := url.Parse(pasarela); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return cli.UsoMal("alta-segura: --pasarela debe ser una dirección http, no «%s»", pasarela)
-			}
-			if err := eventos.ValidarPanel(panel); err != nil {
-				return cli.UsoMal("alta-segura: %v", err)
-			}
 			if strings.TrimSpace(simular) == "" {
 				return cli.UsoMal("alta-segura: --simular necesita un valor para X-Simular")
 			}
@@ -101,12 +94,13 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 	}
 	fs := raiz.Flags()
 	fs.BoolVar(&sinLlave, "sin-llave", false, "no mandar Idempotency-Key (un reintento podría duplicar el alta)")
-	fs.StringVar(&pasarela, "pasarela", curso.URLPasarela, "la pasarela a la que se manda el alta")
+	pasarela = curso.URLPasarela
+	fs.Var(cli.URL{Destino: &pasarela}, "pasarela", "la pasarela a la que se manda el alta")
 	fs.StringVar(&credencial, "credencial", altasegura.CredencialPorOmision, "la credencial (Bearer) con la que se da de alta")
 	version = variantes.Declarar(fs, variantes.AltaSegura)
 	fs.StringVar(&simular, "simular", altasegura.SimularPorOmision, "lo que pide a la pasarela en X-Simular (pasarela --help lista los modos)")
 	fs.BoolVar(&logJSON, "log-json", false, "cada línea en JSON, con la traza y el tramo de su intento")
-	fs.StringVar(&panel, "panel", "", "manda un evento por intento a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
+	fs.Var(cli.URL{Destino: &panel, Vacia: true}, "panel", "manda un evento por intento a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
 	fs.StringVar(&tok, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN)")
 	cli.Preparar(raiz)
 	return raiz

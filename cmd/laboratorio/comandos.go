@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 
 	"github.com/rs/zerolog"
@@ -12,7 +11,6 @@ import (
 
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/panel"
@@ -63,9 +61,6 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := validar(cmd, o); err != nil {
 				return err
-			}
-			if err := eventos.ValidarPanel(o.Panel); err != nil {
-				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
 			}
 			// Every lesson's bench is the same program: the choice is only checked.
 			if _, err := version.Eleccion(nil); err != nil {
@@ -204,9 +199,6 @@ detiene con Ctrl+C.`,
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
-			if u, err := url.Parse(pasarela); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				return cli.UsoMal("laboratorio panel: --pasarela debe ser una dirección http, no «%s»", pasarela)
-			}
 			// The two tokens: the flag's, else the environment's (the lab controller's), else new
 			// ones, said after the start-up line (no lesson shows the panel).
 			tok, nuevo := token.Elegir(o.Token, os.LookupEnv, token.Variable)
@@ -231,7 +223,8 @@ detiene con Ctrl+C.`,
 		},
 	}
 	o.Banderas(cmd.Flags(), curso.PuertoPanel)
-	cmd.Flags().StringVar(&pasarela, "pasarela", curso.URLPasarela, "la pasarela cuya falla cambia el control de la página")
+	pasarela = curso.URLPasarela
+	cmd.Flags().Var(cli.URL{Destino: &pasarela}, "pasarela", "la pasarela cuya falla cambia el control de la página")
 	cmd.Flags().StringVar(&o.Token, "token", "", "el token del laboratorio (si no se dice: el de CURSOHTTP_TOKEN, o uno nuevo, que dice al arrancar)")
 	cmd.Flags().StringVar(&tokenClase, "token-clase", "", "el token de la clase, que solo publica resultados (si no se dice: el de CURSOHTTP_TOKEN_CLASE, o uno nuevo)")
 	return cmd

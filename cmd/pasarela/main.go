@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -18,7 +17,6 @@ import (
 
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/servidor"
@@ -72,12 +70,9 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
 				return err
 			}
-			destinos, err := leerDestinos(destino)
+			destinos, err := cli.URLs(destino) // checked as --destino was read; its default is one
 			if err != nil {
 				return cli.UsoMal("pasarela: --destino %v", err)
-			}
-			if err := eventos.ValidarPanel(o.Panel); err != nil {
-				return cli.UsoMal("pasarela: %v", err)
 			}
 			var sim *pasarela.Simulacion
 			if simular != "" {
@@ -107,7 +102,8 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 	}
 	o.Banderas(raiz.Flags(), curso.PuertoPasarela)
 	o.BanderasDeTraza(raiz.Flags())
-	raiz.Flags().StringVar(&destino, "destino", curso.URLRevisor, "el revisor al que reenvía; varios separados por comas se turnan (uno que rechaza la conexión se salta)")
+	destino = curso.URLRevisor
+	raiz.Flags().Var(cli.URL{Destino: &destino, Varias: true}, "destino", "el revisor al que reenvía; varios separados por comas se turnan (uno que rechaza la conexión se salta)")
 	raiz.Flags().StringVar(&simular, "simular", "", "una falla para todas las peticiones sin X-Simular: MODO o MODO@PROB (perder@0.3)")
 	raiz.Flags().Uint64Var(&semilla, "semilla", 0, "la semilla del sorteo de --simular")
 	raiz.Flags().Lookup("semilla").DefValue = "una al azar, que se dice al arrancar"
@@ -141,18 +137,4 @@ func servir(ctx context.Context, o servidor.Opciones, destinos []*url.URL, sim *
 			}
 		},
 	})
-}
-
-// leerDestinos reads --destino: one http(s) address, or several separated by commas.
-func leerDestinos(texto string) ([]*url.URL, error) {
-	var destinos []*url.URL
-	for _, parte := range strings.Split(texto, ",") {
-		parte = strings.TrimSpace(parte)
-		u, err := url.Parse(parte)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("debe ser una dirección http, no «%s»", parte)
-		}
-		destinos = append(destinos, u)
-	}
-	return destinos, nil
 }

@@ -19,7 +19,6 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
-	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/observacion"
@@ -149,9 +148,6 @@ func agregarOrdenes(raiz *cobra.Command, f *entorno.Fabrica) {
 func servirRevisor(c *cobra.Command, f *entorno.Fabrica, o servidor.Opciones, programa variantes.Eleccion, texto string, lim limites, vig *vigenciaLlaves, dat almacenDatos) error {
 	if err := cli.ValidarPuerto(c, "--puerto", o.Puerto); err != nil {
 		return err
-	}
-	if err := eventos.ValidarPanel(o.Panel); err != nil {
-		return cli.UsoMal("%s: %v", c.CommandPath(), err)
 	}
 	// A broken version says so first, every time, before anything else can scroll it away.
 	if aviso := programa.Aviso(); aviso != "" {

@@ -10,7 +10,12 @@ import (
 )
 
 // errorDeOpcion turns pflag's error into a usage error naming the command and where its help is.
+// An address that is not http says so in one sentence of its own, the value it refused included.
 func errorDeOpcion(c *cobra.Command, err error) error {
+	var invalido *pflag.InvalidValueError
+	if mal, ok := esURLInvalida(err); ok && errors.As(err, &invalido) {
+		return UsoMal("%s: --%s %v", c.CommandPath(), invalido.GetFlag().Name, mal)
+	}
 	return UsoMal("%s: %s; «%s --help» muestra las opciones", c.CommandPath(), enEspanol(err), c.CommandPath())
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"cursohttp/pkg/anuncio"
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/eventos"
@@ -71,7 +72,8 @@ func (o *Opciones) Banderas(fs *pflag.FlagSet, puerto int) {
 // BanderasDeTraza declares --log-detalle and --panel, which the three servers of the lab take.
 func (o *Opciones) BanderasDeTraza(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Detalle, "log-detalle", false, "una línea más por petición al terminar: código, duración, Idempotency-Key y traza")
-	fs.StringVar(&o.Panel, "panel", "", "manda un evento por petición a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
+	// Checked as it is read: empty (no panel) or an http address.
+	fs.Var(cli.URL{Destino: &o.Panel, Vacia: true}, "panel", "manda un evento por petición a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
 	fs.StringVar(&o.Token, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN)")
 }
 
