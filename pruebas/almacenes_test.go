@@ -20,8 +20,6 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/pgtest"
 	"cursohttp/pkg/altasegura"
-	"cursohttp/pkg/datos"
-	"cursohttp/pkg/idempotencia"
 )
 
 // Issue 22, items 1 and 2, against the built binaries.
@@ -51,15 +49,12 @@ func pendiente(codigo int, cuerpo string) bool {
 	return codigo == 0 || codigo >= 500 || (codigo == 409 && strings.Contains(cuerpo, enCursoTipo))
 }
 
-// plazoDeUnaLlave is the longest a key may stay in progress: the reservation's Plazo, or the Vida
-// of a revisor killed while it held it, with room for a loaded machine.
-const plazoDeUnaLlave = idempotencia.PlazoPorOmision + datos.Vida + 10*time.Second
-
-// definitiva repeats a registration with its key until the answer settles the intent, for as long
-// as a key may stay in progress, and returns that answer.
+// definitiva repeats a registration with its key until the answer settles the intent, and returns
+// that answer. prueba.Esperar waits longer than a key may stay in progress: the reservation's Plazo
+// (idempotencia.PlazoPorOmision), or the Vida of a revisor killed while it held it (datos.Vida).
 func definitiva(t *testing.T, base, credencial, nombre, llave string) (codigo int, location, cuerpo string) {
 	t.Helper()
-	prueba.Hasta(t, plazoDeUnaLlave, "la llave "+llave+" dio una respuesta definitiva", func() bool {
+	prueba.Esperar(t, "la llave "+llave+" dio una respuesta definitiva", func() bool {
 		codigo, location, cuerpo = alta(base, credencial, nombre, llave)
 		return !pendiente(codigo, cuerpo)
 	})
@@ -98,12 +93,12 @@ func TestColgarConDatos(t *testing.T) {
 					"Idempotency-Key: %s\r\nContent-Length: %d\r\n\r\n%s", altasegura.CredencialPorOmision, llave, len(cuerpo), cuerpo)
 				// The revisor has it (its request line is logged first), so the repeat comes second;
 				// once the repeat says the first is in progress, the first hangs up.
-				prueba.Hasta(t, 10*time.Second, "el revisor anotó el alta de "+llave, func() bool {
+				prueba.Esperar(t, "el revisor anotó el alta de "+llave, func() bool {
 					return strings.Count(rev.salida.String(), "POST /servicios") > antes
 				})
 				var codigo int
 				var location, texto string
-				prueba.Hasta(t, 10*time.Second, "la repetición de "+llave+" vio la primera en curso o terminada", func() bool {
+				prueba.Esperar(t, "la repetición de "+llave+" vio la primera en curso o terminada", func() bool {
 					codigo, location, texto = alta(rev.url(), altasegura.CredencialPorOmision, nombre, llave)
 					return codigo == 201 || (codigo == 409 && strings.Contains(texto, enCursoTipo))
 				})
@@ -247,16 +242,16 @@ func TestDosRevisoresYPostgresQueSeReinicia(t *testing.T) {
 	masHechas := func(n int64, que string) {
 		t.Helper()
 		hasta := hechas.Load() + n
-		prueba.Hasta(t, 2*plazoDeUnaLlave, fmt.Sprintf("se terminaron %d intenciones más %s", n, que), func() bool { return hechas.Load() >= hasta })
+		prueba.Esperar(t, fmt.Sprintf("se terminaron %d intenciones más %s", n, que), func() bool { return hechas.Load() >= hasta })
 	}
-	masHechas(20, "antes de parar PostgreSQL")
+	masHechas(12, "antes de parar PostgreSQL")
 
 	// PostgreSQL stops, until each revisor has failed a request for lack of it, and starts again.
 	if err := srv.Parar(); err != nil {
 		t.Fatal(err)
 	}
 	for i := range revisores {
-		prueba.Hasta(t, 30*time.Second, fmt.Sprintf("el revisor %d notó que PostgreSQL no está", i), func() bool {
+		prueba.Esperar(t, fmt.Sprintf("el revisor %d notó que PostgreSQL no está", i), func() bool {
 			codigo, _, _ := pedir(t, "GET", url(i)+"/servicios/1", "escritura-a", "", "")
 			return codigo == 500
 		})
@@ -264,13 +259,13 @@ func TestDosRevisoresYPostgresQueSeReinicia(t *testing.T) {
 	if err := srv.Reanudar(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	masHechas(20, "con PostgreSQL de vuelta")
+	masHechas(12, "con PostgreSQL de vuelta")
 
 	// Each revisor killed and started again on its port.
 	for i := range revisores {
 		revisores[i].matar()
 		revisores[i] = arrancar(t, "revisor", "--puerto", puertos[i], "--datos", donde)
-		masHechas(20, fmt.Sprintf("con el revisor %d de vuelta", i))
+		masHechas(12, fmt.Sprintf("con el revisor %d de vuelta", i))
 	}
 	close(parar)
 	trabajo.Wait()

@@ -64,7 +64,7 @@ func TestPostgresSobreviveAlServidor(t *testing.T) {
 
 	responden := func(que string) {
 		t.Helper()
-		prueba.Hasta(t, 30*time.Second, "a, b y c responden "+que, func() bool {
+		prueba.Esperar(t, "a, b y c responden "+que, func() bool {
 			for _, p := range []*postgresAlmacen{a, b, c} {
 				if _, err := p.Mantenimiento(ctx); err != nil {
 					return false
@@ -99,7 +99,7 @@ func TestPostgresSobreviveAlServidor(t *testing.T) {
 	responden("tras reiniciar PostgreSQL")
 	vivos("recién reiniciado PostgreSQL")
 	// Past the Vida the restart gave every process: a has beaten since, on its own.
-	prueba.Hasta(t, 30*time.Second, "pasó la vida que el reinicio dio a todos", func() bool {
+	prueba.Esperar(t, "pasó la vida que el reinicio dio a todos", func() bool {
 		var pasada bool
 		err := b.db.QueryRowContext(ctx, `SELECT clock_timestamp() > pg_postmaster_start_time() + $1 * interval '1 millisecond'`,
 			(2 * vida).Milliseconds()).Scan(&pasada)
@@ -143,7 +143,7 @@ func TestPostgresSobreviveAlServidor(t *testing.T) {
 	if got := tipo(b, "alta-correo-1", "h").Tipo; got != idempotencia.EnCurso {
 		t.Fatalf("recién muerto a, su reserva en b: %v; se esperaba en-curso hasta que pase su vida", got)
 	}
-	prueba.Hasta(t, 10*time.Second, "la reserva de a quedó libre", func() bool {
+	prueba.Esperar(t, "la reserva de a quedó libre", func() bool {
 		return tipo(b, "alta-correo-1", "h").Tipo == idempotencia.Nueva
 	})
 	var heredadas []almacen.Huerfana

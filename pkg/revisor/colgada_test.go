@@ -123,14 +123,14 @@ func TestAltaColgada(t *testing.T) {
 				// The whole request; once its key is reserved (the registration under way), the
 				// connection closed without reading a byte.
 				conn := enviar(t, base, nombre, llave)
-				prueba.Hasta(t, 10*time.Second, "se reservó la llave "+llave, func() bool { return llaves() > antes })
+				prueba.Esperar(t, "se reservó la llave "+llave, func() bool { return llaves() > antes })
 				if colgo(conn) {
 					colgadas++
 				}
 				// Its retry: 409 while the first runs, then the recorded 201, and the same again.
 				var codigo int
 				var location, cuerpo string
-				prueba.Hasta(t, 10*time.Second, "la repetición de "+llave+" dejó de recibir 409 llave-en-curso", func() bool {
+				prueba.Esperar(t, "la repetición de "+llave+" dejó de recibir 409 llave-en-curso", func() bool {
 					var err error
 					codigo, location, cuerpo, err = altaConLlave(context.Background(), base, nombre, llave)
 					if err != nil {
