@@ -26,6 +26,15 @@ cliente_sin_servidor() {
   "$GO" list -deps ./cmd/alta-segura | grep -E '^cursohttp/pkg/(servidor|revisor|pasarela|laboratorio|panel|lab|control)$'
   return 0
 }
+# Only the revisor keeps data: the other programs link neither SQLite nor PostgreSQL's driver (they
+# were most of laboratorio's 27 MB when «lab vaciar» erased the data itself).
+sin_bases() {
+  local p
+  for p in laboratorio pasarela alta-segura; do
+    "$GO" list -deps "./cmd/$p" | grep -E '^(modernc\.org/sqlite|github\.com/jackc/pgx)(/|$)' | sed "s|^|$p enlaza |"
+  done
+  return 0
+}
 
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -46,6 +55,7 @@ correr "deadcode (programas)" sin_salida deadcode -filter '^cursohttp/(cmd|pkg|s
 correr "deadcode -test" sin_salida deadcode -test ./...
 correr "programas sin paquetes de prueba" sin_salida enlazan_pruebas
 correr "alta-segura sin código de servidor" sin_salida cliente_sin_servidor
+correr "laboratorio, pasarela y alta-segura sin SQLite ni pgx" sin_salida sin_bases
 wait
 
 fallos=0

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/datos"
 	"cursohttp/pkg/lab"
 	"cursohttp/pkg/token"
 )
@@ -110,7 +109,7 @@ terminar las peticiones en curso y espera a que terminen. No toca ningún otro p
 			Long: `Detiene los servidores del laboratorio, borra los datos que el revisor guarda en --datos (el
 archivo, o las tablas de la base postgres://…) y los vuelve a arrancar: el revisor empieza con
 los seis servicios del curso, como recién instalado. Sin --datos es lo mismo que reiniciar.`,
-			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Vaciar(cmd.Context(), datos.Borrar) }),
+			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Vaciar(cmd.Context()) }),
 		},
 		&cobra.Command{
 			Use:   "estado",

@@ -7,9 +7,11 @@ import (
 	"os"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/cli"
 	"cursohttp/pkg/datos"
 	"cursohttp/pkg/idempotencia"
 )
@@ -54,6 +56,29 @@ func (d almacenDatos) abrir(ctx context.Context, entorno func(string) (string, b
 		return a, "datos en PostgreSQL, " + legible(donde), rescatePostgres, nil
 	}
 	return a, "datos en " + donde + " (SQLite)", 0, nil
+}
+
+// ordenBorrarDatos is «revisor borrar-datos --datos DONDE», hidden: how «laboratorio lab vaciar»
+// (make lab-reset) erases the revisor's store, so that laboratorio need not link SQLite and
+// PostgreSQL's driver to do it. No revisor may have the store open.
+func ordenBorrarDatos() *cobra.Command {
+	var donde string
+	c := &cobra.Command{
+		Use:    "borrar-datos",
+		Short:  "borra los datos que el revisor guarda en --datos (lo que hace «laboratorio lab vaciar»)",
+		Hidden: true,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if donde == "" {
+				return cli.UsoMal("%s: falta --datos: el archivo o la URL postgres://… que borrar", c.CommandPath())
+			}
+			if err := datos.Borrar(c.Context(), donde); err != nil {
+				return fmt.Errorf("%s: no se pudieron borrar los datos de «%s»: %v", c.CommandPath(), legible(donde), err)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&donde, "datos", "", "el archivo (SQLite) o la URL postgres://… cuyos datos se borran")
+	return c
 }
 
 // legible is donde without a password.

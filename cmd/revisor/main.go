@@ -118,6 +118,7 @@ func nuevaRaiz(f *entorno.Fabrica) *cobra.Command {
 	banderas(sub.Flags())
 	raiz.AddCommand(sub)
 	agregarOrdenes(raiz, f)
+	raiz.AddCommand(ordenBorrarDatos())
 	cli.Preparar(raiz)
 	return raiz
 }

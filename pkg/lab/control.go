@@ -531,20 +531,37 @@ func (c *Control) Reiniciar(ctx context.Context) error {
 	return c.Arrancar(ctx)
 }
 
-// Vaciar stops the lab, erases the revisor's data (Datos) with borrar and starts the lab again: a
-// clean start for a lab that keeps its data. Without Datos it is Reiniciar: memory starts clean.
-func (c *Control) Vaciar(ctx context.Context, borrar func(ctx context.Context, donde string) error) error {
+// Vaciar stops the lab, erases the revisor's data (Datos) and starts the lab again: a clean start
+// for a lab that keeps its data. Without Datos it is Reiniciar: memory starts clean.
+func (c *Control) Vaciar(ctx context.Context) error {
 	if err := c.Detener(ctx); err != nil {
 		return err
 	}
 	if c.Datos != "" {
-		if err := borrar(ctx, c.Datos); err != nil {
+		if err := c.borrarDatos(ctx); err != nil {
 			c.decir("no se pudieron borrar los datos de %s: %v", c.Datos, err)
 			return ErrFallo
 		}
 		c.decir("datos del revisor borrados: %s", c.Datos)
 	}
 	return c.Arrancar(ctx)
+}
+
+// borrarDatos asks the revisor's program to erase its store («revisor borrar-datos»): it is the
+// one that links SQLite and PostgreSQL's driver, so the controller (in laboratorio) links neither.
+func (c *Control) borrarDatos(ctx context.Context) error {
+	bin := c.binario("revisor")
+	if _, err := os.Stat(bin); err != nil {
+		return fmt.Errorf("falta %s (make build lo construye)", bin)
+	}
+	out, err := exec.CommandContext(ctx, bin, "borrar-datos", "--datos", c.Datos).CombinedOutput()
+	if err != nil {
+		if texto := strings.TrimSpace(string(out)); texto != "" {
+			return errors.New(strings.ReplaceAll(texto, "\n", "; "))
+		}
+		return err
+	}
+	return nil
 }
 
 // Informe is what Estado tells about one server.

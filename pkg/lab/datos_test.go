@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"cursohttp/pkg/datos"
 )
 
 // With Datos the revisor keeps what it knows across a restart of the lab (make lab-up
@@ -45,7 +43,7 @@ func TestDatosEntreArranques(t *testing.T) {
 	if got := pedir("GET", "/servicios/7", ""); got != 200 {
 		t.Errorf("tras reiniciar el laboratorio con sus datos, la 7: %d", got)
 	}
-	if err := c.Vaciar(ctx, datos.Borrar); err != nil {
+	if err := c.Vaciar(ctx); err != nil {
 		t.Fatalf("Vaciar: %v\n%s", err, out)
 	}
 	if got := pedir("GET", "/servicios/7", ""); got != 404 {

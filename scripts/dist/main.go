@@ -1,6 +1,7 @@
 // Command dist is `make dist`: for every platform it builds the four programs and packs them with
 // the README and the licence notices into one archive (zip for Windows, tar.gz elsewhere), then
-// writes SHA256SUMS for all the archives.
+// writes SHA256SUMS for all the archives and the release notes (NOTAS.md: the systems each archive
+// needs and every program's size).
 //
 // The archives are reproducible: the same commit and Go toolchain give the same bytes. The builds
 // use -trimpath and an empty build id, and the archives fix every entry's time (the commit's, or
@@ -67,6 +68,7 @@ func correr(ctx context.Context, args []string, out io.Writer) error {
 	}
 	defer os.RemoveAll(obra)
 	var nombres []string
+	var construidos []Construido
 	for _, p := range plataformas {
 		goos, goarch, ok := strings.Cut(p, "/")
 		if !ok {
@@ -78,6 +80,7 @@ func correr(ctx context.Context, args []string, out io.Writer) error {
 		}
 		raiz := fmt.Sprintf("cursohttp-%s-%s-%s", *version, goos, goarch)
 		archivos := append([]Archivo{}, docs...)
+		hecho := Construido{Plataforma: p, Programas: map[string]int64{}}
 		for _, prog := range programas {
 			nombre := prog
 			if goos == "windows" {
@@ -88,6 +91,7 @@ func correr(ctx context.Context, args []string, out io.Writer) error {
 				return err
 			}
 			archivos = append(archivos, Archivo{Nombre: nombre, Datos: b, Ejecutable: true})
+			hecho.Programas[prog] = int64(len(b))
 		}
 		nombre := raiz + ".tar.gz"
 		empaquetar := EmpaquetarTarGz
@@ -106,6 +110,12 @@ func correr(ctx context.Context, args []string, out io.Writer) error {
 		if err := f.Close(); err != nil {
 			return err
 		}
+		st, err := os.Stat(filepath.Join(*salida, nombre))
+		if err != nil {
+			return err
+		}
+		hecho.Archivo, hecho.Bytes = nombre, st.Size()
+		construidos = append(construidos, hecho)
 		nombres = append(nombres, nombre)
 		fmt.Fprintf(out, "  %s\n", filepath.Join(*salida, nombre))
 	}
@@ -117,6 +127,15 @@ func correr(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "  %s\n", filepath.Join(*salida, "SHA256SUMS"))
+	toolchain, err := exec.CommandContext(ctx, "go", "env", "GOVERSION").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOVERSION: %w", err)
+	}
+	notas := Notas(*version, strings.TrimSpace(string(toolchain)), construidos)
+	if err := os.WriteFile(filepath.Join(*salida, "NOTAS.md"), notas, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "  %s\n", filepath.Join(*salida, "NOTAS.md"))
 	return nil
 }
 
