@@ -17,6 +17,7 @@ import (
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/ordenes/comprobar/cliente"
+	delservidor "cursohttp/pkg/ordenes/comprobar/servidor"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/variantes"
@@ -204,7 +205,7 @@ func NuevoCmd(f *entorno.Fabrica, hostil func() http.Handler) *cobra.Command {
 		Use:   "comprobar",
 		Short: "Comprobadores del curso: la tabla de decisión y la idempotencia",
 	}
-	c.AddCommand(nuevoCmdComprobarTabla(f, hostil, nil), nuevoCmdComprobarIdempotencia(f, nil), cliente.NuevoCmd(f, nil))
+	c.AddCommand(nuevoCmdComprobarTabla(f, hostil, nil), nuevoCmdComprobarIdempotencia(f, nil), cliente.NuevoCmd(f, nil), delservidor.NuevoCmd(f, nil))
 	return c
 }
 
