@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -76,7 +77,8 @@ func TestPanelEnNavegador(t *testing.T) {
 		t.Errorf("el controlador no dijo dónde está el panel:\n%s", dijo.String())
 	}
 
-	nav, err := navegador.Abrir(t.TempDir(), 1600, 1000)
+	// A projector's 1280×800: the last intents must stay in sight there.
+	nav, err := navegador.Abrir(t.TempDir(), 1280, 800)
 	if errors.Is(err, navegador.ErrSinNavegador) {
 		if os.Getenv(EnvCI) != "" {
 			t.Fatalf("%s está puesta y Chromium no arranca: %v", EnvCI, err)
@@ -87,7 +89,7 @@ func TestPanelEnNavegador(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(nav.Cerrar)
-	pagina, err := nav.Abrir(ctx, panelURL+"/", 1600, 1000)
+	pagina, err := nav.Abrir(ctx, panelURL+"/", 1280, 800)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,14 +167,14 @@ func TestPanelEnNavegador(t *testing.T) {
 	uno, dos := vista.Filas[0], vista.Filas[1]
 	// Attempt 1: the revisor answered 201, the gateway lost it, the client got 502.
 	if uno["cliente"].Codigo != "502" || uno["pasarela"].Revisor != "201" || uno["pasarela"].Cliente != "502" ||
-		uno["pasarela"].Perdida != "si" || !strings.Contains(uno["pasarela"].Texto, "RESPUESTA PERDIDA") ||
+		uno["pasarela"].Perdida != "si" || !strings.Contains(strings.ToUpper(uno["pasarela"].Texto), "RESPUESTA PERDIDA") ||
 		uno["revisor"].Codigo != "201" || uno["revisor"].Repetida != "" {
 		t.Errorf("intento 1: %+v", uno)
 	}
 	// Attempt 2: the revisor's recorded response, delivered.
 	if dos["cliente"].Codigo != "201" || dos["pasarela"].Revisor != "201" || dos["pasarela"].Cliente != "201" ||
 		dos["pasarela"].Perdida != "" || dos["revisor"].Codigo != "201" || dos["revisor"].Repetida != "si" ||
-		!strings.Contains(dos["revisor"].Texto, "RESPUESTA REPETIDA") {
+		!strings.Contains(strings.ToUpper(dos["revisor"].Texto), "RESPUESTA REPETIDA") {
 		t.Errorf("intento 2: %+v", dos)
 	}
 	if vista.Resumen.Escrituras != "1" || vista.Resumen.Exitos != "1" {
@@ -199,11 +201,13 @@ func TestPanelEnNavegador(t *testing.T) {
 		t.Fatalf("la consulta de salud no llegó al carril del laboratorio: %v", err)
 	}
 
+	cadaModo(ctx, t, pagina, bin, puertos, panelURL, tokens.Instructor)
+
 	png, err := pagina.Captura(ctx)
 	if err != nil || len(png) < 1000 {
 		t.Fatalf("captura: %v (%d bytes)", err, len(png))
 	}
-	destinos := []string{filepath.Join(t.TempDir(), "panel.png")}
+	destinos := []string{filepath.Join(t.TempDir(), "panel.png"), "/tmp/panel-captura.png"}
 	if d := os.Getenv(EnvArtefactos); d != "" {
 		destinos = append(destinos, filepath.Join(d, "panel.png"))
 	}
@@ -238,6 +242,112 @@ func TestPanelEnNavegador(t *testing.T) {
 	}
 
 	deOtroSitio(ctx, t, nav, pagina, puertos, dir, enVigor)
+}
+
+// cadaModo runs alta-segura through every fault mode at once and reads, in the page, each
+// attempt's row: the gateway's cell draws the outcome the gateway reports (data-desenlace), what it
+// says the client got is what the client itself reported (its own lane), and a cut, reset or
+// abandoned answer is never drawn as delivered (issue 25, item 8). Then, at 1280×800, the last
+// intents are each a row in sight, with its time, and only the newest is open.
+func cadaModo(ctx context.Context, t *testing.T, pagina *navegador.Pagina, bin string, p lab.Puertos, panelURL, tok string) {
+	const ent, per, nun, cor, rei, aba = "entregada", "perdida", "nunca-llego", "cortada", "reiniciada", "abandonada"
+	modos := []struct {
+		nombre, simular, limite string
+		desenlaces              []string
+	}{
+		{"m-perder-2", "perder:2", "", []string{per, per, ent}},
+		{"m-perder-siempre", "perder-siempre", "", []string{per, per, per, per}},
+		{"m-rechazar", "rechazar", "", []string{nun, nun, nun, nun}},
+		{"m-codigo-201", "codigo:201", "", []string{nun}},
+		{"m-codigo-503", "codigo:503", "", []string{nun, nun, nun, nun}},
+		{"m-cortar", "cortar", "", []string{cor, cor, cor, cor}},
+		{"m-reiniciar", "reiniciar", "", []string{rei, rei, rei, rei}},
+		{"m-lento", "lento:300", "", []string{ent}},
+		{"m-lento-tarde", "lento:1500", "300", []string{aba, aba, aba, aba}},
+	}
+	hechos := make(chan error, len(modos))
+	for _, m := range modos {
+		alta := exec.CommandContext(ctx, filepath.Join(bin, "alta-segura"), m.nombre,
+			"http://127.0.0.1:"+strconv.Itoa(p.Laboratorio)+"/codigo/200", "--simular", m.simular,
+			"--pasarela", "http://127.0.0.1:"+strconv.Itoa(p.Pasarela), "--panel", panelURL)
+		alta.Env = append(os.Environ(), "CURSOHTTP_TOKEN="+tok)
+		if m.limite != "" {
+			alta.Env = append(alta.Env, "ALTA_LIMITE_MS="+m.limite)
+		}
+		go func() {
+			out, err := alta.CombinedOutput()
+			if _, fallo := err.(*exec.ExitError); err != nil && !fallo {
+				hechos <- fmt.Errorf("%s: %v\n%s", m.nombre, err, out)
+				return
+			}
+			hechos <- nil
+		}()
+	}
+	for range modos {
+		if err := <-hechos; err != nil {
+			t.Fatal(err)
+		}
+	}
+	type celda struct{ Codigo, Cliente, Desenlace, Texto string }
+	for _, m := range modos {
+		art := `document.querySelector('article.traza[data-nombre="` + m.nombre + `"]')`
+		filas := art + `.querySelectorAll(".fila[data-intento]")`
+		if err := pagina.Esperar(ctx, art+` && `+filas+`.length === `+strconv.Itoa(len(m.desenlaces))+` && `+
+			art+`.querySelector("h2").textContent.includes("intento") && !`+art+`.querySelector("h2").textContent.startsWith("alta en curso") && `+
+			`[...`+filas+`].every(f => f.querySelector('[data-carril="pasarela"] .item') && f.querySelector('[data-carril="cliente"] .item'))`); err != nil {
+			var texto string
+			pagina.Evaluar(ctx, `(`+art+` || document.body).textContent`, &texto)
+			t.Fatalf("%s (%s): la página no mostró sus %d intentos: %v\n%s", m.nombre, m.simular, len(m.desenlaces), err, texto)
+		}
+		var vista []map[string]celda
+		if err := pagina.Evaluar(ctx, `[...`+filas+`].map(f => Object.fromEntries(["cliente", "pasarela"].map(c => {
+			const e = f.querySelector('[data-carril="' + c + '"]'); const d = e.dataset;
+			return [c, {Codigo: d.codigo || "", Cliente: d.cliente || "", Desenlace: d.desenlace || "", Texto: e.textContent.toLowerCase()}]; })))`, &vista); err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range vista {
+			pas, cli := f["pasarela"], f["cliente"]
+			if pas.Desenlace != m.desenlaces[i] || pas.Cliente != cli.Codigo ||
+				(m.desenlaces[i] != ent && strings.Contains(pas.Texto, "entregada")) {
+				t.Errorf("%s (%s), intento %d: la pasarela dibuja %+v y el cliente %+v; se esperaba %s", m.nombre, m.simular, i+1, pas, cli, m.desenlaces[i])
+			}
+		}
+		if m.simular == "codigo:201" && !strings.Contains(vista[0]["pasarela"].Texto, "dijo que sí a una escritura que nadie hizo") {
+			t.Errorf("codigo:201 no avisa del sí de la pasarela: %q", vista[0]["pasarela"].Texto)
+		}
+	}
+	// At 1280×800 the newest intents are rows in sight, each with its time; only the newest is open.
+	var vista struct {
+		Alto     int
+		Visibles []string
+		Abiertas int
+		Horas    bool
+	}
+	if err := pagina.Evaluar(ctx, `(() => { const arts = [...document.querySelectorAll("article.traza")];
+		return {Alto: window.innerHeight,
+			Visibles: arts.filter(a => a.querySelector("header").getBoundingClientRect().bottom <= window.innerHeight).map(a => a.dataset.nombre || ""),
+			Abiertas: arts.filter(a => a.dataset.abierta === "si").length,
+			Horas: arts.every(a => /^\d\d:\d\d:\d\d$/.test(a.querySelector("header time").textContent))}; })()`, &vista); err != nil {
+		t.Fatal(err)
+	}
+	if vista.Alto != 800 || len(vista.Visibles) < 6 || vista.Abiertas != 1 || !vista.Horas {
+		t.Errorf("a 1280×800: %+v (se esperaban al menos 6 intenciones a la vista, una abierta, todas con su hora)", vista)
+	}
+	// A click on a closed row opens it and closes the newest.
+	if err := pagina.Evaluar(ctx, `document.querySelector('article.traza[data-nombre="m-cortar"] header').click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	var abierta string
+	pagina.Evaluar(ctx, `document.querySelector('article.traza[data-abierta="si"]').dataset.nombre`, &abierta)
+	if abierta != "m-cortar" {
+		t.Errorf("tras el clic está abierta %q", abierta)
+	}
+	// A second click goes back to following the newest.
+	pagina.Evaluar(ctx, `document.querySelector('article.traza[data-nombre="m-cortar"] header').click()`, nil)
+	pagina.Evaluar(ctx, `document.querySelector('article.traza[data-abierta="si"]') === document.querySelector("article.traza")`, &vista.Horas)
+	if !vista.Horas {
+		t.Error("tras el segundo clic no está abierta la más nueva")
+	}
 }
 
 // deOtroSitio: a page of another site the student opens in the same browser (here on localhost,

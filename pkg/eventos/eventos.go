@@ -25,6 +25,21 @@ const (
 	Simular   = "simular"   // the gateway: its process-wide fault mode changed
 )
 
+// The outcomes of a request at the gateway (Evento.Desenlace), as its client lived them. Codigo is
+// then the status the client got whole: 0 for Cortada, Reiniciada and Abandonada.
+const (
+	Entregada    = "entregada"     // the client got the revisor's answer whole (late, with lento:MS)
+	Perdida      = "perdida"       // the revisor answered; the client got the gateway's 502 instead
+	NuncaLlego   = "nunca-llego"   // the gateway answered itself (rechazar, codigo:NNN): the revisor never saw it
+	SinRespuesta = "sin-respuesta" // the revisor gave no answer; the client got the gateway's 502
+	Cortada      = "cortada"       // the client got the head and part of the body, then the connection closed
+	Reiniciada   = "reiniciada"    // the client's connection was reset: it got nothing
+	Abandonada   = "abandonada"    // the client left before the answer came
+)
+
+// Desenlaces are the outcomes, in the order above: the panel's page knows exactly these.
+var Desenlaces = []string{Entregada, Perdida, NuncaLlego, SinRespuesta, Cortada, Reiniciada, Abandonada}
+
 // Evento is one thing that happened, placed in its trace. Zero fields are left out of the JSON.
 type Evento struct {
 	Programa string    `json:"programa"`
@@ -45,8 +60,12 @@ type Evento struct {
 	// Falla is the gateway's fault mode applied to this request.
 	Falla string `json:"falla,omitempty"`
 	// Resultado says in words what the status cannot: «perdida», «nunca llegó al revisor»,
-	// «sin respuesta (ECONNRESET)», «respuesta repetida»…
+	// «sin respuesta (ECONNRESET)», «respuesta repetida»… It is for people: the panel draws its
+	// marks from Desenlace.
 	Resultado string `json:"resultado,omitempty"`
+	// Desenlace is, for the gateway, what became of the request as its client lived it: one of
+	// Entregada, Perdida, NuncaLlego, SinRespuesta, Cortada, Reiniciada, Abandonada.
+	Desenlace string `json:"desenlace,omitempty"`
 	// Escritura and Exito are the gateway ledger's: the revisor did a write; the client got a 2xx
 	// to a write.
 	Escritura bool   `json:"escritura,omitempty"`

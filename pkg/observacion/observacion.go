@@ -51,6 +51,8 @@ type Registro struct {
 	Falla string
 	// Resultado says what the status cannot: «respuesta perdida», «respuesta repetida»…
 	Resultado string
+	// Desenlace is the gateway's outcome of the request as its client lived it (eventos.Entregada…).
+	Desenlace string
 	// Escritura: the revisor did a write; Exito: the client got a 2xx to a write (the gateway's
 	// ledger, pkg/pasarela).
 	Escritura, Exito bool
@@ -121,7 +123,7 @@ func (o Observador) terminar(ctx context.Context, reg *Registro) {
 		ev := eventos.Evento{
 			Programa: o.Programa, Tipo: eventos.Peticion, Inicio: reg.Inicio, Ms: eventos.Milisegundos(dur),
 			Metodo: reg.Metodo, Ruta: reg.Ruta, Llave: reg.Llave, Codigo: reg.Codigo,
-			Revisor: reg.Revisor, Falla: reg.Falla, Resultado: reg.Resultado, Escritura: reg.Escritura, Exito: reg.Exito,
+			Revisor: reg.Revisor, Falla: reg.Falla, Resultado: reg.Resultado, Desenlace: reg.Desenlace, Escritura: reg.Escritura, Exito: reg.Exito,
 		}
 		if reg.Pasarela && !reg.Llego && ev.Resultado == "" {
 			ev.Resultado = "nunca llegó al revisor"

@@ -15,6 +15,8 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
+	"html"
 	"io"
 	"io/fs"
 	"net"
@@ -23,11 +25,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 
 	"cursohttp/pkg/eventos"
+	"cursohttp/pkg/fallas"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/token"
 )
@@ -45,11 +50,19 @@ const (
 
 // The three POST routes change the page for everybody: each asks for the lab's token.
 
-// Topes.
+// Topes: everything a stranger can grow is bounded in bytes as well as in count.
 const (
-	TopeHistoria = 20_000  // events kept for a page that opens later
-	TopeLote     = 4 << 20 // bytes of one POST of events
-	topeEspera   = 256     // events waiting for one slow page before it is dropped
+	TopeHistoria      = 20_000   // events kept for a page that opens later
+	TopeHistoriaBytes = 16 << 20 // and their bytes: the oldest go first past either
+	TopeLote          = 4 << 20  // bytes of one POST of events
+	TopeEvento        = 64 << 10 // bytes of one event's line: a longer one refuses its batch (413)
+	TopeCampo         = 2 << 10  // bytes of one text field kept (a route, a key, a result): cut past it
+	TopeFlujos        = 256      // pages open at once; one more gets 503 and tries again later
+	topeEspera        = 256      // events waiting for one slow page before it is dropped
+	// EsperaEscritura bounds each write to a page's stream: a page that takes nothing for this
+	// long is dropped (a browser that reads reconnects and gets the history again), so pages that
+	// never read cannot hold the panel's connections.
+	EsperaEscritura = 10 * time.Second
 )
 
 // Opciones configure a Panel.
@@ -62,6 +75,8 @@ type Opciones struct {
 	Token string
 	// TokenClase is the class token, which only allows posting grading results; "": none.
 	TokenClase string
+	// EsperaEscritura bounds each write to a page's stream; EsperaEscritura when 0.
+	EsperaEscritura time.Duration
 }
 
 // Panel is the page's http.Handler. Cerrar ends the open streams (on shutdown).
@@ -73,8 +88,12 @@ type Panel struct {
 	puerta   token.Puerta
 	pagina   [2][]byte // index.html around the token's place (the content of <meta name="token">)
 
+	espera    time.Duration // EsperaEscritura
+	flujos    atomic.Int32  // stream handlers running
 	mu        sync.Mutex
-	historia  [][]byte // each event's JSON, oldest first
+	historia  [][]byte // each event's JSON, oldest first; historia[desde:] is the history
+	desde     int      // events dropped from the front and not yet compacted away
+	bytes     int      // bytes of historia[desde:]
 	oyentes   map[*oyente]struct{}
 	simulando string // the gateway's last known fault line
 	cerrado   bool
@@ -100,17 +119,37 @@ func Nuevo(o Opciones) *Panel {
 	if o.Token == "" {
 		o.Token = token.Nuevo()
 	}
+	if o.EsperaEscritura <= 0 {
+		o.EsperaEscritura = EsperaEscritura
+	}
 	sub, _ := fs.Sub(web, "web")
 	indice, _ := fs.ReadFile(web, "web/index.html")
+	indice = bytes.Replace(indice, []byte(lugarDeModos), listaDeModos(), 1)
 	antes, despues, _ := bytes.Cut(indice, []byte(lugarDelToken))
 	return &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
 		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}),
-		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase},
+		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
 		pagina: [2][]byte{append(append([]byte(nil), antes...), lugarDelToken[:len(lugarDelToken)-2]...), append([]byte(`">`), despues...)}}
 }
 
 // lugarDelToken is where index.html carries the lab's token for its own scripts.
 const lugarDelToken = `<meta name="token" content="">`
+
+// lugarDeModos is the control's list of modes in index.html, filled from the gateway's own list.
+const lugarDeModos = `<datalist id="modos"></datalist>`
+
+// listaDeModos is the control's list: «ninguna», then the gateway's modes (pkg/fallas, which the
+// gateway's tests check against its parser), each with what it does.
+func listaDeModos() []byte {
+	var b bytes.Buffer
+	b.WriteString(`<datalist id="modos">` + "\n")
+	b.WriteString(`    <option value="ninguna" label="sin falla: solo fallan las peticiones con X-Simular">` + "\n")
+	for _, m := range fallas.Modos {
+		b.WriteString(`    <option value="` + html.EscapeString(m.Valor) + `" label="` + html.EscapeString(m.Descripcion) + `">` + "\n")
+	}
+	b.WriteString(`  </datalist>`)
+	return b.Bytes()
+}
 
 // Cerrar ends every open stream, so a stopping server does not wait for the pages.
 func (p *Panel) Cerrar() {
@@ -213,7 +252,7 @@ func hostPropio(host string) bool {
 // recibir takes a batch of events and passes each to the open pages.
 func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 	sc := bufio.NewScanner(http.MaxBytesReader(w, r.Body, TopeLote))
-	sc.Buffer(make([]byte, 64<<10), TopeLote)
+	sc.Buffer(make([]byte, 16<<10), TopeEvento)
 	var lote [][]byte
 	for sc.Scan() {
 		linea := bytes.TrimSpace(sc.Bytes())
@@ -225,16 +264,59 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "cada línea debe ser un evento en JSON con programa y tipo", http.StatusBadRequest)
 			return
 		}
-		// Re-encoded: what reaches the pages is exactly an Evento, one line.
+		// Re-encoded: what reaches the pages is exactly an Evento, one line, its texts cut short.
+		recortar(&ev)
 		b, _ := json.Marshal(&ev)
 		lote = append(lote, b)
 	}
-	if err := sc.Err(); err != nil {
+	var grande *http.MaxBytesError
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		http.Error(w, "un evento pasa de "+strconv.Itoa(TopeEvento>>10)+" KiB: no tomo el lote", http.StatusRequestEntityTooLarge)
+		return
+	case errors.As(err, &grande):
+		http.Error(w, "un lote pasa de "+strconv.Itoa(TopeLote>>20)+" MiB: no lo tomo", http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
 		http.Error(w, "no pude leer los eventos: "+err.Error(), http.StatusBadRequest)
 		return
 	}
 	p.difundir("evento", lote...)
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// recortar cuts an event's texts to TopeCampo bytes (on a character's boundary, with «…»): a page
+// on a projector shows no 16 KB route, and the history's budget goes to events, not to padding.
+func recortar(ev *eventos.Evento) {
+	for _, c := range []*string{&ev.Programa, &ev.Tipo, &ev.Traza, &ev.Tramo, &ev.Padre, &ev.Metodo, &ev.Ruta,
+		&ev.Llave, &ev.Falla, &ev.Resultado, &ev.Desenlace, &ev.Nombre, &ev.Detalle} {
+		if len(*c) > TopeCampo {
+			corte := TopeCampo
+			for corte > 0 && !utf8.RuneStart((*c)[corte]) {
+				corte--
+			}
+			*c = strings.ToValidUTF8((*c)[:corte], "") + "…"
+		}
+	}
+}
+
+// guardar adds events to the history and drops the oldest past TopeHistoria events or
+// TopeHistoriaBytes bytes. Called with p.mu held. The slices handed to open streams are never
+// written again: a dropped front is only skipped (desde), and compacted into a new array once it
+// is as long as what is kept.
+func (p *Panel) guardar(datos [][]byte) {
+	for _, d := range datos {
+		p.historia = append(p.historia, d)
+		p.bytes += len(d)
+	}
+	for len(p.historia)-p.desde > TopeHistoria || p.bytes > TopeHistoriaBytes {
+		p.bytes -= len(p.historia[p.desde])
+		p.desde++
+	}
+	if p.desde > 0 && p.desde >= len(p.historia)-p.desde {
+		p.historia = append([][]byte(nil), p.historia[p.desde:]...)
+		p.desde = 0
+	}
 }
 
 // difundir keeps events in the history and sends them to every open page; a page too slow to
@@ -243,10 +325,7 @@ func (p *Panel) difundir(tipo string, datos ...[]byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if tipo == "evento" {
-		p.historia = append(p.historia, datos...)
-		if n := len(p.historia); n > TopeHistoria {
-			p.historia = append([][]byte(nil), p.historia[n-TopeHistoria:]...)
-		}
+		p.guardar(datos)
 	}
 	for o := range p.oyentes {
 	enviar:
@@ -262,20 +341,27 @@ func (p *Panel) difundir(tipo string, datos ...[]byte) {
 	}
 }
 
-// fluir is the page's stream: the current fault, the history, then every event as it comes.
+// fluir is the page's stream: the current fault, the history, then every event as it comes. Each
+// write has its own deadline (espera): a page that takes nothing that long is dropped, so pages
+// that never read cannot hold the panel, whatever the server's own timeouts are.
 func (p *Panel) fluir(w http.ResponseWriter, r *http.Request) {
+	p.flujos.Add(1)
+	defer p.flujos.Add(-1)
 	rc := http.NewResponseController(w)
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream; charset=utf-8")
-	h.Set("Cache-Control", "no-cache")
-	w.WriteHeader(http.StatusOK)
 	o := &oyente{c: make(chan mensaje, topeEspera)}
 	p.mu.Lock()
 	if p.cerrado {
 		p.mu.Unlock()
 		return
 	}
-	historia := p.historia
+	if len(p.oyentes) >= TopeFlujos {
+		p.mu.Unlock()
+		// EventSource gives up on a 503; the page tries again by itself (panel.js).
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "hay "+strconv.Itoa(TopeFlujos)+" páginas abiertas, el tope: vuelve a probar en unos segundos", http.StatusServiceUnavailable)
+		return
+	}
+	historia := p.historia[p.desde:len(p.historia):len(p.historia)]
 	simulando := p.simulando
 	p.oyentes[o] = struct{}{}
 	p.mu.Unlock()
@@ -292,16 +378,25 @@ func (p *Panel) fluir(w http.ResponseWriter, r *http.Request) {
 	if simulando == "" {
 		simulando = p.consultarSimulacion(r.Context())
 	}
+	var b bytes.Buffer
 	escribir := func(m mensaje) bool {
-		var b bytes.Buffer
+		b.Reset()
 		b.WriteString("event: " + m.tipo + "\ndata: ")
 		b.Write(m.dato)
 		b.WriteString("\n\n")
-		if _, err := w.Write(b.Bytes()); err != nil {
-			return false
-		}
-		return true
+		rc.SetWriteDeadline(time.Now().Add(p.espera))
+		_, err := w.Write(b.Bytes())
+		return err == nil
 	}
+	enviar := func() bool {
+		rc.SetWriteDeadline(time.Now().Add(p.espera))
+		return rc.Flush() == nil
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream; charset=utf-8")
+	h.Set("Cache-Control", "no-cache")
+	rc.SetWriteDeadline(time.Now().Add(p.espera))
+	w.WriteHeader(http.StatusOK)
 	// «inicio» tells a page that reconnects to start again: the history follows.
 	if !escribir(mensaje{"inicio", []byte(`""`)}) || !escribir(mensaje{"simular", []byte(strconv.Quote(simulando))}) {
 		return
@@ -311,7 +406,7 @@ func (p *Panel) fluir(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if rc.Flush() != nil {
+	if !enviar() {
 		return
 	}
 	latido := time.NewTicker(15 * time.Second)
@@ -336,12 +431,13 @@ func (p *Panel) fluir(w http.ResponseWriter, r *http.Request) {
 					hay = false
 				}
 			}
-			if rc.Flush() != nil {
+			if !enviar() {
 				return
 			}
 		case <-latido.C:
 			// A comment keeps proxies and the browser from closing a quiet stream.
-			if _, err := io.WriteString(w, ": latido\n\n"); err != nil || rc.Flush() != nil {
+			rc.SetWriteDeadline(time.Now().Add(p.espera))
+			if _, err := io.WriteString(w, ": latido\n\n"); err != nil || !enviar() {
 				return
 			}
 		case <-r.Context().Done():
@@ -352,10 +448,14 @@ func (p *Panel) fluir(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// Paginas is how many pages' streams the panel is serving (a stalled one counts until its write
+// deadline drops it).
+func (p *Panel) Paginas() int { return int(p.flujos.Load()) }
+
 // borrar forgets the history: the pages clear their timeline.
 func (p *Panel) borrar(w http.ResponseWriter) {
 	p.mu.Lock()
-	p.historia = nil
+	p.historia, p.desde, p.bytes = nil, 0, 0
 	p.mu.Unlock()
 	p.difundir("borrar", []byte(`""`))
 	w.WriteHeader(http.StatusNoContent)

@@ -3,6 +3,7 @@ package pasarela
 import (
 	"strconv"
 
+	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/respuesta"
 )
 
@@ -17,7 +18,7 @@ func (c codigo) String() string { return "codigo:" + strconv.Itoa(int(c)) }
 func (c codigo) Aplicar(q *Peticion) {
 	n := int(c)
 	q.decir("pasarela: respondo " + strconv.Itoa(n) + " sin reenviar la petición; el revisor no la ve")
-	q.cliente, q.resultado = n, "nunca llegó al revisor"
+	q.cliente, q.resultado, q.desenlace = n, "nunca llegó al revisor", eventos.NuncaLlego
 	responder(q.w, nil, func() {
 		if n < 400 {
 			respuesta.Vacio(q.w, q.r, n)

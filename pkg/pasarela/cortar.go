@@ -2,6 +2,8 @@ package pasarela
 
 import (
 	"net/http"
+
+	"cursohttp/pkg/eventos"
 	"strconv"
 )
 
@@ -17,7 +19,7 @@ func (cortar) Aplicar(q *Peticion) {
 		return
 	}
 	// The client gets no whole answer: for the ledger, none.
-	q.cliente = 0
+	q.cliente, q.desenlace = 0, eventos.Cortada
 	revisor := "pasarela: el revisor respondió " + strconv.Itoa(q.Codigo())
 	if len(q.leido) == 0 || q.r.Method == http.MethodHead {
 		q.resultado = "conexión cortada antes de responder"

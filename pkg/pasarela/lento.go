@@ -3,6 +3,8 @@ package pasarela
 import (
 	"strconv"
 	"time"
+
+	"cursohttp/pkg/eventos"
 )
 
 // lento («lento:MS», 1 to 99999): the revisor does the work at once; the gateway holds its answer MS
@@ -24,6 +26,6 @@ func (l lento) Aplicar(q *Peticion) {
 		q.resultado = "respuesta " + strconv.Itoa(int(l)) + " ms tarde"
 		q.Devolver()
 	case <-q.r.Context().Done():
-		q.resultado = "el cliente se fue antes de la respuesta"
+		q.resultado, q.desenlace = "el cliente se fue antes de la respuesta", eventos.Abandonada
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cursohttp/pkg/bitacora"
+	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/traza"
 )
 
@@ -39,6 +40,8 @@ type Asiento struct {
 	// Cliente is the status the client got; 0 when it got no answer (cut, reset, it left).
 	Cliente   int
 	Resultado string
+	// Desenlace is what became of the request as the client lived it (eventos.Entregada…).
+	Desenlace string
 	// Escritura: the revisor did a write (a 2xx to POST, PUT, PATCH or DELETE that is not the replay
 	// of an earlier one); Repetida: a 201 whose Location an earlier 201 already named, the revisor
 	// repeating a recorded answer (Idempotency-Key).
@@ -151,7 +154,19 @@ func (l *libro) leer() (Resumen, []Asiento) {
 // asiento is what q's request leaves in the ledger.
 func (q *Peticion) asiento() (Asiento, string) {
 	a := Asiento{Hora: q.inicio, Metodo: q.r.Method, Ruta: q.r.RequestURI, Llego: q.reenviada, Revisor: q.Codigo(),
-		Cliente: q.cliente, Resultado: q.resultado}
+		Cliente: q.cliente, Resultado: q.resultado, Desenlace: q.desenlace}
+	if a.Desenlace == "" {
+		switch {
+		case !a.Llego:
+			a.Desenlace = eventos.NuncaLlego
+		case a.Revisor == 0:
+			a.Desenlace = eventos.SinRespuesta
+		case a.Cliente == a.Revisor:
+			a.Desenlace = eventos.Entregada
+		default:
+			a.Desenlace = eventos.Perdida
+		}
+	}
 	if v := q.r.Header["Idempotency-Key"]; len(v) > 0 {
 		a.Llave = strings.Join(v, ", ")
 	}
@@ -184,6 +199,7 @@ type asientoJSON struct {
 	Revisor   int    `json:"revisor,omitempty"`
 	Cliente   int    `json:"cliente,omitempty"`
 	Resultado string `json:"resultado,omitempty"`
+	Desenlace string `json:"desenlace"`
 	Escritura bool   `json:"escritura,omitempty"`
 	Repetida  bool   `json:"repetida,omitempty"`
 	Exito     bool   `json:"exito,omitempty"`
@@ -191,7 +207,7 @@ type asientoJSON struct {
 
 func (a Asiento) json() asientoJSON {
 	j := asientoJSON{Hora: a.Hora.Format(bitacora.FormatoHora), Metodo: a.Metodo, Ruta: a.Ruta, Llave: a.Llave, Falla: a.Falla,
-		Llego: a.Llego, Revisor: a.Revisor, Cliente: a.Cliente, Resultado: a.Resultado, Escritura: a.Escritura,
+		Llego: a.Llego, Revisor: a.Revisor, Cliente: a.Cliente, Resultado: a.Resultado, Desenlace: a.Desenlace, Escritura: a.Escritura,
 		Repetida: a.Repetida, Exito: a.Exito}
 	if a.Traza != (traza.ID{}) {
 		j.Traza = hex.EncodeToString(a.Traza[:])

@@ -16,6 +16,7 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/bitacora"
+	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/traza"
 )
@@ -285,5 +286,45 @@ func TestElControlPideElToken(t *testing.T) {
 	addr = "http://" + servidortest.Nuevo(t, sola).Listener.Addr().String()
 	if c, _ := pedirPor(t, addr, "PUT", RutaSimular, "perder", "Authorization: Bearer "); c != 401 || sola.Simulando() != nil {
 		t.Errorf("sin token de nadie: %d", c)
+	}
+}
+
+// Each mode's outcome, as its client lived it, is in the ledger as a word the panel draws from
+// (never from Resultado's sentence): a cut answer is no answer, whatever its status line said.
+func TestDesenlaceDeCadaModo(t *testing.T) {
+	t.Parallel()
+	addr, _, _ := conRevisor(t)
+	if !strings.HasPrefix(addr, "http") {
+		addr = "http://" + addr
+	}
+	for i, c := range []struct {
+		modo, desenlace string
+		cliente         int
+	}{
+		{"", eventos.Entregada, 201},
+		{"perder-primera", eventos.Perdida, 502},
+		{"perder:2", eventos.Perdida, 502},
+		{"perder-siempre", eventos.Perdida, 502},
+		{"rechazar", eventos.NuncaLlego, 502},
+		{"codigo:201", eventos.NuncaLlego, 201},
+		{"cortar", eventos.Cortada, 0},
+		{"reiniciar", eventos.Reiniciada, 0},
+		{"lento:5", eventos.Entregada, 201},
+	} {
+		cuerpo := `{"nombre":"modo-` + strconv.Itoa(i) + `","url":"http://127.0.0.1:18081/codigo/200"}`
+		var cabeceras []string
+		if c.modo != "" {
+			cabeceras = append(cabeceras, "X-Simular: "+c.modo)
+		}
+		pedirPor(t, addr, "POST", "/servicios", cuerpo, cabeceras...)
+		_, b := pedirPor(t, addr, "GET", RutaLibro, "")
+		var l libroJSON
+		if err := json.Unmarshal([]byte(b), &l); err != nil || len(l.Peticiones) != i+1 {
+			t.Fatalf("%s: %v %s", c.modo, err, b)
+		}
+		a := l.Peticiones[i]
+		if a.Desenlace != c.desenlace || a.Cliente != c.cliente {
+			t.Errorf("%q: desenlace %q, cliente %d; se esperaba %q, %d", c.modo, a.Desenlace, a.Cliente, c.desenlace, c.cliente)
+		}
 	}
 }

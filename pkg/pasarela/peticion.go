@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/servidor"
@@ -35,6 +36,7 @@ type Peticion struct {
 	reenviada bool
 	cliente   int
 	resultado string
+	desenlace string // eventos.Entregada…; "" until a mode says it (asiento derives it then)
 }
 
 // Reenviar sends the request to the revisor and holds its answer whole, as the course's gateway
@@ -71,7 +73,7 @@ func (q *Peticion) Reenviar() bool {
 		if _, falla := q.cuerpo.estado(); falla != nil {
 			// The streamed part of the body failed: the transport let the revisor go at once.
 			servidor.PeticionIlegible(q.w)
-			q.resultado = "cuerpo ilegible"
+			q.resultado, q.desenlace = "cuerpo ilegible", eventos.NuncaLlego
 			return false
 		}
 		q.sinRespuesta()
@@ -104,7 +106,7 @@ func (q *Peticion) Codigo() int {
 // Devolver passes the revisor's answer on: its status and reason phrase, the allowed headers in
 // lower case, its body.
 func (q *Peticion) Devolver() {
-	q.cliente = q.resp.StatusCode
+	q.cliente, q.desenlace = q.resp.StatusCode, eventos.Entregada
 	responder(q.w, q.cuerpo, func() { q.p.devolver(q.w, q.r, q.resp, q.leido, q.resto) })
 }
 
@@ -115,7 +117,7 @@ func (q *Peticion) Perder() {
 		return
 	}
 	q.decir("pasarela: el revisor respondió " + strconv.Itoa(q.resp.StatusCode) + ", pero la respuesta se pierde")
-	q.cliente, q.resultado = http.StatusBadGateway, "respuesta perdida"
+	q.cliente, q.resultado, q.desenlace = http.StatusBadGateway, "respuesta perdida", eventos.Perdida
 	responder(q.w, q.cuerpo, func() { MalaPuerta(q.w, q.r, DetallePerdida) })
 }
 
@@ -136,9 +138,9 @@ func (q *Peticion) tirarResto() bool {
 // sinRespuesta is the gateway's 502 when the revisor gave no answer.
 func (q *Peticion) sinRespuesta() {
 	q.p.log.Info().Ctx(q.r.Context()).Msg("pasarela: el revisor no respondió")
-	q.cliente = http.StatusBadGateway
+	q.cliente, q.desenlace = http.StatusBadGateway, eventos.NuncaLlego
 	if q.reenviada {
-		q.resultado = "el revisor no respondió"
+		q.resultado, q.desenlace = "el revisor no respondió", eventos.SinRespuesta
 	}
 	responder(q.w, q.cuerpo, func() { MalaPuerta(q.w, q.r, DetalleSinRevisor) })
 }
@@ -183,7 +185,11 @@ func (q *Peticion) terminar() {
 	if reg := observacion.RegistroDe(q.r.Context()); reg != nil {
 		reg.Pasarela, reg.Llego, reg.Revisor, reg.Falla = true, a.Llego, a.Revisor, a.Falla
 		reg.Escritura, reg.Exito = a.Escritura, a.Exito
-		reg.Resultado = a.Resultado
+		reg.Resultado, reg.Desenlace = a.Resultado, a.Desenlace
+		if a.Desenlace == eventos.Cortada {
+			// A status line and half a body are no answer: what the client got whole is nothing.
+			reg.Codigo = 0
+		}
 		if a.Repetida && reg.Resultado == "" {
 			reg.Resultado = "respuesta repetida"
 		}

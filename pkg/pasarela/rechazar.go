@@ -1,6 +1,10 @@
 package pasarela
 
-import "net/http"
+import (
+	"net/http"
+
+	"cursohttp/pkg/eventos"
+)
 
 // rechazar: the gateway answers its 502 before forwarding, as when the revisor cannot be reached:
 // the revisor never sees the request. The client gets the same kind of 502 as from perder-primera,
@@ -11,6 +15,6 @@ func (rechazar) String() string { return "rechazar" }
 
 func (rechazar) Aplicar(q *Peticion) {
 	q.decir("pasarela: rechazo la petición sin reenviarla; el revisor no la ve")
-	q.cliente, q.resultado = http.StatusBadGateway, "nunca llegó al revisor"
+	q.cliente, q.resultado, q.desenlace = http.StatusBadGateway, "nunca llegó al revisor", eventos.NuncaLlego
 	responder(q.w, nil, func() { MalaPuerta(q.w, q.r, DetalleSinRevisor) })
 }

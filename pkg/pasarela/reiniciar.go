@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+
+	"cursohttp/pkg/eventos"
 )
 
 // reiniciar: the revisor does the work; the client gets no answer at all, only a TCP reset (RST:
@@ -16,7 +18,7 @@ func (reiniciar) Aplicar(q *Peticion) {
 	if !q.Reenviar() || !q.tirarResto() {
 		return
 	}
-	q.resultado = "conexión reiniciada"
+	q.resultado, q.desenlace = "conexión reiniciada", eventos.Reiniciada
 	q.decir("pasarela: el revisor respondió " + strconv.Itoa(q.Codigo()) + ", pero la conexión con el cliente se reinicia")
 	c, _, err := http.NewResponseController(q.w).Hijack()
 	if err != nil {

@@ -5,10 +5,24 @@
 "use strict";
 
 const CARRILES = ["cliente", "pasarela", "revisor", "laboratorio"];
+
+// What the gateway says became of a request (eventos.Desenlaces): its mark, and the border of its
+// cell. pkg/panel's test checks that this list names exactly the gateway's outcomes.
+const DESENLACES = {
+  "entregada": { marca: "✔ entregada", bien: true },
+  "perdida": { marca: "✘ respuesta perdida", borde: "perdida" },
+  "nunca-llego": { marca: "⊘ nunca llegó al revisor", borde: "nunca" },
+  "sin-respuesta": { marca: "✘ sin respuesta del revisor", borde: "perdida" },
+  "cortada": { marca: "✘ cortada: sin respuesta", borde: "perdida", cliente: "cliente: cortada a mitad" },
+  "reiniciada": { marca: "✘ reiniciada: sin respuesta", borde: "perdida", cliente: "cliente: conexión reiniciada" },
+  "abandonada": { marca: "✘ el cliente se fue antes", borde: "perdida", cliente: "cliente: se fue" },
+  "": { marca: "? la pasarela no dijo qué pasó" },
+};
 const TOPE_TRAZAS = 40;
 const trazas = new Map(); // trace id → {id, eventos: Map, primero}
 const sucias = new Set();
 let pedido = false;
+let elegida = null; // the trace the reader opened; null: the newest is open
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -141,17 +155,40 @@ function dibujar(t) {
     titulo = r ? `${r.metodo || ""} ${r.ruta || ""}` : "traza";
   }
   const llave = (intencion && intencion.llave) || eventos.map((e) => e.llave).find(Boolean);
+  // The header is the trace's compact row: when, what, and each attempt's outcome for its client,
+  // so the last intents stay in sight with only the chosen one open.
+  const resumen = intentos.map((f) => {
+    const ev = f.carriles.cliente.find((e) => e.tipo === "intento");
+    return ev && ev.codigo >= 200 && ev.codigo < 300 ? "✔" : "✘";
+  }).join(" ");
+  const hora = new Date(t.primero);
   const art = el("article", { class: "traza", "data-traza": t.id, "data-nombre": nombre, "data-inicio": t.primero },
-    el("header", null,
-      el("h2", null, titulo),
+    el("header", { role: "button", tabindex: "0", "aria-expanded": "false" },
+      el("time", { datetime: hora.toISOString() }, hora.toLocaleTimeString("es-ES", { hour12: false })),
+      el("h2", { title: titulo }, titulo),
+      resumen ? el("span", { class: "intentos", "aria-label": "lo que vio el cliente en cada intento" }, resumen) : "",
       el("p", null, el("span", { class: "id", title: t.id }, "traza " + corta(t.id)),
         llave ? " · llave " : "", llave ? el("span", { class: "id" }, llave) : "")),
     ...orden.map(dibujarFila));
+  art.querySelector("header").addEventListener("click", () => elegir(t.id));
+  art.querySelector("header").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      elegir(t.id);
+    }
+  });
   const viejo = document.querySelector(`article.traza[data-traza="${CSS.escape(t.id)}"]`);
   if (viejo) viejo.replaceWith(art);
   else $("#trazas").prepend(art);
   const vacio = $("#vacio");
   if (vacio) vacio.remove();
+}
+
+// elegir opens a trace (a click on its row) and closes the others; choosing it again goes back to
+// following the newest.
+function elegir(id) {
+  elegida = elegida === id ? null : id;
+  ordenar();
 }
 
 function dibujarFila(f) {
@@ -193,29 +230,22 @@ function dibujarEvento(c, ev, celda) {
       linea("detalle", `${ev.metodo || ""} ${ev.ruta || ""} · ${ms(ev.ms)}`, ev.falla ? ` · X-Simular: ${ev.falla}` : ""));
   }
   if (c === "pasarela") {
+    // The marks come from the gateway's desenlace (pkg/eventos), what the client lived, never from
+    // comparing codes: a cut answer carries the revisor's status line and is still no answer.
+    const d = DESENLACES[ev.desenlace] || DESENLACES[""];
     celda["data-revisor"] = ev.revisor || "";
     celda["data-cliente"] = ev.codigo || "";
-    const revisor = ev.revisor ? `revisor ${ev.revisor}` : (ev.resultado === "nunca llegó al revisor" ? "el revisor no la vio" : "el revisor no respondió");
-    const cliente = ev.codigo ? `cliente ${ev.codigo}` : "cliente sin respuesta";
-    let estado;
-    if (!ev.revisor && ev.resultado === "nunca llegó al revisor") {
-      celda["data-nunca"] = "si";
-      estado = marca("⊘ nunca llegó al revisor", "mal");
-    } else if (ev.revisor && ev.revisor !== ev.codigo) {
-      celda["data-perdida"] = "si";
-      estado = marca("✘ respuesta perdida", "mal");
-    } else if (ev.revisor) {
-      estado = marca("✔ entregada", "bien");
-    } else {
-      estado = marca("✘ sin respuesta del revisor", "mal");
-    }
-    // What the mark already says is not repeated below it.
-    const dicho = ["nunca llegó al revisor", "respuesta perdida", "el revisor no respondió"];
-    const resultado = ev.resultado && !dicho.includes(ev.resultado) ? ev.resultado + " · " : "";
+    celda["data-desenlace"] = ev.desenlace || "";
+    if (d.borde) celda["data-" + d.borde] = "si";
+    const revisor = ev.revisor ? `revisor ${ev.revisor}` : (ev.desenlace === "nunca-llego" ? "el revisor no la vio" : "el revisor no respondió");
+    const cliente = d.cliente || (ev.codigo ? `cliente ${ev.codigo}` : "cliente sin respuesta");
+    // A gateway that says yes to a write the revisor never saw: the lesson's worst case.
+    const mentira = ev.desenlace === "nunca-llego" && ev.codigo >= 200 && ev.codigo < 300 && ev.metodo !== "GET" && ev.metodo !== "HEAD";
     return el("div", { class: "item" },
       linea("principal", `${revisor} → ${cliente}`),
-      linea("", estado),
-      linea("detalle", ev.falla ? `falla ${ev.falla} · ` : "", resultado, ms(ev.ms)));
+      linea("", marca(d.marca, d.bien ? "bien" : "mal")),
+      mentira ? linea("", marca("⚠ la pasarela dijo que sí a una escritura que nadie hizo", "mal")) : "",
+      linea("detalle", ev.falla ? `falla ${ev.falla} · ` : "", ev.resultado ? ev.resultado + " · " : "", ms(ev.ms)));
   }
   if (ev.tipo === "sonda") {
     return el("div", { class: "item" },
@@ -232,7 +262,8 @@ function dibujarEvento(c, ev, celda) {
     linea("detalle", ms(ev.ms)));
 }
 
-// Newest trace first, and only the newest TOPE_TRAZAS on the page.
+// Newest trace first, and only the newest TOPE_TRAZAS on the page; one of them open: the one the
+// reader chose, else the newest.
 function ordenar() {
   const main = $("#trazas");
   const arts = [...main.querySelectorAll("article.traza")];
@@ -245,6 +276,13 @@ function ordenar() {
       main.insertBefore(a, main.children[i] || null);
     }
   });
+  if (elegida !== null && !trazas.has(elegida)) elegida = null;
+  for (const a of main.querySelectorAll("article.traza")) {
+    const abierta = elegida === null ? a === main.querySelector("article.traza") : a.dataset.traza === elegida;
+    if (abierta) a.dataset.abierta = "si";
+    else delete a.dataset.abierta;
+    a.querySelector("header").setAttribute("aria-expanded", String(abierta));
+  }
 }
 
 // The gateway's ledger, counted from its events: writes the revisor did, successes clients saw.
@@ -267,6 +305,7 @@ function resumir() {
 function limpiar() {
   trazas.clear();
   sucias.clear();
+  elegida = null;
   for (const a of document.querySelectorAll("article.traza")) a.remove();
   resumir();
 }
@@ -281,6 +320,8 @@ function conectar() {
   flujo.onerror = () => {
     estado.dataset.estado = "cortada";
     estado.textContent = "○ sin conexión con el panel (reintentando)";
+    // A refused stream (the panel at its cap of pages: 503) is not retried by EventSource itself.
+    if (flujo.readyState === EventSource.CLOSED) setTimeout(conectar, 5000);
   };
   flujo.addEventListener("inicio", limpiar);
   flujo.addEventListener("borrar", limpiar);
