@@ -207,7 +207,7 @@ func TestPanelEnNavegador(t *testing.T) {
 	if err != nil || len(png) < 1000 {
 		t.Fatalf("captura: %v (%d bytes)", err, len(png))
 	}
-	destinos := []string{filepath.Join(t.TempDir(), "panel.png"), "/tmp/panel-captura.png"}
+	destinos := []string{filepath.Join(t.TempDir(), "panel.png")}
 	if d := os.Getenv(EnvArtefactos); d != "" {
 		destinos = append(destinos, filepath.Join(d, "panel.png"))
 	}
