@@ -28,8 +28,9 @@ func (Hostil) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		ruta = crudo
 	}
-	// Without a final newline, as the course's hostile service ends its answers.
-	respuesta.Bytes(w, r, http.StatusConflict, problema.TipoMedio, jsonjs.Codificar(ProblemaHostil(ruta)))
+	// The course's: writeHead(409, {Content-Type}), then end(body), without a final newline.
+	respuesta.Terminar(w, r, http.StatusConflict, jsonjs.Codificar(ProblemaHostil(ruta)),
+		respuesta.Cabecera{Nombre: "Content-Type", Valor: problema.TipoMedio})
 }
 
 // ProblemaHostil is the body the hostile service sends for a decoded path.

@@ -142,26 +142,28 @@ func (m *Mentira) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Close the connection without an answer.
 		panic(http.ErrAbortHandler)
 	}
-	var extra []respuesta.Cabecera
+	// The course's program: writeHead(codigo, {Content-Type, [Retry-After]}), then end(body).
 	bien := p.Codigo < 300
+	tipo := problema.TipoMedio
+	if bien {
+		tipo = "application/json"
+	}
+	cabeceras := []respuesta.Cabecera{{Nombre: "Content-Type", Valor: tipo}}
 	if !bien && p.ConExtra && p.Extra != EnCurso {
-		extra = append(extra, respuesta.Cabecera{Nombre: "Retry-After", Valor: p.Extra})
+		cabeceras = append(cabeceras, respuesta.Cabecera{Nombre: "Retry-After", Valor: p.Extra})
 	}
 	switch p.Codigo {
 	case http.StatusNoContent, http.StatusResetContent, http.StatusNotModified:
 		// No body, but the course's Content-Type all the same (net/http drops it from a 304).
-		tipo := problema.TipoMedio
-		if bien {
-			tipo = "application/json"
-		}
-		respuesta.Vacio(w, r, p.Codigo, append(extra, respuesta.Cabecera{Nombre: "Content-Type", Valor: tipo})...)
+		respuesta.Terminar(w, r, p.Codigo, nil, cabeceras...)
 		return
 	}
 	if bien {
-		respuesta.JSON(w, r, p.Codigo, jsonjs.Objeto{{Nombre: "id", Valor: 99}}, extra...)
+		respuesta.Terminar(w, r, p.Codigo, append(jsonjs.Codificar(jsonjs.Objeto{{Nombre: "id", Valor: 99}}), '\n'), cabeceras...)
 		return
 	}
-	tipo, titulo := "about:blank", TituloMentira
+	titulo := TituloMentira
+	tipo = "about:blank"
 	if m.opciones.TitulosReales {
 		titulo = encabezado.Frase(p.Codigo)
 	}
@@ -172,5 +174,5 @@ func (m *Mentira) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			titulo = t.Title
 		}
 	}
-	problema.NuevoPropio(tipo, titulo, p.Codigo).Escribir(w, r, extra...)
+	respuesta.Terminar(w, r, p.Codigo, append(jsonjs.Codificar(problema.NuevoPropio(tipo, titulo, p.Codigo).Objeto()), '\n'), cabeceras...)
 }

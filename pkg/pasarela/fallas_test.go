@@ -26,9 +26,9 @@ const creado = `{"id":7,"nombre":"por-pasarela","url":"http://127.0.0.1:18081/co
 func TestModos(t *testing.T) {
 	t.Parallel()
 	const (
-		perdida502 = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 128\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n" + perdida
-		sinRev502  = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 115\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n" + sinRevisor
-		pasa201    = "HTTP/1.1 201 Created\r\ncontent-length: 92\r\ncontent-type: application/json\r\netag: \"7-1-7b8bb8f3\"\r\nlocation: /servicios/7\r\nConnection: close\r\n\r\n" + creado
+		perdida502 = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/problem+json\r\nContent-Length: 128\r\nConnection: close\r\n\r\n" + perdida
+		sinRev502  = "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/problem+json\r\nContent-Length: 115\r\nConnection: close\r\n\r\n" + sinRevisor
+		pasa201    = "HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 92\r\nlocation: /servicios/7\r\netag: \"7-1-7b8bb8f3\"\r\nConnection: close\r\n\r\n" + creado
 		sePierde   = "pasarela: el revisor respondió 201, pero la respuesta se pierde\n"
 	)
 	casos := []struct {
@@ -44,13 +44,13 @@ func TestModos(t *testing.T) {
 		{"rechazar", []string{sinRev502, sinRev502, sinRev502}, 0,
 			strings.Repeat("pasarela: rechazo la petición sin reenviarla; el revisor no la ve\n", 3)},
 		{"codigo:503", []string{
-			"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 141\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n" +
+			"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nContent-Length: 141\r\nConnection: close\r\n\r\n" +
 				`{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"la pasarela respondió 503 sin reenviar la petición al revisor"}` + "\n",
 		}, 0, "pasarela: respondo 503 sin reenviar la petición; el revisor no la ve\n"},
 		{"codigo:201", []string{"HTTP/1.1 201 Created\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"}, 0,
 			"pasarela: respondo 201 sin reenviar la petición; el revisor no la ve\n"},
 		{"codigo:418", []string{
-			"HTTP/1.1 418 I'm a Teapot\r\nContent-Length: 134\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n" +
+			"HTTP/1.1 418 I'm a Teapot\r\nContent-Type: application/problem+json\r\nContent-Length: 134\r\nConnection: close\r\n\r\n" +
 				`{"type":"about:blank","title":"I'm a Teapot","status":418,"detail":"la pasarela respondió 418 sin reenviar la petición al revisor"}` + "\n",
 		}, 0, "pasarela: respondo 418 sin reenviar la petición; el revisor no la ve\n"},
 		{"lento:150", []string{pasa201}, 1, "pasarela: el revisor respondió 201; la respuesta sale 150 ms después\n"},

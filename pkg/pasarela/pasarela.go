@@ -52,9 +52,19 @@ func canonicos(nombres []string) []string {
 	return c
 }
 
-// vuelven are the response headers it passes back, in the course's order. It writes their names in
-// lower case, as Node's gateway does (S-I39).
+// vuelven are the response headers it passes back, in the course's order.
 var vuelven = []string{"Content-Type", "Content-Length", "Content-Language", "Location", "ETag", "Retry-After", "Allow", "WWW-Authenticate"}
+
+// vuelvenEnMinusculas are vuelven as they leave: in lower case, as Node's gateway writes them
+// (S-I39). net/http keys them canonically, since it reads Content-Length and Content-Type spelled
+// so for framing; the head's rewrite (encabezado.EscribirConFrase's order) writes them so.
+var vuelvenEnMinusculas = func() []string {
+	m := make([]string, len(vuelven))
+	for i, n := range vuelven {
+		m[i] = strings.ToLower(n)
+	}
+	return m
+}()
 
 // The two details of the gateway's 502.
 const (
@@ -364,8 +374,7 @@ func (p *Pasarela) encabezar(w http.ResponseWriter, r *http.Request, resp *http.
 	if resp.ContentLength >= 0 && !sigue && largo != resp.ContentLength && r.Method != http.MethodHead {
 		h["Content-Length"] = []string{strconv.FormatInt(largo, 10)}
 	}
-	encabezado.Reescribir(r, cabeza(resp.StatusCode, fraseDe(resp)))
-	w.WriteHeader(resp.StatusCode)
+	encabezado.EscribirConFrase(w, r, resp.StatusCode, fraseDe(resp), vuelvenEnMinusculas...)
 }
 
 // fraseDe is the revisor's reason phrase, what follows "NNN " in its status line; the suite's own

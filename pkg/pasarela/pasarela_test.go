@@ -120,7 +120,7 @@ func TestReenvia(t *testing.T) {
 	destino, vistas := revisorFalso(t)
 	addr, log := levantar(t, destino)
 	got := sinFecha(crudo(t, addr, post("Idempotency-Key: k1\r\nIf-Match: *\r\nX-Simular: otra-cosa\r\n", cuerpoPorPasarela)))
-	want := "HTTP/1.1 201 Created\r\ncontent-length: 92\r\ncontent-type: application/json\r\netag: \"7-1-7b8bb8f3\"\r\nlocation: /servicios/7\r\nConnection: close\r\n\r\n" +
+	want := "HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 92\r\nlocation: /servicios/7\r\netag: \"7-1-7b8bb8f3\"\r\nConnection: close\r\n\r\n" +
 		`{"id":7,"nombre":"por-pasarela","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}` + "\n"
 	if got != want {
 		t.Fatalf("respuesta:\n%q\nse esperaba:\n%q", got, want)
@@ -202,7 +202,7 @@ func TestPerderPrimera(t *testing.T) {
 			destino, vistas := revisorFalso(t)
 			addr, log := levantar(t, destino)
 			got := sinFecha(crudo(t, addr, post(c.primera+"X-Simular: perder-primera\r\n", cuerpoPorPasarela)))
-			want := "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 128\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n" + perdida
+			want := "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/problem+json\r\nContent-Length: 128\r\nConnection: close\r\n\r\n" + perdida
 			if got != want {
 				t.Fatalf("primera:\n%q\nse esperaba\n%q", got, want)
 			}
@@ -260,7 +260,7 @@ func TestRevisorApagado(t *testing.T) {
 	muerto := "http://" + ln.Addr().String()
 	ln.Close()
 	addr, log := levantar(t, muerto)
-	want := "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 115\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n" + sinRevisor
+	want := "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/problem+json\r\nContent-Length: 115\r\nConnection: close\r\n\r\n" + sinRevisor
 	for i := range 2 {
 		if got := sinFecha(crudo(t, addr, post("", `{"nombre":"sin-revisor","url":"http://127.0.0.1:18081/codigo/200"}`))); got != want {
 			t.Fatalf("petición %d:\n%q\nse esperaba\n%q", i, got, want)
@@ -481,7 +481,7 @@ func TestHeadConservaContentLength(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "HTTP/1.1 200 OK\r\ncontent-length: 17\r\ncontent-type: application/json\r\nConnection: close\r\n\r\n"
+	want := "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 17\r\nConnection: close\r\n\r\n"
 	if sinFecha(string(got)) != want {
 		t.Fatalf("respuesta:\n%q\nse esperaba:\n%q", sinFecha(string(got)), want)
 	}

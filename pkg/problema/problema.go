@@ -171,18 +171,16 @@ func Escribir(w http.ResponseWriter, r *http.Request, clave Clave, detail string
 	if o.instance != nil {
 		instance = *o.instance
 	}
-	cabeceras := soloIdioma
+	cabeceras := tipoEIdioma
 	if len(o.cabeceras) > 0 {
-		cabeceras = append(o.cabeceras, contentLanguage)
+		cabeceras = append(o.cabeceras, tipoEIdioma...)
 	}
 	respuesta.Bytes(w, r, t.Status, TipoMedio, cuerpo(prefijos[clave], detail, instance, o.extensiones), cabeceras...)
 }
 
-// contentLanguage: the catalogue's titles and the revisor's details are Spanish.
-var (
-	contentLanguage = respuesta.Cabecera{Nombre: "Content-Language", Valor: "es"}
-	soloIdioma      = []respuesta.Cabecera{contentLanguage}
-)
+// tipoEIdioma go after the option's headers, in the course's order (its fallar sets Content-Type,
+// Content-Language, Content-Length): the catalogue's titles and the revisor's details are Spanish.
+var tipoEIdioma = []respuesta.Cabecera{{Nombre: "Content-Type", Valor: TipoMedio}, {Nombre: "Content-Language", Valor: "es"}}
 
 // TipoTexto is the media type of Lesson 4's errors.
 const TipoTexto = "text/plain; charset=utf-8"

@@ -1,5 +1,6 @@
-// Package respuesta writes the suite's responses as the course frames them: exact header names,
-// the course's status lines, JSON.stringify bodies with a final newline and an explicit Content-Length.
+// Package respuesta writes the suite's responses as the course frames them: exact header names in
+// the course's order, the course's status lines, JSON.stringify bodies with a final newline and an
+// explicit Content-Length.
 package respuesta
 
 import (
@@ -44,19 +45,46 @@ func Bytes(w http.ResponseWriter, r *http.Request, codigo int, tipo string, cuer
 	w.Write(cuerpo)
 }
 
+// cabeza sets the answer's head as the course's enviarJson does: {...cabeceras, Content-Type,
+// Content-Length}, in that order on the wire (a Content-Type among cabeceras keeps its place and
+// takes tipo as its value, as a spread object keeps a key's first place).
 func cabeza(w http.ResponseWriter, r *http.Request, codigo int, tipo string, largo int, cabeceras ...Cabecera) {
 	h := w.Header()
 	// One allocation for every value of the answer's head, the given headers' and the two of framing.
 	n := len(cabeceras)
 	valores := make([]string, n+2)
+	var arreglo [8]string
+	orden := arreglo[:0]
 	for i, c := range cabeceras {
 		valores[i] = c.Valor
 		poner(h, c.Nombre, valores[i:i+1:i+1])
+		orden = append(orden, c.Nombre)
 	}
 	valores[n], valores[n+1] = tipo, strconv.Itoa(largo)
 	h["Content-Type"] = valores[n : n+1 : n+1]
 	h["Content-Length"] = valores[n+1 : n+2 : n+2]
-	encabezado.Escribir(w, r, codigo)
+	encabezado.Escribir(w, r, codigo, append(orden, "Content-Type", "Content-Length")...)
+}
+
+// Terminar answers as a Node program that calls writeHead(codigo, cabeceras) and then end(cuerpo)
+// (the course's fake gateway and hostile service): the program sets no length, so Node frames the
+// body itself, after its Date and Connection lines. Node frames it chunked; the suite sends the same
+// bytes with a Content-Length in that place. 204 and 304 carry neither length nor body.
+func Terminar(w http.ResponseWriter, r *http.Request, codigo int, cuerpo []byte, cabeceras ...Cabecera) {
+	h := w.Header()
+	Poner(h, cabeceras...)
+	var arreglo [8]string
+	orden := arreglo[:0]
+	for _, c := range cabeceras {
+		orden = append(orden, c.Nombre)
+	}
+	if codigo == http.StatusNoContent || codigo == http.StatusNotModified {
+		encabezado.Escribir(w, r, codigo, orden...)
+		return
+	}
+	h["Content-Length"] = []string{strconv.Itoa(len(cuerpo))}
+	encabezado.Escribir(w, r, codigo, orden...)
+	w.Write(cuerpo)
 }
 
 // TopeLista is how much of a list ListaJSON holds before it stops building the body in memory.
@@ -121,10 +149,16 @@ func JSON(w http.ResponseWriter, r *http.Request, codigo int, datos any, cabecer
 func Vacio(w http.ResponseWriter, r *http.Request, codigo int, cabeceras ...Cabecera) {
 	h := w.Header()
 	Poner(h, cabeceras...)
+	var arreglo [8]string
+	orden := arreglo[:0]
+	for _, c := range cabeceras {
+		orden = append(orden, c.Nombre)
+	}
 	if codigo != http.StatusNoContent && codigo != http.StatusNotModified {
 		h["Content-Length"] = []string{"0"}
+		orden = append(orden, "Content-Length")
 	}
-	encabezado.Escribir(w, r, codigo)
+	encabezado.Escribir(w, r, codigo, orden...)
 }
 
 // Ruta returns the path of the request target as a browser's URL parser (WHATWG) gives it, which is
@@ -172,6 +206,7 @@ func sinHost(s string) string {
 type Preparada struct {
 	codigo    int
 	cabeceras []preparada
+	orden     []string // their names, in order
 	cuerpo    []byte
 	vacia     bool
 }
@@ -200,6 +235,7 @@ func preparar(codigo int, cuerpo []byte, vacia bool, cabeceras []Cabecera) *Prep
 	p := &Preparada{codigo: codigo, cuerpo: cuerpo, vacia: vacia}
 	for _, c := range cabeceras {
 		p.cabeceras = append(p.cabeceras, preparada{c.Nombre, []string{c.Valor}})
+		p.orden = append(p.orden, c.Nombre)
 	}
 	return p
 }
@@ -210,7 +246,7 @@ func (p *Preparada) Enviar(w http.ResponseWriter, r *http.Request) {
 	for _, c := range p.cabeceras {
 		poner(h, c.nombre, c.valores[:1:1])
 	}
-	encabezado.Escribir(w, r, p.codigo)
+	encabezado.Escribir(w, r, p.codigo, p.orden...)
 	if !p.vacia {
 		w.Write(p.cuerpo)
 	}

@@ -32,7 +32,7 @@ import (
 const (
 	EsperaCabeceras = 10 * time.Second // to send the request line and headers
 	EsperaLectura   = 30 * time.Second // to send the whole request, body included
-	EsperaOciosa    = 60 * time.Second // an idle kept-alive connection
+	EsperaOciosa    = 5 * time.Second  // an idle kept-alive connection: Node's keepAliveTimeout, which every answer's «Keep-Alive: timeout=5» promises
 	TopeCabeceras   = 16 << 10         // the request line and headers together, about what Node allows
 	EsperaApagado   = 10 * time.Second // for requests in flight on Ctrl+C
 )
@@ -53,6 +53,9 @@ type Opciones struct {
 	TopeConexiones, TopePorCliente int
 	// Log receives the line of a cap hit; the zero Logger writes nothing.
 	Log zerolog.Logger
+	// Cabeceras is how a response's head leaves (--cabeceras): the course's order and Node's lines,
+	// or net/http's head (encabezado.Go).
+	Cabeceras encabezado.Modo
 }
 
 // Banderas declares --direccion, --puerto and --log-json with the program's default port.
@@ -64,6 +67,14 @@ func (o *Opciones) Banderas(fs *pflag.FlagSet, puerto int) {
 		"conexiones abiertas a la vez, como mucho (0: sin tope); al llegar, la más quieta deja su lugar o las nuevas esperan turno")
 	fs.IntVar(&o.TopePorCliente, "tope-por-cliente", TopePorClientePorOmision,
 		"conexiones abiertas a la vez desde otra máquina, como mucho (0: sin tope); al llegar, su más quieta deja su lugar o la nueva se cierra")
+	o.Cabeceras = encabezado.Curso
+	if m, ok := encabezado.LeerModo(os.Getenv(EntornoCabeceras)); ok {
+		o.Cabeceras = m
+	}
+	// A measuring knob and a way back to net/http's own head, not something a student needs: hidden.
+	fs.Var((*modoCabeceras)(&o.Cabeceras), "cabeceras",
+		"cómo salen las cabeceras: curso (en el orden del programa del curso, con Connection y Keep-Alive como Node) o go (las de net/http); también "+EntornoCabeceras)
+	fs.MarkHidden("cabeceras")
 	// Set by «laboratorio lab», not by hand: hidden from the help.
 	fs.StringVar(&o.EstadoLab, "estado-lab", "", "archivo de estado para «laboratorio lab»")
 	fs.MarkHidden("estado-lab")
@@ -91,6 +102,23 @@ func (o Opciones) Observar(programa string, log zerolog.Logger) (observacion.Obs
 			log.Warn().Int64("perdidos", n).Msg("panel: " + strconv.FormatInt(n, 10) + " eventos no llegaron a " + o.Panel)
 		}
 	}
+}
+
+// EntornoCabeceras sets --cabeceras's default.
+const EntornoCabeceras = "CURSOHTTP_CABECERAS"
+
+// modoCabeceras is --cabeceras's value.
+type modoCabeceras encabezado.Modo
+
+func (m *modoCabeceras) String() string { return encabezado.Modo(*m).String() }
+func (m *modoCabeceras) Type() string   { return "curso|go" }
+func (m *modoCabeceras) Set(s string) error {
+	v, ok := encabezado.LeerModo(s)
+	if !ok {
+		return fmt.Errorf("«%s» no es un modo de cabeceras: curso o go", s)
+	}
+	*m = modoCabeceras(v)
+	return nil
 }
 
 // Addr returns host:port.
@@ -144,7 +172,8 @@ var duenios = map[string]string{
 }
 
 // Escuchar opens the listening socket, with the connection caps of o, wrapped for the course's
-// status lines.
+// heads (o.Cabeceras); the server must be Nuevo's, which reports its connections' states to the
+// wrapper.
 func Escuchar(programa string, o Opciones) (net.Listener, error) {
 	if o.TopeConexiones < 0 || o.TopePorCliente < 0 {
 		return nil, fmt.Errorf("%s: --tope-conexiones y --tope-por-cliente deben ser 0 (sin tope) o más", programa)
@@ -164,7 +193,7 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 		}
 		ln = anunciado
 	}
-	return encabezado.Envolver(conTopes(ln, programa, o)), nil
+	return encabezado.Envolver(conTopes(ln, programa, o), encabezado.Opciones{Modo: o.Cabeceras, Ociosa: EsperaOciosa}), nil
 }
 
 // Servir serves on ln until ctx ends, then lets requests in flight finish (up to EsperaApagado).

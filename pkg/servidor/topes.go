@@ -344,9 +344,10 @@ func (c *conexionTope) CloseWrite() error {
 	return c.Close()
 }
 
-// notarEstado is Nuevo's ConnState: it keeps a counted connection's state.
+// notarEstado is Nuevo's ConnState: it tells the head's wrapper and keeps a counted connection's state.
 func notarEstado(c net.Conn, s http.ConnState) {
 	if ec, ok := c.(*encabezado.Conn); ok {
+		encabezado.Notar(ec, s)
 		c = ec.Conn
 	}
 	if ct, ok := c.(*conexionTope); ok {

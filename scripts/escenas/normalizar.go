@@ -186,20 +186,15 @@ func NormalizarLinea(linea string, n *Numerador) string {
 	return linea
 }
 
-// soloNode are headers Node adds to every response and Go does not send:
-// transport noise, not behaviour (ARQUITECTURA "Known traps"; L4 §0.6).
-var soloNode = map[string]string{
-	"connection": "keep-alive",
-	"keep-alive": "",
-}
-
 var lineaDeEstado = regexp.MustCompile(`^HTTP/\d(\.\d)? \d{3}`)
 
 var msEnCuerpo = regexp.MustCompile(`"ms":\d+`)
 
-// Normalizar prepares the lines of one side of a comparison: CRLF to LF,
-// Node-only headers out of `curl -i` header blocks, the Content-Length of a
-// body whose size follows a measured number, then every rule of Reglas.
+// Normalizar prepares the lines of one side of a comparison: CRLF to LF, the
+// Content-Length of a body whose size follows a measured number and the
+// Retry-After of a 429 in `curl -i` header blocks, then every rule of Reglas.
+// Header blocks keep their lines and their order: the suite writes them as
+// the course's programs do, Connection and Keep-Alive included.
 // origen[k] is the index in lineas of the k-th line kept.
 func Normalizar(lineas []string, n *Numerador) (fuera []string, origen []int) {
 	fuera = make([]string, 0, len(lineas))
@@ -224,9 +219,6 @@ func Normalizar(lineas []string, n *Numerador) (fuera []string, origen []int) {
 			h = strings.TrimSuffix(h, "\r")
 			nombre, valor, _ := strings.Cut(h, ":")
 			valor = strings.TrimSpace(valor)
-			if v, ok := soloNode[strings.ToLower(nombre)]; ok && (v == "" || strings.EqualFold(v, valor)) {
-				continue
-			}
 			// {"servicio":2,"codigo":503,"ms":5} is 35 bytes and "ms":15 makes
 			// it 36 (L4 §0.6): a length that matches its own body is forgiven.
 			if strings.EqualFold(nombre, "content-length") && msEnCuerpo.MatchString(cuerpo) &&
@@ -247,69 +239,4 @@ func Normalizar(lineas []string, n *Numerador) (fuera []string, origen []int) {
 		fuera[i] = NormalizarLinea(fuera[i], n)
 	}
 	return fuera, origen
-}
-
-// bloques finds the header blocks of `curl -i` outputs: [start, end) indexes
-// of the header lines after each status line.
-func bloques(lineas []string) [][2]int {
-	var b [][2]int
-	for i := 0; i < len(lineas); i++ {
-		if !lineaDeEstado.MatchString(lineas[i]) {
-			continue
-		}
-		j := i + 1
-		for j < len(lineas) && lineas[j] != "" {
-			j++
-		}
-		b = append(b, [2]int{i + 1, j})
-		i = j
-	}
-	return b
-}
-
-// OrdenarCabeceras puts the headers of each block of obtenido in the order
-// the lesson printed them (matched by name, case-insensitively), extra ones
-// after. Header order is free in HTTP and Go sorts them; this turns the
-// comparison of each block into a comparison of sets while the diff still
-// shows a missing, extra or different header on its own line. It returns
-// the reordered lines and, for each, its index in obtenido.
-func OrdenarCabeceras(esperado, obtenido []string) ([]string, []int) {
-	indices := make([]int, len(obtenido))
-	for i := range indices {
-		indices[i] = i
-	}
-	be, bo := bloques(esperado), bloques(obtenido)
-	salida := append([]string(nil), obtenido...)
-	for k := 0; k < len(be) && k < len(bo); k++ {
-		orden := map[string]int{}
-		for p, h := range esperado[be[k][0]:be[k][1]] {
-			nombre, _, _ := strings.Cut(h, ":")
-			if _, ya := orden[strings.ToLower(nombre)]; !ya {
-				orden[strings.ToLower(nombre)] = p
-			}
-		}
-		ini, fin := bo[k][0], bo[k][1]
-		pos := make([]int, 0, fin-ini)
-		for i := ini; i < fin; i++ {
-			pos = append(pos, i)
-		}
-		rango := func(i int) int {
-			nombre, _, _ := strings.Cut(obtenido[i], ":")
-			if p, ok := orden[strings.ToLower(nombre)]; ok {
-				return p
-			}
-			return len(orden)
-		}
-		// A stable insertion sort: blocks hold a handful of headers.
-		for a := 1; a < len(pos); a++ {
-			for b := a; b > 0 && rango(pos[b]) < rango(pos[b-1]); b-- {
-				pos[b], pos[b-1] = pos[b-1], pos[b]
-			}
-		}
-		for d, i := range pos {
-			salida[ini+d] = obtenido[i]
-			indices[ini+d] = i
-		}
-	}
-	return salida, indices
 }

@@ -258,7 +258,6 @@ func comparar(ruta string, paso int, esperado []Linea, obtenido, titulo string, 
 		esp[i] = Linea{Texto: t, Numero: esperado[origen[i]].Numero}
 	}
 	normO, _ := Normalizar(lineasDe(obtenido), nObt)
-	normO, _ = OrdenarCabeceras(normE, normO)
 	return Diferencia(ruta, paso, esp, titulo, normO)
 }
 

@@ -109,6 +109,7 @@ func escenaLlamada(t *testing.T, nombre, texto string) *Escena {
 }
 
 // Not parallel: t.Setenv and a server on a port of its own.
+// The fake server is plain net/http: its head, in net/http's order, is what the scene expects.
 func TestUnaEscenaConServidor(t *testing.T) {
 	r, puerto := reproductorDePrueba(t)
 	p := strconv.Itoa(puerto)
@@ -116,11 +117,9 @@ func TestUnaEscenaConServidor(t *testing.T) {
 # servidores: falso
 $ curl -i http://127.0.0.1:`+p+`/uno
 HTTP/1.1 200 OK
+Date: Wed, 21 Oct 2026 13:19:06 GMT
 Content-Length: 16
 Content-Type: text/plain; charset=utf-8
-Date: Wed, 21 Oct 2026 13:19:06 GMT
-Connection: keep-alive
-Keep-Alive: timeout=5
 
 hola desde /uno
 

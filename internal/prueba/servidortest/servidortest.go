@@ -17,7 +17,7 @@ import (
 func Nuevo(tb testing.TB, h http.Handler) *httptest.Server {
 	tb.Helper()
 	ts := httptest.NewUnstartedServer(h)
-	ts.Listener = encabezado.Envolver(ts.Listener)
+	ts.Listener = encabezado.Envolver(ts.Listener, encabezado.Opciones{Ociosa: servidor.EsperaOciosa})
 	ts.Config = servidor.Nuevo(h)
 	ts.Start()
 	tb.Cleanup(ts.Close)
