@@ -201,8 +201,14 @@ func TestPanelEnNavegador(t *testing.T) {
 		t.Fatalf("la consulta de salud no llegó al carril del laboratorio: %v", err)
 	}
 
-	cadaModo(ctx, t, pagina, bin, puertos, panelURL, tokens.Instructor)
-
+	// The README's picture is the lesson's story: the intent opened (a click on its row), with the
+	// health query's row below it, before the other modes fill the page.
+	if err := pagina.Evaluar(ctx, articulo+`.querySelector("header").click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := pagina.Esperar(ctx, articulo+`.dataset.abierta === "si"`); err != nil {
+		t.Fatalf("el alta no se abrió con un clic: %v", err)
+	}
 	png, err := pagina.Captura(ctx)
 	if err != nil || len(png) < 1000 {
 		t.Fatalf("captura: %v (%d bytes)", err, len(png))
@@ -223,6 +229,8 @@ func TestPanelEnNavegador(t *testing.T) {
 		}
 		t.Logf("captura del panel: %s", d)
 	}
+
+	cadaModo(ctx, t, pagina, bin, puertos, panelURL, tokens.Instructor)
 
 	// The control sets the gateway's process-wide fault, and the page says what is in force.
 	if err := pagina.Evaluar(ctx, `(() => { document.querySelector("#modo").value = "rechazar";
