@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +57,7 @@ func TestAgenteMCPBinario(t *testing.T) {
 	bin := compilar(t)
 	t.Run("cliente del SDK", func(t *testing.T) { t.Parallel(); comoSubproceso(t, bin) })
 	t.Run("por una tubería", func(t *testing.T) { t.Parallel(); porUnaTuberia(t, bin) })
+	t.Run("líneas malas", func(t *testing.T) { t.Parallel(); lineasMalas(t, bin) })
 }
 
 // comoSubproceso: the SDK's client starts the binary, lists its tools and replays S9.
@@ -108,5 +111,46 @@ func porUnaTuberia(t *testing.T, bin string) {
 	if err := json.Unmarshal([]byte(lineas[1]), &r); err != nil || r.ID != 1 || !r.Result.IsError ||
 		r.Result.StructuredContent["accion"] != "reautenticar" || r.Result.StructuredContent["estado"] != float64(401) {
 		t.Errorf("%v: %s", err, lineas[1])
+	}
+}
+
+// lineasMalas: lines that are not JSON-RPC messages, which ended the process with code 1, each get
+// their error (-32700 or -32600) and the call after them is answered; the process exits 0.
+func lineasMalas(t *testing.T, bin string) {
+	base := revisorFresco(t)
+	cmd := comandoDelAgente(bin, base, "")
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"printf","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+[]
+null
+12345
+{"jsonrpc":"2.0","id":1,"method":"tools/list"} basura
+{"jsonrpc":"2.0","id":{},"method":"tools/list"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"leer_servicio","arguments":{"id":1}}}
+`)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil || errOut.Len() != 0 {
+		t.Fatalf("%v, stderr %q", err, errOut.String())
+	}
+	var codigos []string
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		var r struct {
+			ID     any
+			Error  *struct{ Code int }
+			Result *struct{ IsError bool }
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%v: %q", err, l)
+		}
+		switch {
+		case r.Error != nil:
+			codigos = append(codigos, strconv.Itoa(r.Error.Code))
+		case r.Result != nil:
+			codigos = append(codigos, fmt.Sprintf("%v:%v", r.ID, r.Result.IsError))
+		}
+	}
+	if got := strings.Join(codigos, " "); got != "0:false -32600 -32600 -32600 -32700 -32600 2:false" {
+		t.Errorf("respuestas %s:\n%s", got, out.String())
 	}
 }

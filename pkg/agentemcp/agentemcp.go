@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
@@ -394,8 +393,9 @@ func credencialDeEntorno(variable func(string) (string, bool)) (string, error) {
 }
 
 // AgenteMCP serves the tools over entrada and e.Out (newline-delimited JSON-RPC, MCP's stdio
-// transport) until entrada ends or ctx does; either is a clean stop. When entrada ends, the calls
-// already read are answered first.
+// transport, read by transporte) until entrada ends or ctx does; either is a clean stop. When
+// entrada ends, the calls already read are answered first; a line that is not a JSON-RPC message
+// gets its error and the session goes on.
 func AgenteMCP(ctx context.Context, e entorno.Entorno, credencial string, entrada io.Reader) int {
 	if f, ok := entrada.(*os.File); ok {
 		if info, err := f.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
@@ -404,90 +404,13 @@ func AgenteMCP(ctx context.Context, e entorno.Entorno, credencial string, entrad
 				"declara esta orden en tu agente (docs/mcp.md). Ctrl+D termina.")
 		}
 	}
-	t := &hastaResponder{Transport: &mcp.IOTransport{Reader: io.NopCloser(entrada), Writer: sinCerrar{e.Out}}}
+	t := &transporte{entrada: entrada, salida: e.Out, topeLinea: TopeLinea, topeEnCurso: TopeEnCurso}
 	err := nuevoServidorMCP(e, credencial).Run(ctx, t)
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return 0
 	}
 	fmt.Fprintf(e.Errores(), "agente mcp: %v\n", err)
 	return 1
-}
-
-// sinCerrar keeps the server from closing the process's stdout.
-type sinCerrar struct{ io.Writer }
-
-func (sinCerrar) Close() error { return nil }
-
-// hastaResponder is a transport whose input ends only once every call read before its end has
-// been answered. The SDK cancels the calls still running when the input ends; without this,
-// «printf … | revisor agente mcp», or a host that closes stdin to stop the server as MCP's stdio
-// transport says, would get no answer to what it had asked.
-type hastaResponder struct{ mcp.Transport }
-
-func (t *hastaResponder) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.Transport.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &conexionHastaResponder{Connection: c, pendientes: map[jsonrpc.ID]bool{}, cerrada: make(chan struct{})}, nil
-}
-
-// conexionHastaResponder counts the calls read and not yet answered. (Wrapping the SDK's stdio
-// connection hides its protocol version from it, which it reads only to refuse JSON-RPC batches
-// from 2025-06-18 clients on: this server accepts them from any client.)
-type conexionHastaResponder struct {
-	mcp.Connection
-	mu         sync.Mutex
-	pendientes map[jsonrpc.ID]bool
-	vacia      chan struct{} // closed when pendientes empties, if someone waits
-	cerrada    chan struct{}
-	cerrar     sync.Once
-}
-
-func (c *conexionHastaResponder) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if err != nil {
-		c.mu.Lock()
-		var vacia chan struct{}
-		if len(c.pendientes) > 0 {
-			vacia = make(chan struct{})
-			c.vacia = vacia
-		}
-		c.mu.Unlock()
-		if vacia != nil {
-			select {
-			case <-vacia:
-			case <-c.cerrada:
-			case <-ctx.Done():
-			}
-		}
-		return nil, err
-	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-		c.mu.Lock()
-		c.pendientes[req.ID] = true
-		c.mu.Unlock()
-	}
-	return msg, nil
-}
-
-func (c *conexionHastaResponder) Write(ctx context.Context, msg jsonrpc.Message) error {
-	err := c.Connection.Write(ctx, msg)
-	if res, ok := msg.(*jsonrpc.Response); ok {
-		c.mu.Lock()
-		delete(c.pendientes, res.ID)
-		if len(c.pendientes) == 0 && c.vacia != nil {
-			close(c.vacia)
-			c.vacia = nil
-		}
-		c.mu.Unlock()
-	}
-	return err
-}
-
-func (c *conexionHastaResponder) Close() error {
-	c.cerrar.Do(func() { close(c.cerrada) })
-	return c.Connection.Close()
 }
 
 // NuevoCmd is `revisor agente mcp`; runF nil runs AgenteMCP on the command's stdin.

@@ -451,3 +451,85 @@ func TestLineasDeOrdenes(t *testing.T) {
 		{Construir: mcp, Linea: "agenda", Codigo: cli.SalidaUso, Stderr: "mcp: sobra «agenda»; «mcp --help» muestra cómo se usa\n"},
 	})
 }
+
+// One malformed line is answered with JSON-RPC's error and the session goes on: the lines that
+// ended the server with code 1 (`[]`, `null`, `12345`, trailing garbage, an object as id, a line
+// over 16 MiB) each get -32700 (not JSON) or -32600 (not a request), with the id they carried when
+// it was a valid one, and the calls around them are answered as ever.
+func TestAgenteMCPLineasMalas(t *testing.T) {
+	t.Parallel()
+	rev, _ := ordenestest.Revisor(t, 20*time.Millisecond)
+	enorme := `{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{"name":"alta_de_servicio","arguments":{"nombre":"` +
+		strings.Repeat("a", 16<<20) + `"}}}`
+	lineas := []string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"printf","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`[]`,
+		`null`,
+		`12345`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"} basura`,
+		`{"jsonrpc":"2.0","id":{},"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":"dos","method":7}`,
+		`{"jsonrpc":"1.0","id":3,"method":"tools/list"}`,
+		`[{"jsonrpc":"2.0","id":4,"method":"tools/list"}]`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call"`,
+		"\xff\xfe",
+		enorme,
+		"",
+		"   \r",
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"alta_de_servicio","arguments":{"nombre":"agenda"}}}`,
+	}
+	var out, errOut prueba.Buffer
+	e := ordenestest.Entorno(nil)
+	e.Out, e.Err, e.Revisor, e.Laboratorio = &out, &errOut, rev, "http://127.0.0.1:18081"
+	if c := AgenteMCP(context.Background(), e, CredencialDelAgente, strings.NewReader(strings.Join(lineas, "\n")+"\r\n")); c != 0 || errOut.String() != "" {
+		t.Fatalf("código %d, stderr %q", c, errOut.String())
+	}
+	type respuesta struct {
+		ID     json.RawMessage
+		Result map[string]any
+		Error  *struct {
+			Code    int
+			Message string
+		}
+	}
+	var respuestas []respuesta
+	for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		var r respuesta
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%v: %q", err, l)
+		}
+		respuestas = append(respuestas, r)
+	}
+	// The errors are written as the lines are read, in their order; the answers to the calls
+	// whenever the calls end.
+	var errores []string
+	resultados := map[string]map[string]any{}
+	for _, r := range respuestas {
+		if r.Error != nil {
+			if r.Error.Message == "" {
+				t.Errorf("un error sin mensaje: %+v", r)
+			}
+			errores = append(errores, fmt.Sprintf("%s:%d", r.ID, r.Error.Code))
+			continue
+		}
+		resultados[string(r.ID)] = r.Result
+	}
+	want := []string{
+		"null:-32600", "null:-32600", "null:-32600", // [], null, 12345
+		"null:-32700",  // trailing garbage
+		"null:-32600",  // an object as id
+		`"dos":-32600`, // a method that is not a string
+		"3:-32600",     // not JSON-RPC 2.0
+		"null:-32600",  // a batch
+		"null:-32700",  // cut short
+		"null:-32700",  // not even UTF-8 text
+		"null:-32600",  // 16 MiB
+	}
+	if got := strings.Join(errores, " "); got != strings.Join(want, " ") || len(resultados) != 2 || resultados["0"] == nil {
+		t.Fatalf("errores %s\nse esperaban %s\n%d resultados:\n%s", got, strings.Join(want, " "), len(resultados), out.String())
+	}
+	if alta, _ := resultados["6"]["structuredContent"].(map[string]any); alta["ubicacion"] != "/servicios/7" {
+		t.Errorf("el alta después de las líneas malas: %v", resultados["6"])
+	}
+}
