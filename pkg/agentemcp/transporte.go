@@ -15,13 +15,15 @@ import (
 )
 
 // The stdio transport's bounds. A message is one line, and a line is at most TopeLinea bytes: the
-// tools' arguments are a name and an address (see TopeNombre, TopeURL), so a longer line is no
-// call of theirs. The calls read and not yet answered hold at most TopeEnCurso bytes of their
-// lines: past it the server reads no more until some are answered, so a client that sends faster
-// than the revisor answers waits instead of growing the server.
+// tools' arguments are a name and an address of at most TopeNombre and TopeURL characters (under
+// 20 KiB even with every character escaped), so a longer line is no call of theirs. The calls
+// read and not yet answered are at most TopeLlamadas and hold at most TopeEnCurso bytes of their
+// lines: past either the server reads no more until some are answered, so a client that sends
+// faster than the revisor answers waits instead of growing the server.
 const (
-	TopeLinea   = 1 << 20
-	TopeEnCurso = 8 << 20
+	TopeLinea    = 64 << 10
+	TopeEnCurso  = 1 << 20
+	TopeLlamadas = 64
 )
 
 // transporte is MCP's stdio transport (newline-delimited JSON-RPC) read by this server itself
@@ -35,21 +37,22 @@ const (
 // «printf … | revisor agente mcp», or a host that closes stdin to stop the server as MCP's stdio
 // transport says, would get no answer to what it had asked.
 type transporte struct {
-	entrada                io.Reader
-	salida                 io.Writer // never closed: it is the process's stdout
-	topeLinea, topeEnCurso int
+	entrada                              io.Reader
+	salida                               io.Writer // never closed: it is the process's stdout
+	topeLinea, topeEnCurso, topeLlamadas int
 }
 
 func (t *transporte) Connect(context.Context) (mcp.Connection, error) {
 	c := &conexion{
-		salida:      t.salida,
-		topeLinea:   t.topeLinea,
-		topeEnCurso: t.topeEnCurso,
-		mensajes:    make(chan jsonrpc.Message),
-		finLectura:  make(chan struct{}),
-		libre:       make(chan struct{}, 1),
-		cerrada:     make(chan struct{}),
-		pendientes:  map[jsonrpc.ID]int{},
+		salida:       t.salida,
+		topeLinea:    t.topeLinea,
+		topeEnCurso:  t.topeEnCurso,
+		topeLlamadas: t.topeLlamadas,
+		mensajes:     make(chan jsonrpc.Message),
+		finLectura:   make(chan struct{}),
+		libre:        make(chan struct{}, 1),
+		cerrada:      make(chan struct{}),
+		pendientes:   map[jsonrpc.ID]int{},
 	}
 	go c.leer(bufio.NewReaderSize(t.entrada, 64<<10))
 	return c, nil
@@ -57,9 +60,9 @@ func (t *transporte) Connect(context.Context) (mcp.Connection, error) {
 
 // conexion is one session over the process's stdin and stdout.
 type conexion struct {
-	salida                 io.Writer
-	escribir               sync.Mutex // one line at a time on salida
-	topeLinea, topeEnCurso int
+	salida                               io.Writer
+	escribir                             sync.Mutex // one line at a time on salida
+	topeLinea, topeEnCurso, topeLlamadas int
 
 	mensajes   chan jsonrpc.Message // from leer to Read, one at a time
 	finLectura chan struct{}        // closed when leer ends, after errLectura is set
@@ -191,12 +194,12 @@ func (c *conexion) escribirLinea(linea []byte) error {
 	return err
 }
 
-// esperarLugar waits while the calls in progress hold more than topeEnCurso bytes; false when
-// the connection closed meanwhile.
+// esperarLugar waits while the calls in progress hold more than topeEnCurso bytes or are
+// topeLlamadas; false when the connection closed meanwhile.
 func (c *conexion) esperarLugar() bool {
 	for {
 		c.mu.Lock()
-		lleno := c.enCurso > c.topeEnCurso
+		lleno := c.enCurso > c.topeEnCurso || len(c.pendientes) >= c.topeLlamadas
 		c.mu.Unlock()
 		if !lleno {
 			return true
