@@ -167,7 +167,7 @@ un cliente con un type que llega de afuera.
 
 func nuevoPanel(f flujos) *cobra.Command {
 	var o servidor.Opciones
-	var pasarela, tokenClase string
+	var pasarela, tokenClase, datosClase string
 	cmd := &cobra.Command{
 		Use:   "panel",
 		Short: "la página del viaje de cada petición, en vivo, en el 18084 (para el proyector)",
@@ -186,7 +186,8 @@ si no uno nuevo, que dice al arrancar; los servidores y alta-segura lo mandan co
 (o CURSOHTTP_TOKEN), y el control lo pasa a la pasarela. La página lo lleva para sí misma
 cuando se abre por una dirección (127.0.0.1, no un nombre); una página de otro sitio no puede
 leerlo, y lo que mande se rechaza. El token de la clase (--token-clase, CURSOHTTP_TOKEN_CLASE,
-o uno nuevo) solo sirve para publicar resultados.
+o uno nuevo) solo sirve para publicar resultados: los de «revisor comprobar cliente --enviar», que
+la página de la clase (/clase) muestra en vivo; con --datos sobreviven a un reinicio.
 
 Todo lo sirve este programa: no necesita internet. «make lab-up PANEL=1» lo arranca con los
 tres servidores ya conectados y el mismo token («laboratorio lab token» lo muestra). Se
@@ -214,6 +215,11 @@ detiene con Ctrl+C.`,
 				Nombre: "laboratorio panel", Opciones: o, Out: f.out, Err: f.err,
 				Armar: func(log zerolog.Logger, _ observacion.Observador) (http.Handler, func(), error) {
 					p := panel.Nuevo(panel.Opciones{Pasarela: pasarela, Log: log, Token: tok, TokenClase: clase})
+					if datosClase != "" {
+						if err := p.GuardarClaseEn(datosClase); err != nil {
+							return nil, nil, err
+						}
+					}
 					// The pages' streams never end by themselves: Ctrl+C must not wait for them.
 					soltar := context.AfterFunc(cmd.Context(), p.Cerrar)
 					return p, func() { soltar() }, nil
@@ -226,6 +232,7 @@ detiene con Ctrl+C.`,
 	pasarela = curso.URLPasarela
 	cmd.Flags().Var(cli.URL{Destino: &pasarela}, "pasarela", "la pasarela cuya falla cambia el control de la página")
 	cmd.Flags().StringVar(&o.Token, "token", "", "el token del laboratorio (si no se dice: el de CURSOHTTP_TOKEN, o uno nuevo, que dice al arrancar)")
+	cmd.Flags().StringVar(&datosClase, "datos", "", "el archivo donde la página de la clase (/clase) guarda los resultados, para que sigan tras un reinicio")
 	cmd.Flags().StringVar(&tokenClase, "token-clase", "", "el token de la clase, que solo publica resultados (si no se dice: el de CURSOHTTP_TOKEN_CLASE, o uno nuevo)")
 	return cmd
 }

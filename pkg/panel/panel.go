@@ -97,6 +97,7 @@ type Panel struct {
 	oyentes   map[*oyente]struct{}
 	simulando string // the gateway's last known fault line
 	cerrado   bool
+	clase     *clase // the class page's results, under a lock of its own (clase.go)
 	fin       chan struct{}
 }
 
@@ -127,7 +128,7 @@ func Nuevo(o Opciones) *Panel {
 	indice = bytes.Replace(indice, []byte(lugarDeModos), listaDeModos(), 1)
 	antes, despues, _ := bytes.Cut(indice, []byte(lugarDelToken))
 	return &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
-		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}),
+		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}), clase: nuevaClase(),
 		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
 		pagina: [2][]byte{append(append([]byte(nil), antes...), lugarDelToken[:len(lugarDelToken)-2]...), append([]byte(`">`), despues...)}}
 }
@@ -162,6 +163,9 @@ func (p *Panel) Cerrar() {
 }
 
 func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if p.servirClase(w, r) {
+		return
+	}
 	switch {
 	case r.URL.Path == RutaEventos && r.Method == http.MethodPost:
 		if p.exigir(w, r, token.Instructor) {

@@ -15,6 +15,7 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/token"
 )
 
 // Ayuda is the contract a student's client must follow, as `revisor comprobar cliente --help`
@@ -45,7 +46,11 @@ El contrato del cliente:
 
 Las comprobaciones, cada una con su id (--json): una-escritura, misma-llave,
 llave-por-intencion, respeta-retry-after, no-reintenta-4xx, se-rinde, espera-con-jitter y
-codigo-de-salida. Sale con 0 solo si pasan las 8. docs/comprobar.md las explica.`
+codigo-de-salida. Sale con 0 solo si pasan las 8. docs/comprobar.md las explica.
+
+Con --enviar URL --alumno NOMBRE manda el resultado a la página de la clase del panel
+(laboratorio panel, /clase), con el token de la clase que da el profesor (--token, o
+CURSOHTTP_TOKEN_CLASE).`
 
 // NuevoCmd is `revisor comprobar cliente`; runF nil grades with examen.Correr (tests pass their
 // own to see the options without running anything).
@@ -55,7 +60,7 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	}
 	out := f.Out
 	var o examen.Opciones
-	var semilla string
+	var semilla, enviar, alumno, tokenClase string
 	var comoJSON bool
 	c := &cobra.Command{
 		Use:   "cliente [opciones] [--] ORDEN [ARGUMENTOS…]",
@@ -64,7 +69,8 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 		Example: `  revisor comprobar cliente -- alta-segura
   revisor comprobar cliente --semilla 7 -- python3 mi_cliente.py
   revisor comprobar cliente --puertos-libres --json -- node cliente.mjs
-  revisor comprobar cliente -- alta-segura --defecto llave-por-intento   (falla misma-llave)`,
+  revisor comprobar cliente -- alta-segura --defecto llave-por-intento   (falla misma-llave)
+  revisor comprobar cliente --enviar http://127.0.0.1:18084 --alumno Ana -- python3 mi_cliente.py`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -81,6 +87,15 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 			}
 			if o.Limite < 5*time.Second || o.Limite > 10*time.Minute {
 				return cli.UsoMal("%s: --limite va de 5s a 10m", c.CommandPath())
+			}
+			if (enviar == "") != (alumno == "") {
+				return cli.UsoMal("%s: --enviar y --alumno van juntos: a qué panel y en nombre de quién", c.CommandPath())
+			}
+			if tokenClase == "" && enviar != "" {
+				tokenClase, _ = f.Variable(token.VariableClase)
+				if tokenClase == "" {
+					tokenClase, _ = f.Variable(token.Variable)
+				}
 			}
 			o.Orden = args
 			inf, err := runF(c.Context(), o)
@@ -101,6 +116,12 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 			} else {
 				inf.Escribir(out)
 			}
+			if enviar != "" {
+				if err := examen.Enviar(c.Context(), enviar, tokenClase, alumno, inf.Comprobaciones); err != nil {
+					fmt.Fprintf(f.Err, "%s: no pude enviar los resultados al panel: %v\n", c.CommandPath(), err)
+					return cli.Salir(1)
+				}
+			}
 			return cli.Salir(inf.Codigo())
 		},
 	}
@@ -109,6 +130,9 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	c.Flags().StringVar(&semilla, "semilla", "", "sortea las fallas intermitentes y la marca de los nombres: la misma semilla, la misma calificación (si no se dice, una al azar, que el informe dice)")
 	c.Flags().DurationVar(&o.Limite, "limite", examen.LimitePorOmision*time.Second, "cuánto puede durar cada corrida del cliente antes de detenerla")
 	c.Flags().BoolVar(&o.PuertosLibres, "puertos-libres", false, "el revisor y la pasarela en puertos libres en vez de 18080 y 18082 (el cliente los lee de PASARELA_URL)")
+	c.Flags().StringVar(&enviar, "enviar", "", "manda los resultados a la página de la clase del panel en esta URL (http://127.0.0.1:18084), con --alumno")
+	c.Flags().StringVar(&alumno, "alumno", "", "el nombre con el que salen los resultados en la página de la clase")
+	c.Flags().StringVar(&tokenClase, "token", "", "el token de la clase que dio el profesor (si no se dice: CURSOHTTP_TOKEN_CLASE, o CURSOHTTP_TOKEN)")
 	c.Flags().BoolVar(&comoJSON, "json", false, "el informe en JSON: cada comprobación con su id y su resultado, y cada alta")
 	return c
 }

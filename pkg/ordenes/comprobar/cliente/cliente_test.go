@@ -58,6 +58,7 @@ func TestOrdenCliente(t *testing.T) {
 		"--semilla x a":       "revisor comprobar cliente: --semilla lleva un número entero no negativo, no «x»",
 		"--limite 1s a":       "revisor comprobar cliente: --limite va de 5s a 10m",
 		"no-existe-el-client": "revisor comprobar cliente: no encuentro la orden «no-existe-el-client»",
+		"--alumno Ana a":      "revisor comprobar cliente: --enviar y --alumno van juntos",
 	} {
 		codigo, out, errOut := ejecutar(t, nil, strings.Fields(args)...)
 		if codigo != 2 || out != "" || !strings.HasPrefix(errOut, linea) || strings.Count(errOut, "\n") != 1 {

@@ -1,0 +1,276 @@
+package panel
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/token"
+)
+
+// The class page (issue 24.5): each student's last grading (revisor comprobar cliente --enviar),
+// each check and when it last passed, live, for a projector. Posting needs the class token (or
+// the lab's); reading it needs nothing, as the timeline page.
+const (
+	RutaClase      = "/clase"            // GET: the page
+	RutaResultados = "/clase/resultados" // POST: one grading, JSON (Resultados)
+	RutaEstado     = "/clase/estado"     // GET: the whole class, JSON, for the page
+)
+
+// Bounds of what a class can make the panel hold.
+const (
+	TopeAlumnos        = 500
+	TopeNombreAlumno   = 60 // characters
+	TopeComprobaciones = 16
+	topeResultados     = 16 << 10 // bytes of one POST
+)
+
+// Resultados is one grading as a program posts it.
+type Resultados struct {
+	Alumno         string `json:"alumno"`
+	Comprobaciones []struct {
+		ID   string `json:"id"`
+		Paso bool   `json:"paso"`
+	} `json:"comprobaciones"`
+}
+
+// Alumno is one student as the page shows it.
+type Alumno struct {
+	Nombre string                    `json:"nombre"`
+	Ultima time.Time                 `json:"ultima"` // the last grading received
+	Checks map[string]*EstadoDeCheck `json:"comprobaciones"`
+}
+
+// EstadoDeCheck is one check of one student: its last result and when it last passed.
+type EstadoDeCheck struct {
+	Paso     bool       `json:"paso"`
+	UltimoOK *time.Time `json:"ultima_vez_bien,omitempty"`
+}
+
+// clase is the class's results, kept in memory and, with a file, on disk after every change.
+type clase struct {
+	mu      sync.Mutex
+	archivo string
+	alumnos map[string]*Alumno
+	orden   []string // check ids in the order first seen: the page's columns
+	ahora   func() time.Time
+}
+
+func nuevaClase() *clase {
+	return &clase{alumnos: map[string]*Alumno{}, ahora: time.Now}
+}
+
+// estadoClase is what the file and GET /clase/estado hold.
+type estadoClase struct {
+	Comprobaciones []string  `json:"comprobaciones"`
+	Alumnos        []*Alumno `json:"alumnos"`
+}
+
+// GuardarClaseEn keeps the class's results in archivo: what it holds is loaded now, and every
+// result received is written to it, so they outlive a restart (laboratorio panel --datos).
+func (p *Panel) GuardarClaseEn(archivo string) error {
+	c := p.clase
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, err := os.ReadFile(archivo)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("no puedo leer %s: %w", archivo, err)
+	default:
+		var e estadoClase
+		if err := json.Unmarshal(b, &e); err != nil {
+			return fmt.Errorf("%s no tiene los resultados de una clase: %v", archivo, err)
+		}
+		for _, a := range e.Alumnos {
+			if a != nil && len(c.alumnos) < TopeAlumnos {
+				if a.Checks == nil {
+					a.Checks = map[string]*EstadoDeCheck{}
+				}
+				c.alumnos[a.Nombre] = a
+			}
+		}
+		c.orden = e.Comprobaciones
+	}
+	c.archivo = archivo
+	return c.guardar()
+}
+
+// guardar writes the file whole, through a temporary one renamed over it: a crash leaves the old
+// results or the new ones, never half. Called with mu held.
+func (c *clase) guardar() error {
+	if c.archivo == "" {
+		return nil
+	}
+	b, _ := json.MarshalIndent(c.estado(), "", " ")
+	tmp, err := os.CreateTemp(filepath.Dir(c.archivo), ".clase-*")
+	if err != nil {
+		return fmt.Errorf("no puedo guardar los resultados junto a %s: %w", c.archivo, err)
+	}
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), c.archivo)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("no puedo guardar los resultados en %s: %w", c.archivo, err)
+	}
+	return nil
+}
+
+// estado is the class, students by name. Called with mu held.
+func (c *clase) estado() estadoClase {
+	e := estadoClase{Comprobaciones: append([]string{}, c.orden...), Alumnos: []*Alumno{}}
+	for _, a := range c.alumnos {
+		e.Alumnos = append(e.Alumnos, a)
+	}
+	slices.SortFunc(e.Alumnos, func(a, b *Alumno) int { return strings.Compare(a.Nombre, b.Nombre) })
+	return e
+}
+
+// servirClase answers the class's routes; false when r is not one of them.
+func (p *Panel) servirClase(w http.ResponseWriter, r *http.Request) bool {
+	switch {
+	case r.URL.Path == RutaResultados && r.Method == http.MethodPost:
+		if p.exigir(w, r, token.Clase) {
+			p.recibirResultados(w, r)
+		}
+	case r.URL.Path == RutaEstado && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		c := p.clase
+		c.mu.Lock()
+		b, _ := json.Marshal(c.estado())
+		c.mu.Unlock()
+		w.Header().Set("Cache-Control", "no-store")
+		respuesta.Bytes(w, r, http.StatusOK, "application/json", append(b, '\n'))
+	case r.URL.Path == RutaClase && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		cabecerasDePagina(w)
+		w.Header().Set("Cache-Control", "no-cache")
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = "/clase.html"
+		p.archivos.ServeHTTP(w, r2)
+	case r.URL.Path == "/clase.js" || r.URL.Path == "/clase.css":
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			return false
+		}
+		cabecerasDePagina(w)
+		w.Header().Set("Cache-Control", "no-cache")
+		p.archivos.ServeHTTP(w, r)
+	default:
+		return false
+	}
+	return true
+}
+
+// cabecerasDePagina: no other site may frame the page or load anything into it.
+func cabecerasDePagina(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+}
+
+// recibirResultados takes one grading: the student's name (text, shown as text) and each check's
+// id and result.
+func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, topeResultados))
+	var res Resultados
+	if err == nil {
+		err = json.Unmarshal(b, &res)
+	}
+	if err != nil {
+		http.Error(w, "el cuerpo debe ser un JSON con alumno y comprobaciones (revisor comprobar cliente --enviar lo manda)", http.StatusBadRequest)
+		return
+	}
+	nombre := strings.TrimSpace(res.Alumno)
+	if motivo := nombreMalo(nombre); motivo != "" {
+		http.Error(w, "alumno: "+motivo, http.StatusBadRequest)
+		return
+	}
+	if len(res.Comprobaciones) == 0 || len(res.Comprobaciones) > TopeComprobaciones {
+		http.Error(w, fmt.Sprintf("comprobaciones: de 1 a %d", TopeComprobaciones), http.StatusBadRequest)
+		return
+	}
+	for _, x := range res.Comprobaciones {
+		if !idBueno(x.ID) {
+			http.Error(w, "comprobaciones: cada id es de 1 a 40 letras minúsculas, cifras y guiones", http.StatusBadRequest)
+			return
+		}
+	}
+	c := p.clase
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a := c.alumnos[nombre]
+	if a == nil {
+		if len(c.alumnos) >= TopeAlumnos {
+			http.Error(w, fmt.Sprintf("la clase ya tiene %d alumnos", TopeAlumnos), http.StatusConflict)
+			return
+		}
+		a = &Alumno{Nombre: nombre, Checks: map[string]*EstadoDeCheck{}}
+		c.alumnos[nombre] = a
+	}
+	ahora := c.ahora().UTC()
+	a.Ultima = ahora
+	for _, x := range res.Comprobaciones {
+		if !slices.Contains(c.orden, x.ID) && len(c.orden) < 4*TopeComprobaciones {
+			c.orden = append(c.orden, x.ID)
+		}
+		e := a.Checks[x.ID]
+		if e == nil {
+			if len(a.Checks) >= 4*TopeComprobaciones {
+				continue
+			}
+			e = &EstadoDeCheck{}
+			a.Checks[x.ID] = e
+		}
+		e.Paso = x.Paso
+		if x.Paso {
+			t := ahora
+			e.UltimoOK = &t
+		}
+	}
+	if err := c.guardar(); err != nil {
+		p.log.Error().Err(err).Msg("panel: " + err.Error())
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func nombreMalo(n string) string {
+	switch {
+	case n == "":
+		return "falta el nombre"
+	case !utf8.ValidString(n):
+		return "no es UTF-8"
+	case utf8.RuneCountInString(n) > TopeNombreAlumno:
+		return fmt.Sprintf("de 1 a %d caracteres", TopeNombreAlumno)
+	case strings.ContainsFunc(n, unicode.IsControl):
+		return "sin caracteres de control"
+	}
+	return ""
+}
+
+func idBueno(id string) bool {
+	if id == "" || len(id) > 40 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}

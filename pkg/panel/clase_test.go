@@ -1,0 +1,150 @@
+package panel
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"cursohttp/pkg/examen"
+)
+
+func postar(t *testing.T, url, tok, cuerpo string, cabeceras ...string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url+RutaResultados, strings.NewReader(cuerpo))
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	for i := 0; i+1 < len(cabeceras); i += 2 {
+		req.Header.Set(cabeceras[i], cabeceras[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func estadoDe(t *testing.T, url string) estadoClase {
+	t.Helper()
+	resp, err := http.Get(url + RutaEstado)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var e estadoClase
+	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// Posting a result needs the class token or the lab's, from no other site; a student's name is
+// text, bounded; the page lists each student, each check and when it last passed, and a panel
+// given the same file after a restart still has them.
+func TestPaginaDeLaClase(t *testing.T) {
+	t.Parallel()
+	archivo := filepath.Join(t.TempDir(), "clase.json")
+	p := Nuevo(Opciones{Token: "lab", TokenClase: "clase"})
+	if err := p.GuardarClaseEn(archivo); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+
+	nombre := `<img src=x onerror=alert(1)> Ana`
+	bien := `{"alumno":` + string(mustJSON(nombre)) + `,"comprobaciones":[{"id":"una-escritura","paso":true},{"id":"misma-llave","paso":false}]}`
+	for _, c := range []struct {
+		que, tok, cuerpo string
+		cab              []string
+		codigo           int
+	}{
+		{"sin token", "", bien, nil, 401},
+		{"otro token", "x", bien, nil, 401},
+		{"de otro sitio", "clase", bien, []string{"Sec-Fetch-Site", "cross-site"}, 403},
+		{"sin nombre", "clase", `{"alumno":"  ","comprobaciones":[{"id":"a","paso":true}]}`, nil, 400},
+		{"nombre largo", "clase", `{"alumno":"` + strings.Repeat("a", 61) + `","comprobaciones":[{"id":"a","paso":true}]}`, nil, 400},
+		{"id raro", "clase", `{"alumno":"b","comprobaciones":[{"id":"A B","paso":true}]}`, nil, 400},
+		{"sin comprobaciones", "clase", `{"alumno":"b","comprobaciones":[]}`, nil, 400},
+		{"no es JSON", "clase", `hola`, nil, 400},
+		{"con el de la clase", "clase", bien, nil, 204},
+		{"con el del laboratorio", "lab", `{"alumno":"Bruno","comprobaciones":[{"id":"una-escritura","paso":false}]}`, nil, 204},
+	} {
+		if codigo, cuerpo := postar(t, srv.URL, c.tok, c.cuerpo, c.cab...); codigo != c.codigo {
+			t.Errorf("%s: %d %s; quiero %d", c.que, codigo, cuerpo, c.codigo)
+		}
+	}
+	// Ana passes misma-llave later: the time it last passed is kept when it fails again.
+	postar(t, srv.URL, "clase", `{"alumno":`+string(mustJSON(nombre))+`,"comprobaciones":[{"id":"misma-llave","paso":true}]}`)
+	postar(t, srv.URL, "clase", `{"alumno":`+string(mustJSON(nombre))+`,"comprobaciones":[{"id":"misma-llave","paso":false}]}`)
+
+	comprobar := func(e estadoClase) {
+		t.Helper()
+		if strings.Join(e.Comprobaciones, ",") != "una-escritura,misma-llave" || len(e.Alumnos) != 2 {
+			t.Fatalf("estado %+v", e)
+		}
+		ana := e.Alumnos[0] // "<img…" sorts before "Bruno"
+		if ana.Nombre != nombre || !ana.Checks["una-escritura"].Paso || ana.Checks["misma-llave"].Paso || ana.Checks["misma-llave"].UltimoOK == nil {
+			t.Errorf("Ana: %+v %+v", ana.Checks["una-escritura"], ana.Checks["misma-llave"])
+		}
+		if b := e.Alumnos[1]; b.Nombre != "Bruno" || b.Checks["una-escritura"].Paso || b.Checks["una-escritura"].UltimoOK != nil {
+			t.Errorf("Bruno: %+v", b.Checks["una-escritura"])
+		}
+	}
+	comprobar(estadoDe(t, srv.URL))
+
+	// The page and its script come with the panel's protections; the script draws with textContent.
+	resp, err := http.Get(srv.URL + RutaClase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pagina, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(pagina), `<script src="/clase.js"`) || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'self'") {
+		t.Errorf("GET /clase: %d %s %q", resp.StatusCode, resp.Header, pagina)
+	}
+	resp, _ = http.Get(srv.URL + "/clase.js")
+	guion, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(guion), "textContent") || strings.Contains(string(guion), "innerHTML") {
+		t.Errorf("clase.js no dibuja solo con textContent")
+	}
+
+	// A restart with the same file.
+	otro := Nuevo(Opciones{Token: "lab", TokenClase: "clase"})
+	if err := otro.GuardarClaseEn(archivo); err != nil {
+		t.Fatal(err)
+	}
+	srv2 := httptest.NewServer(otro)
+	defer srv2.Close()
+	comprobar(estadoDe(t, srv2.URL))
+}
+
+// What revisor comprobar cliente --enviar sends is what the page takes.
+func TestEnviarResultados(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(Nuevo(Opciones{Token: "lab", TokenClase: "clase"}))
+	defer srv.Close()
+	cs := []examen.Comprobacion{{ID: "una-escritura", Paso: true}, {ID: "se-rinde"}}
+	if err := examen.Enviar(context.Background(), srv.URL, "otro", "Eva", cs); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("con un token malo: %v", err)
+	}
+	if err := examen.Enviar(context.Background(), srv.URL+"/", "clase", "Eva", cs); err != nil {
+		t.Fatal(err)
+	}
+	e := estadoDe(t, srv.URL)
+	if len(e.Alumnos) != 1 || e.Alumnos[0].Nombre != "Eva" || !e.Alumnos[0].Checks["una-escritura"].Paso || e.Alumnos[0].Checks["se-rinde"].Paso {
+		t.Errorf("estado %+v", e)
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
