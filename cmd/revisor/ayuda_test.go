@@ -28,6 +28,7 @@ func TestUsoIncorrecto(t *testing.T) {
 		"--leccion 7 --defecto pila":                     "revisor: --defecto pila es una versión rota del programa de la lección 4, no de la 7\n",
 		"servir --defecto rota":                          "revisor servir: --defecto: «revisor» no tiene la versión rota «rota»; las que hay: pila, sin-pasarela, sin-huella, llaves-en-memoria\n",
 		"--ejercicio 1":                                  "revisor: --ejercicio: no hay un ejercicio 1 de la lección 7 que cambie «revisor»; los que hay: --leccion 4 --ejercicio 3; --leccion 7 --ejercicio 3\n",
+		"--ejercicio 3 --puerto 0":                       "revisor: --ejercicio 3 sin --leccion es ambiguo: «revisor» tiene el de la lección 4 (serie M) y el de la lección 7 (S18); di cuál: --leccion 4 --ejercicio 3 o --leccion 7 --ejercicio 3\n",
 		"--leccion 4 --defecto sin-huella":               "revisor: --defecto sin-huella es una versión rota del programa de la lección 6, no de la 4\n",
 		"sincronizar --defecto sin-huella":               "revisor sincronizar: --defecto: «revisor sincronizar» no tiene la versión rota «sin-huella»; las que hay: lee-la-frase\n",
 		"comprobar tabla --ejercicio 2":                  "revisor comprobar tabla: no existe la opción --ejercicio; «revisor comprobar tabla --help» muestra las opciones\n",

@@ -52,7 +52,7 @@ func TestVersionesDelCurso(t *testing.T) {
 		{[]string{"--puerto", "0", "--leccion", "4", "--ejercicio", "3"}, "text/plain; charset=utf-8", "AVISO: «revisor --leccion 4 --ejercicio 3» es una variante rota a propósito, la de la lección 4 (ejercicio 3, serie M)"},
 		{[]string{"--puerto", "0", "--defecto", "sin-huella"}, "application/problem+json", "AVISO: «revisor --defecto sin-huella» es una versión rota a propósito, la de la lección 6"},
 		// Lesson 7's exercise 3 is a solution, not a broken version: it starts as the course's does.
-		{[]string{"--puerto", "0", "--ejercicio", "3"}, "application/problem+json", ""},
+		{[]string{"--puerto", "0", "--leccion", "7", "--ejercicio", "3"}, "application/problem+json", ""},
 	} {
 		s := prueba.Arrancar(t, run, inicio, c.args...)
 		resp, err := http.Get("http://" + s.Addr + "/no-existe")

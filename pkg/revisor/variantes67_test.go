@@ -75,7 +75,7 @@ func TestDefectoSinHuellaLoDemasIgual(t *testing.T) {
 // change; everything a table reads (status, type, the existente extension) stays.
 func TestEjercicio3Leccion7DetalleEnIngles(t *testing.T) {
 	t.Parallel()
-	e := nuevoEntorno(t, rapido, conVariante(t, variantes.Pedido{Ejercicio: 3, EjercicioDado: true}))
+	e := nuevoEntorno(t, rapido, conVariante(t, variantes.Pedido{Leccion: 7, LeccionDada: true, Ejercicio: 3, EjercicioDado: true}))
 	e.pedir("POST", "/servicios", `{"nombre":"catalogo","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT).comoLaLeccion(t, `HTTP/1.1 409 Conflict
 Content-Type: application/problem+json
 Content-Language: es

@@ -347,6 +347,11 @@ func Resolver(p Programa, pedido Pedido) (Eleccion, error) {
 				candidatos = append(candidatos, &Catalogo[i])
 			}
 		}
+		if origen == "" && len(candidatos) > 1 && !mismoPrograma(p, candidatos[0].Leccion, candidatos[len(candidatos)-1].Leccion) {
+			// Two lessons number an exercise alike: without a lesson said, a student of one would
+			// silently get the other's.
+			return Eleccion{}, ambiguo(p, pedido.Ejercicio, candidatos)
+		}
 		for _, v := range candidatos {
 			if en == 0 || mismoPrograma(p, en, v.Leccion) {
 				return Eleccion{Leccion: v.Leccion, Variante: v}, nil
@@ -366,6 +371,21 @@ func Resolver(p Programa, pedido Pedido) (Eleccion, error) {
 		leccion = lecciones[len(lecciones)-1]
 	}
 	return Eleccion{Leccion: leccion}, nil
+}
+
+// ambiguo is the error for an exercise number that two lessons' programs of p have.
+func ambiguo(p Programa, numero int, candidatos []*Variante) error {
+	var de, elegir []string
+	for _, v := range candidatos {
+		donde := "la lección " + strconv.Itoa(v.Leccion)
+		if _, sec, ok := strings.Cut(v.Seccion, ", "); ok {
+			donde += " (" + sec + ")"
+		}
+		de = append(de, donde)
+		elegir = append(elegir, "--leccion "+strconv.Itoa(v.Leccion)+" --ejercicio "+strconv.Itoa(numero))
+	}
+	return fmt.Errorf("--ejercicio %d sin --leccion es ambiguo: «%s» tiene el de %s; di cuál: %s",
+		numero, p, strings.Join(de, " y el de "), strings.Join(elegir, " o "))
 }
 
 // mismoPrograma tells whether lessons a and b run the same program of p (6 and 7 do).

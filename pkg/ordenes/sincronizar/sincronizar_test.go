@@ -107,8 +107,8 @@ func TestSincronizarLasDosVersionesContraLosDosRevisores(t *testing.T) {
 	}{
 		{"S10", variantes.Pedido{}, nil, salidaSincronizar},
 		{"S15", variantes.Pedido{}, []string{"--defecto", "lee-la-frase"}, salidaLeeLaFrase},
-		{"S18 bien", variantes.Pedido{Ejercicio: 3, EjercicioDado: true}, nil, salidaSincronizar},
-		{"S18 roto", variantes.Pedido{Ejercicio: 3, EjercicioDado: true}, []string{"--defecto", "lee-la-frase"}, salidaLeeLaFraseEnIngles},
+		{"S18 bien", variantes.Pedido{Leccion: 7, LeccionDada: true, Ejercicio: 3, EjercicioDado: true}, nil, salidaSincronizar},
+		{"S18 roto", variantes.Pedido{Leccion: 7, LeccionDada: true, Ejercicio: 3, EjercicioDado: true}, []string{"--defecto", "lee-la-frase"}, salidaLeeLaFraseEnIngles},
 	} {
 		t.Run(c.nombre, func(t *testing.T) {
 			t.Parallel()
