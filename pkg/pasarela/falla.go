@@ -66,15 +66,18 @@ func LeerFalla(texto string) (Falla, error) {
 }
 
 // elegir is the fault for r: the one X-Simular names, else the process-wide one when its draw says
-// so, else none. An X-Simular that names no mode is ignored, as the course's gateway ignores any
-// value but «perder-primera».
+// so, else none. X-Simular must name a mode exactly as pasarela --help writes it: anything else,
+// «perder» for perder-siempre included, is ignored in silence, as the course's gateway ignores any
+// value but «perder-primera», so a student who abbreviates the course's mode gets the request
+// through, as in the course, instead of losing every answer.
 func (p *Pasarela) elegir(r *http.Request) Falla {
 	if p.guion != nil {
 		return p.guion(r)
 	}
 	if v := r.Header["X-Simular"]; len(v) > 0 {
 		// Repeated fields read as one list, which names no mode.
-		if f, err := LeerFalla(strings.Join(v, ", ")); err == nil {
+		texto := strings.Join(v, ", ")
+		if f, err := LeerFalla(texto); err == nil && f.String() == texto {
 			return f
 		}
 	}
@@ -154,7 +157,8 @@ hizo el trabajo:
                   Idempotency-Key o, sin llave, el mismo cuerpo) el cliente recibe 502 «no
                   recibió una respuesta completa»; las siguientes pasan (el modo del curso)
   perder:N        igual, las primeras N veces
-  perder-siempre  el revisor lo hace; el cliente recibe siempre ese 502 («perder» a secas)
+  perder-siempre  el revisor lo hace; el cliente recibe siempre ese 502 (en --simular
+                  también «perder» a secas)
   rechazar        el revisor no la ve; el cliente recibe 502 «no recibió respuesta del
                   revisor», el mismo que cuando el revisor está apagado
   codigo:NNN      el revisor no la ve; el cliente recibe NNN (200-599) de la pasarela: desde
@@ -165,8 +169,8 @@ hizo el trabajo:
                   reinicia (RST, ECONNRESET)
   lento:MS        el revisor lo hace; el cliente recibe la respuesta MS ms después (1-99999)
 
-Otro valor de X-Simular se ignora, como en el curso. Si el revisor no responde, la pasarela
-contesta 502 «no recibió respuesta del revisor».`
+Otro valor de X-Simular, también «perder» a secas, se ignora, como en el curso. Si el revisor
+no responde, la pasarela contesta 502 «no recibió respuesta del revisor».`
 
 // LineaDeSimulacion is the line that says, at start-up or when it changes, which process-wide fault
 // is in force and with which seed: «pasarela: --simular perder-siempre@0.3 --semilla 7 (las
