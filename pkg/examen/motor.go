@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,11 +44,38 @@ type Opciones struct {
 	PuertosLibres bool
 	// Entorno is the client's environment before PASARELA_URL is added; nil is this process's.
 	Entorno []string
+	// Paralelo is how many clients run at once; zero is ParaleloPorOmision.
+	Paralelo int
 	// Escenarios, when not nil, replaces Escenarios(Semilla) (tests run a few).
 	Escenarios []Escenario
 
 	// puertos, when set, replaces the course's ports (tests of a port taken).
 	puertos *[2]int
+}
+
+// ParaleloPorOmision: four clients at a time grade a correct client in about 10 s and leave a
+// machine of two cores enough room that no client misses its own time limits.
+const ParaleloPorOmision = 4
+
+// ordenDeSalida is the order scenarios start in: the ones whose intents take longest first (more
+// attempts, a Retry-After or a stalled answer to wait out, two intents), so the run ends soon after
+// the longest one.
+func ordenDeSalida(es []Escenario) []int {
+	peso := func(e *Escenario) int {
+		p := len(e.Guion)
+		for _, f := range e.Guion {
+			if retryAfter(f) > 0 || (f != nil && strings.HasPrefix(f.String(), "lento")) {
+				p += 3
+			}
+		}
+		return p * e.veces()
+	}
+	orden := make([]int, len(es))
+	for i := range orden {
+		orden[i] = i
+	}
+	slices.SortStableFunc(orden, func(a, b int) int { return peso(&es[b]) - peso(&es[a]) })
+	return orden
 }
 
 // VariablePasarela is the environment variable that tells the client the gateway's base URL.
@@ -146,6 +174,9 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 	if o.Entorno == nil {
 		o.Entorno = os.Environ()
 	}
+	if o.Paralelo <= 0 {
+		o.Paralelo = ParaleloPorOmision
+	}
 	escenarios := o.Escenarios
 	if escenarios == nil {
 		escenarios = Escenarios(o.Semilla)
@@ -192,16 +223,24 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 	urlPasarela := "http://" + lnP.Addr().String()
 
 	inicio := time.Now()
+	// Paralelo clients at a time, the longest scenarios first: twenty interpreters starting at once
+	// on a small machine would starve each other past their own time limits (a JVM, Node).
+	cola := make(chan *Escenario, len(escenarios))
+	for _, i := range ordenDeSalida(escenarios) {
+		cola <- &escenarios[i]
+	}
+	close(cola)
 	var todos sync.WaitGroup
-	for i := range escenarios {
-		e := &escenarios[i]
+	for range min(o.Paralelo, len(escenarios)) {
 		todos.Add(1)
 		go func() {
 			defer todos.Done()
-			// The intents of one scenario run one after another: the second starts when the first ends.
-			for _, in := range m.intenciones {
-				if in.Escenario == e && ctx.Err() == nil {
-					m.correrCliente(ctx, ruta, urlPasarela, in)
+			for e := range cola {
+				// The intents of one scenario run one after another: the second starts when the first ends.
+				for _, in := range m.intenciones {
+					if in.Escenario == e && ctx.Err() == nil {
+						m.correrCliente(ctx, ruta, urlPasarela, in)
+					}
 				}
 			}
 		}()

@@ -23,7 +23,7 @@ import (
 const Ayuda = `Califica un cliente que reintenta, escrito en cualquier lenguaje, con las fallas de la
 lección 6. Arranca su propio revisor (127.0.0.1:18080) y su propia pasarela (127.0.0.1:18082),
 o en puertos libres con --puertos-libres, y se niega con una línea si el puerto está ocupado.
-Corre el cliente una vez por alta (20 altas, casi todas a la vez) y en cada intento la pasarela
+Corre el cliente una vez por alta (20 altas, 4 a la vez: --paralelo) y en cada intento la pasarela
 hace lo que dice el guion del escenario, no lo que pida X-Simular. Juzga solo con lo que vieron
 la pasarela y el revisor, con sus horas: nunca lee lo que el cliente imprime.
 
@@ -85,6 +85,9 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 				}
 				o.Semilla = n
 			}
+			if o.Paralelo < 1 || o.Paralelo > 20 {
+				return cli.UsoMal("%s: --paralelo va de 1 a 20", c.CommandPath())
+			}
 			if o.Limite < 5*time.Second || o.Limite > 10*time.Minute {
 				return cli.UsoMal("%s: --limite va de 5s a 10m", c.CommandPath())
 			}
@@ -129,6 +132,7 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	c.Flags().SetInterspersed(false)
 	c.Flags().StringVar(&semilla, "semilla", "", "sortea las fallas intermitentes y la marca de los nombres: la misma semilla, la misma calificación (si no se dice, una al azar, que el informe dice)")
 	c.Flags().DurationVar(&o.Limite, "limite", examen.LimitePorOmision*time.Second, "cuánto puede durar cada corrida del cliente antes de detenerla")
+	c.Flags().IntVar(&o.Paralelo, "paralelo", examen.ParaleloPorOmision, "cuántas corridas del cliente a la vez (menos para un cliente que tarda en arrancar, como una JVM)")
 	c.Flags().BoolVar(&o.PuertosLibres, "puertos-libres", false, "el revisor y la pasarela en puertos libres en vez de 18080 y 18082 (el cliente los lee de PASARELA_URL)")
 	c.Flags().StringVar(&enviar, "enviar", "", "manda los resultados a la página de la clase del panel en esta URL (http://127.0.0.1:18084), con --alumno")
 	c.Flags().StringVar(&alumno, "alumno", "", "el nombre con el que salen los resultados en la página de la clase")

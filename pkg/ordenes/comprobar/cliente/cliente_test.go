@@ -59,6 +59,7 @@ func TestOrdenCliente(t *testing.T) {
 		"--limite 1s a":       "revisor comprobar cliente: --limite va de 5s a 10m",
 		"no-existe-el-client": "revisor comprobar cliente: no encuentro la orden «no-existe-el-client»",
 		"--alumno Ana a":      "revisor comprobar cliente: --enviar y --alumno van juntos",
+		"--paralelo 0 a":      "revisor comprobar cliente: --paralelo va de 1 a 20",
 	} {
 		codigo, out, errOut := ejecutar(t, nil, strings.Fields(args)...)
 		if codigo != 2 || out != "" || !strings.HasPrefix(errOut, linea) || strings.Count(errOut, "\n") != 1 {
