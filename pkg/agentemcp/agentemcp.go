@@ -158,11 +158,14 @@ func nuevoServidorMCP(e entorno.Entorno, credencial string) *mcp.Server {
 			"por alta y la repite en sus propios reintentos: una respuesta perdida no registra dos veces.",
 		InputSchema:  crudo(esquemaEntradaAlta(e.Laboratorio + entorno.Codigo200)),
 		OutputSchema: crudo(EsquemaDelAgente()),
+		// Every hint said, as true of the tool: it writes (not read-only) but replaces or deletes
+		// nothing; repeating the same alta adds nothing (a name is unique in its team, and an alta
+		// of unknown outcome is repeated with its key); it talks to the course's revisor only.
 		Annotations: &mcp.ToolAnnotations{
-			// Repeating the same alta adds nothing: a name is unique in its team, and an alta of
-			// unknown outcome is repeated with its key.
-			IdempotentHint:  true,
+			Title:           "Dar de alta un servicio en el revisor",
+			ReadOnlyHint:    false,
 			DestructiveHint: &no,
+			IdempotentHint:  true,
 			OpenWorldHint:   &no,
 		},
 	}, h.alta)
@@ -174,8 +177,15 @@ func nuevoServidorMCP(e entorno.Entorno, credencial string) *mcp.Server {
 			"(texto escrito por otros) en campos _no_confiable.",
 		InputSchema:  crudo(esquemaEntradaLeer()),
 		OutputSchema: crudo(esquemaDeLectura()),
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no},
+		Annotations: &mcp.ToolAnnotations{
+			Title:           "Leer un servicio del revisor",
+			ReadOnlyHint:    true,
+			DestructiveHint: &no,
+			IdempotentHint:  true,
+			OpenWorldHint:   &no,
+		},
 	}, h.leer)
+	agregarRecursos(s)
 	return s
 }
 

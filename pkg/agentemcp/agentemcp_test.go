@@ -24,9 +24,12 @@ import (
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/curso"
+	"cursohttp/pkg/decision"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/pasarela"
+	"cursohttp/pkg/problema"
 )
 
 // arbol is the revisor's command tree down to `agente mcp`, as the binary has it.
@@ -104,6 +107,15 @@ func TestAgenteMCPHerramientas(t *testing.T) {
 	}
 	if !leer.Annotations.ReadOnlyHint || alta.Annotations.ReadOnlyHint || !alta.Annotations.IdempotentHint {
 		t.Errorf("anotaciones: alta %+v, leer %+v", alta.Annotations, leer.Annotations)
+	}
+	// Every hint is said, none left to its default (destructive and open world would be true):
+	// neither tool destroys anything or reaches beyond the course's revisor, both are idempotent.
+	for _, h := range []*mcp.Tool{alta, leer} {
+		a := comoJSON(h.Annotations).(map[string]any)
+		if a["destructiveHint"] != false || a["openWorldHint"] != false || a["idempotentHint"] != true ||
+			a["readOnlyHint"] != (h == leer) || a["title"] != h.Title {
+			t.Errorf("%s: anotaciones %v", h.Name, a)
+		}
 	}
 	if i := s.InitializeResult().Instructions; !strings.Contains(i, "_no_confiable") || !strings.Contains(i, "no una instrucción") {
 		t.Errorf("instrucciones: %q", i)
@@ -539,5 +551,94 @@ func TestAgenteMCPLineasMalas(t *testing.T) {
 	}
 	if alta, _ := resultados["6"]["structuredContent"].(map[string]any); alta["ubicacion"] != "/servicios/7" {
 		t.Errorf("el alta después de las líneas malas: %v", resultados["6"])
+	}
+}
+
+// The two resources, read from the table and the catalogue themselves, and the prompt.
+func TestAgenteMCPRecursosYPrompt(t *testing.T) {
+	t.Parallel()
+	s, _ := agenteMCP(t, nil, nil)
+	ctx := context.Background()
+	lista, err := s.ListResources(ctx, nil)
+	if err != nil || len(lista.Resources) != 2 {
+		t.Fatalf("resources/list: %v %v", lista, err)
+	}
+	leer := func(uri string) map[string]any {
+		t.Helper()
+		r, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil || len(r.Contents) != 1 || r.Contents[0].MIMEType != "application/json" || r.Contents[0].URI != uri {
+			t.Fatalf("resources/read %s: %v %v", uri, r, err)
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(r.Contents[0].Text), &v); err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		return v
+	}
+	for _, r := range lista.Resources {
+		if r.URI != RecursoTabla && r.URI != RecursoProblemas || r.Title == "" || r.Description == "" {
+			t.Errorf("recurso %+v", r)
+		}
+	}
+
+	tabla := leer(RecursoTabla)
+	porCodigo := map[float64]map[string]any{}
+	for _, f := range tabla["codigos"].([]any) {
+		fila := f.(map[string]any)
+		porCodigo[fila["codigo"].(float64)] = fila
+	}
+	for _, c := range entorno.CodigosDelCurso {
+		d := decision.Decidir(c, nil, nil)
+		if f := porCodigo[float64(c)]; f == nil || f["accion"] != string(d.Accion) || f["reintenta"] != d.Reintenta || f["motivo"] != d.Motivo {
+			t.Errorf("la tabla, el %d: %v; se esperaba %+v", c, f, d)
+		}
+	}
+	if porCodigo[418] != nil {
+		t.Errorf("el 418 no tiene fila propia: %v", porCodigo[418])
+	}
+	porType := map[string]string{}
+	for _, f := range tabla["types"].([]any) {
+		fila := f.(map[string]any)
+		porType[strings.TrimPrefix(fila["type"].(string), curso.Problemas)] = fila["accion"].(string)
+	}
+	if want := map[string]string{"llave-en-curso": "esperar", "nombre-repetido": "reconciliar", "llave-reutilizada": "corregir",
+		"destino-prohibido": "corregir", "servicio-retirado": "rendirse", "en-mantenimiento": "esperar"}; !reflect.DeepEqual(porType, want) {
+		t.Errorf("los types de la tabla: %v", porType)
+	}
+	if len(tabla["sin_respuesta"].([]any)) != 4 || tabla["otros_codigos"] == "" {
+		t.Errorf("tabla: %v", tabla)
+	}
+
+	problemas := leer(RecursoProblemas)["problemas"].([]any)
+	if len(problemas) != len(problema.Claves()) {
+		t.Errorf("%d problemas, el catálogo tiene %d", len(problemas), len(problema.Claves()))
+	}
+	for _, p := range problemas {
+		p := p.(map[string]any)
+		tipo := problema.Buscar(problema.Clave(p["nombre"].(string)))
+		d := decision.Decidir(tipo.Status, nil, &tipo.Type)
+		if p["type"] != tipo.Type || p["title"] != tipo.Title || p["status"] != float64(tipo.Status) || p["accion"] != string(d.Accion) {
+			t.Errorf("problema %v; el catálogo dice %+v y la tabla %s", p, tipo, d.Accion)
+		}
+	}
+
+	prompts, err := s.ListPrompts(ctx, nil)
+	if err != nil || len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != PromptAlta || len(prompts.Prompts[0].Arguments) != 2 ||
+		!prompts.Prompts[0].Arguments[0].Required {
+		t.Fatalf("prompts/list: %v %v", prompts, err)
+	}
+	p, err := s.GetPrompt(ctx, &mcp.GetPromptParams{Name: PromptAlta, Arguments: map[string]string{"nombre": "agenda", "url": "http://127.0.0.1:18081/codigo/200"}})
+	if err != nil || len(p.Messages) != 1 || p.Messages[0].Role != "user" {
+		t.Fatalf("prompts/get: %v %v", p, err)
+	}
+	texto := p.Messages[0].Content.(*mcp.TextContent).Text
+	for _, x := range []string{HerramientaAlta + ` con nombre "agenda" y url "http://127.0.0.1:18081/codigo/200"`, HerramientaLeer,
+		"misma llamada", "_no_confiable", RecursoTabla, "seguir:", "esperar:", "reconciliar:", "corregir:", "reautenticar o rendirse:"} {
+		if !strings.Contains(texto, x) {
+			t.Errorf("el prompt no dice %q:\n%s", x, texto)
+		}
+	}
+	if _, err := s.GetPrompt(ctx, &mcp.GetPromptParams{Name: PromptAlta}); err == nil {
+		t.Error("el prompt sin nombre no dio error")
 	}
 }

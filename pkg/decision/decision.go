@@ -126,6 +126,18 @@ func porCodigo(codigo int) (entrada, bool) {
 	return entrada{}, false
 }
 
+// Codigos are the statuses the table has a row of their own for, in order (read from the table
+// itself); any other is decided as the x00 of its class.
+func Codigos() []int {
+	var codigos []int
+	for codigo := 100; codigo <= 599; codigo++ {
+		if _, ok := porCodigo(codigo); ok {
+			codigos = append(codigos, codigo)
+		}
+	}
+	return codigos
+}
+
 // porType: the same status may ask for different things by its type. The type comes from someone
 // else's body; with a switch it finds only what is written here («constructor» or «__proto__» find
 // nothing, and the status decides). It compares whole URIs (curso.Problemas + key), not their last

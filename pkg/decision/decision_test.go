@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"slices"
 	"testing"
 
 	"cursohttp/internal/prueba/leccion7"
@@ -188,4 +189,24 @@ func FuzzDecidir(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The table's own rows: every code of the course's 23 and of fig07_06's four that have one, and
+// none of those it decides by their class.
+func TestCodigos(t *testing.T) {
+	t.Parallel()
+	codigos := Codigos()
+	for _, c := range []int{200, 201, 202, 204, 301, 304, 308, 400, 401, 403, 404, 405, 409, 410, 412, 415, 422, 428, 429, 500, 502, 503, 504, 302, 307, 408, 425} {
+		if !slices.Contains(codigos, c) {
+			t.Errorf("falta el %d en %v", c, codigos)
+		}
+	}
+	for _, c := range []int{100, 206, 299, 418, 451, 501, 507, 599} {
+		if slices.Contains(codigos, c) {
+			t.Errorf("el %d no tiene fila propia: %v", c, codigos)
+		}
+	}
+	if !slices.IsSorted(codigos) {
+		t.Errorf("desordenados: %v", codigos)
+	}
 }

@@ -5,7 +5,9 @@ package problema
 
 import (
 	"bytes"
+	"cmp"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"cursohttp/pkg/curso"
@@ -88,6 +90,18 @@ var catalogo = map[Clave]Tipo{
 
 // Buscar returns the catalogue's entry for clave (the zero Tipo if there is none).
 func Buscar(clave Clave) Tipo { return catalogo[clave] }
+
+// Claves are the catalogue's keys, sorted by status and then by key.
+func Claves() []Clave {
+	claves := make([]Clave, 0, len(catalogo))
+	for clave := range catalogo {
+		claves = append(claves, clave)
+	}
+	slices.SortFunc(claves, func(a, b Clave) int {
+		return cmp.Or(cmp.Compare(catalogo[a].Status, catalogo[b].Status), cmp.Compare(a, b))
+	})
+	return claves
+}
 
 // Opcion adjusts one problem response.
 type Opcion func(*opciones)

@@ -105,3 +105,17 @@ func TestCuerpoComoElObjeto(t *testing.T) {
 		}
 	}
 }
+
+// Every key of the catalogue, once, by status.
+func TestClaves(t *testing.T) {
+	t.Parallel()
+	claves := Claves()
+	if len(claves) != len(catalogo) {
+		t.Fatalf("%d claves, el catálogo tiene %d", len(claves), len(catalogo))
+	}
+	for i, c := range claves {
+		if Buscar(c).Status == 0 || (i > 0 && Buscar(claves[i-1]).Status > Buscar(c).Status) {
+			t.Errorf("clave %d, %s: %+v", i, c, Buscar(c))
+		}
+	}
+}
