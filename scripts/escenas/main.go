@@ -9,7 +9,7 @@
 // outside, exactly as a student does — servers on the course's ports, bash,
 // curl, the client programs on PATH — so it must not link them.
 //
-// # Transcript format (scripts/leccion-N/<sección>-<tema>.escena)
+// # Transcript format (scripts/leccion-N/<sección>-<tema>.escena; the Spanish note's in scripts/leccion-nota/)
 //
 // A transcript is written in the lessons' own form:
 //
@@ -49,10 +49,10 @@
 // lessons use … for elided output).
 //
 // Before comparing, both sides are normalised with the table Reglas in
-// normalizar.go — exactly what the course says changes between runs — and
-// the header block of each `curl -i` is compared as a set (Go sorts headers,
-// Node keeps the order it was given) without Node's Connection: keep-alive
-// and Keep-Alive headers. Anything else that differs is a real difference.
+// normalizar.go — exactly what the course says changes between runs. The
+// header block of each `curl -i` is compared line by line, in order, Node's
+// Connection and Keep-Alive lines included: the suite writes heads as the
+// course's programs do. Anything else that differs is a real difference.
 //
 // Usage:
 //
@@ -107,7 +107,7 @@ func run(ctx context.Context, args []string, entrada io.Reader, salida, errores 
 	banderas := flag.NewFlagSet("escenas", flag.ContinueOnError)
 	banderas.SetOutput(errores)
 	bin := banderas.String("bin", "bin", "carpeta con revisor, laboratorio, pasarela y alta-segura")
-	raiz := banderas.String("escenas", "scripts", "carpeta que contiene leccion-4/, leccion-6/ y leccion-7/")
+	raiz := banderas.String("escenas", "scripts", "carpeta que contiene leccion-4/, leccion-6/, leccion-7/ y leccion-nota/")
 	paso := banderas.Bool("paso", false, "para antes de cada comando: Enter lo ejecuta y muestra su salida en vivo")
 	lista := banderas.Bool("lista", false, "lista las escenas y no reproduce nada")
 	paralelo := banderas.Int("paralelo", 0, fmt.Sprintf("cuántas escenas a la vez, cada una en su propio espacio de red (Linux); 0: %d, 1: una tras otra en los puertos de esta máquina", ParaleloPorOmision))

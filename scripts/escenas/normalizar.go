@@ -81,6 +81,13 @@ var Reglas = []Regla{
 		Cambiar: func(m []string, n *Numerador) string { return fmt.Sprintf("<uuid-%d>", n.numero("uuid", m[0])) },
 	},
 	{
+		// RateLimit's t is the time left in the window (or until the bucket refills): it counts
+		// down, as the note on Idempotency-Key and rate limits says of reset, and as the 429's
+		// Retry-After does (L4 §0.6).
+		Nombre: "RateLimit t", Patron: regexp.MustCompile(`^((?i:ratelimit): .*;t=)\d+$`),
+		Reemplazo: "${1}<segundos que quedan>",
+	},
+	{
 		// Measured milliseconds of a health query or a check (L4 §0.6, L6 §0.1).
 		Nombre: "ms medidos", Patron: regexp.MustCompile(`"ms":\d+`),
 		Reemplazo: `"ms":<ms>`,

@@ -156,3 +156,16 @@ Keep-Alive: timeout=5
 		t.Errorf("el Retry-After: 120 del mantenimiento es fijo")
 	}
 }
+
+// RateLimit's t counts down; its r and the policy are compared.
+func TestNormalizarRateLimit(t *testing.T) {
+	t.Parallel()
+	n := NuevoNumerador()
+	a := NormalizarLinea(`RateLimit: "revisiones";r=0;t=60`, n)
+	b := NormalizarLinea(`RateLimit: "revisiones";r=0;t=58`, n)
+	c := NormalizarLinea(`RateLimit: "revisiones";r=1;t=58`, n)
+	p := NormalizarLinea(`RateLimit-Policy: "revisiones";q=3;w=60`, n)
+	if a != b || a == c || p != `RateLimit-Policy: "revisiones";q=3;w=60` {
+		t.Errorf("%q %q %q %q", a, b, c, p)
+	}
+}
