@@ -33,6 +33,7 @@ import (
 	"cursohttp/pkg/ordenes/retroceso"
 	"cursohttp/pkg/ordenes/retryafter"
 	"cursohttp/pkg/ordenes/revisar"
+	"cursohttp/pkg/ordenes/segundosdeespera"
 	"cursohttp/pkg/ordenes/sincronizar"
 	"cursohttp/pkg/ordenes/tabla23"
 	"cursohttp/pkg/ordenes/ventana"
@@ -141,6 +142,7 @@ func agregarOrdenes(raiz *cobra.Command, f *entorno.Fabrica) {
 		ventana.NuevoCmd(f, nil),
 		retryafter.NuevoCmd(f, nil),
 		rafaga.NuevoCmd(f, nil),
+		segundosdeespera.NuevoCmd(f, nil),
 	)
 }
 
