@@ -14,7 +14,7 @@ import (
 func tmuxPrivado(t *testing.T) Tmux {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
+		if os.Getenv("CURSOHTTP_CI") != "" {
 			t.Fatal("falta tmux en CI (.ci/run lo instala)")
 		}
 		t.Skip("tmux no está instalado (apt-get install tmux)")

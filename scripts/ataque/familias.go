@@ -165,6 +165,7 @@ fetch(process.argv[1], {method: "POST", headers: {"Authorization": "Bearer escri
 			if err != nil {
 				out = append(out, resultado{familia: "subida-grande", servidor: srv.nombre, resistio: !s.exigir,
 					detalle: c.nombre + ": omitido, " + c.programa + " no está instalado"})
+				anotarSalto("ataque subida-grande con "+c.nombre+" ("+srv.nombre+")", c.programa+" no está instalado")
 				continue
 			}
 			var respuestas conteo
