@@ -198,11 +198,12 @@ func TestDosRevisoresYPostgresQueSeReinicia(t *testing.T) {
 				mu.Lock()
 				intenciones = append(intenciones, in)
 				mu.Unlock()
+				limite := time.Now().Add(prueba.PlazoDeEspera)
 				for espera := 20 * time.Millisecond; ; espera = min(2*espera, 500*time.Millisecond) {
 					intentos.Add(1)
 					codigo, location, cuerpo := alta(pas.url(), "escritura-a", in.nombre, in.llave)
 					anotar(in.llave, codigo, location, cuerpo)
-					if !pendiente(codigo, cuerpo) {
+					if !pendiente(codigo, cuerpo) || time.Now().After(limite) {
 						break
 					}
 					// A client's pause between retries, not the test's sequencing.
@@ -229,14 +230,24 @@ func TestDosRevisoresYPostgresQueSeReinicia(t *testing.T) {
 			mu.Lock()
 			pares = append(pares, p)
 			mu.Unlock()
+			// Each side is a client that retries with the key until its answer settles.
 			var ambos sync.WaitGroup
 			for lado := range 2 {
 				ambos.Go(func() {
-					codigo, location, cuerpo := alta(url(lado), "escritura-b", p.nombres[lado], p.llave)
-					anotar(p.llave, codigo, location, cuerpo)
+					limite := time.Now().Add(prueba.PlazoDeEspera)
+					for espera := 20 * time.Millisecond; ; espera = min(2*espera, 500*time.Millisecond) {
+						codigo, location, cuerpo := alta(url(lado), "escritura-b", p.nombres[lado], p.llave)
+						anotar(p.llave, codigo, location, cuerpo)
+						// Unsettled when the wait runs out: the checks below say so.
+						if !pendiente(codigo, cuerpo) || time.Now().After(limite) {
+							return
+						}
+						<-time.After(espera)
+					}
 				})
 			}
 			ambos.Wait()
+			hechas.Add(1)
 		}
 	})
 	masHechas := func(n int64, que string) {

@@ -91,6 +91,7 @@ var familias = []familia{
 	{"ssrf", ssrf},
 	{"credenciales-cruzadas", credencialesCruzadas},
 	{"token", tokenDelLaboratorio},
+	{"almacenes", almacenesQueSobreviven},
 }
 
 func main() {
