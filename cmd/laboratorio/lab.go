@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/lab"
+	"cursohttp/pkg/control"
 	"cursohttp/pkg/token"
 )
 
@@ -22,7 +22,7 @@ import (
 func nuevoLab(f flujos) *cobra.Command {
 	var dir, bin, datosRevisor string
 	var panel bool
-	control := func() (*lab.Control, error) {
+	controlador := func() (*control.Control, error) {
 		b := bin
 		if b == "" {
 			// The three programs live side by side: bin/ in the repository, the folder of a release.
@@ -32,19 +32,19 @@ func nuevoLab(f flujos) *cobra.Command {
 			}
 		}
 		// An instructor who exported CURSOHTTP_TOKEN (or _CLASE) keeps it; else each start makes its own.
-		return &lab.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel, Datos: datosRevisor, Detenerlo: ordenDetener(dir),
+		return &control.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel, Datos: datosRevisor, Detenerlo: ordenDetener(dir),
 			Token: token.Leer("", os.LookupEnv), TokenClase: strings.TrimSpace(os.Getenv(token.VariableClase))}, nil
 	}
 	// hacer runs one of the controller's orders; ErrFallo was already explained, so it is exit 1
 	// without another line.
-	hacer := func(orden func(*cobra.Command, *lab.Control) error) func(*cobra.Command, []string) error {
+	hacer := func(orden func(*cobra.Command, *control.Control) error) func(*cobra.Command, []string) error {
 		return func(cmd *cobra.Command, _ []string) error {
-			c, err := control()
+			c, err := controlador()
 			if err != nil {
 				return err
 			}
 			if err := orden(cmd, c); err != nil {
-				if errors.Is(err, lab.ErrFallo) {
+				if errors.Is(err, control.ErrFallo) {
 					return cli.Salir(cli.SalidaFallo)
 				}
 				return err
@@ -89,19 +89,19 @@ esa URL postgres://…) y lo conserva entre arranques; «laboratorio lab vaciar 
 Arranca todos o ninguno: antes de arrancar ninguno mira que los puertos estén libres, y si uno no
 arranca, detiene los que esta orden arrancó. Sale con 1 si alguno no arrancó, diciendo por qué
 (por ejemplo, su puerto está ocupado: dice quién lo tiene). Los que ya corrían siguen como estaban.`,
-			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Arrancar(cmd.Context()) }),
+			RunE: hacer(func(cmd *cobra.Command, c *control.Control) error { return c.Arrancar(cmd.Context()) }),
 		},
 		&cobra.Command{
 			Use:   "detener",
 			Short: "detiene los servidores que arrancó y espera a que terminen",
 			Long: `Detiene los servidores del laboratorio que corren (los que arrancó «laboratorio lab»), les deja
 terminar las peticiones en curso y espera a que terminen. No toca ningún otro programa.`,
-			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Detener(cmd.Context()) }),
+			RunE: hacer(func(cmd *cobra.Command, c *control.Control) error { return c.Detener(cmd.Context()) }),
 		},
 		&cobra.Command{
 			Use:   "reiniciar",
 			Short: "los detiene y los vuelve a arrancar, como piden las lecciones antes de cada serie",
-			RunE:  hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Reiniciar(cmd.Context()) }),
+			RunE:  hacer(func(cmd *cobra.Command, c *control.Control) error { return c.Reiniciar(cmd.Context()) }),
 		},
 		&cobra.Command{
 			Use:   "vaciar",
@@ -109,12 +109,12 @@ terminar las peticiones en curso y espera a que terminen. No toca ningún otro p
 			Long: `Detiene los servidores del laboratorio, borra los datos que el revisor guarda en --datos (el
 archivo, o las tablas de la base postgres://…) y los vuelve a arrancar: el revisor empieza con
 los seis servicios del curso, como recién instalado. Sin --datos es lo mismo que reiniciar.`,
-			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Vaciar(cmd.Context()) }),
+			RunE: hacer(func(cmd *cobra.Command, c *control.Control) error { return c.Vaciar(cmd.Context()) }),
 		},
 		&cobra.Command{
 			Use:   "estado",
 			Short: "dice cuáles corren, con su pid, su dirección y su bitácora; sale con 1 si alguno no corre",
-			RunE:  hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Estado(cmd.Context()) }),
+			RunE:  hacer(func(cmd *cobra.Command, c *control.Control) error { return c.Estado(cmd.Context()) }),
 		},
 		&cobra.Command{
 			Use:   "primer-plano",
@@ -122,7 +122,7 @@ los seis servicios del curso, como recién instalado. Sin --datos es lo mismo qu
 			Long: `Los tres servidores en primer plano, en esta terminal: cada línea lleva delante el nombre
 de su programa. El primer Ctrl+C (o SIGTERM) les deja terminar las peticiones en curso; el
 segundo los detiene en el acto.`,
-			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error {
+			RunE: hacer(func(cmd *cobra.Command, c *control.Control) error {
 				senales := make(chan os.Signal, 4)
 				signal.Notify(senales, os.Interrupt, syscall.SIGTERM)
 				defer signal.Stop(senales)
@@ -137,13 +137,13 @@ y un cuarto panel para curl y los programas cliente (con la carpeta de los progr
 Cada servidor corre en una shell: Ctrl+C lo detiene y el panel queda, con su bitácora; ↑ y
 Enter lo vuelve a arrancar. Dentro de tmux abre una ventana nueva en tu sesión; fuera, una
 sesión «laboratorio» (si ya existe y es suya, entra en ella). Nunca cierra nada.`,
-			RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error { return abrirTmux(cmd, c, f) }),
+			RunE: hacer(func(cmd *cobra.Command, c *control.Control) error { return abrirTmux(cmd, c, f) }),
 		},
 		nuevoToken(hacer, f),
 		&cobra.Command{
 			Use:   "puertos",
 			Short: "comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas",
-			RunE:  hacer(func(cmd *cobra.Command, c *lab.Control) error { return c.Puertos(cmd.Context()) }),
+			RunE:  hacer(func(cmd *cobra.Command, c *control.Control) error { return c.Puertos(cmd.Context()) }),
 		},
 	)
 	return grupo
@@ -171,7 +171,7 @@ func ordenDetener(dir string) string {
 
 // nuevoToken is «laboratorio lab token»: the token alone on a line, so that it can be used as
 // $(laboratorio lab token).
-func nuevoToken(hacer func(func(*cobra.Command, *lab.Control) error) func(*cobra.Command, []string) error, f flujos) *cobra.Command {
+func nuevoToken(hacer func(func(*cobra.Command, *control.Control) error) func(*cobra.Command, []string) error, f flujos) *cobra.Command {
 	var clase bool
 	cmd := &cobra.Command{
 		Use:   "token",
@@ -185,7 +185,7 @@ Cada «laboratorio lab arrancar» de un laboratorio detenido hace uno nuevo.`,
 		Example: `  curl -X PUT http://127.0.0.1:18082/_pasarela/simular -H "Authorization: Bearer $(laboratorio lab token)" -d perder@0.3
   revisor --panel http://127.0.0.1:18084 --token "$(laboratorio lab token)"`,
 		Args: cli.SinArgumentos,
-		RunE: hacer(func(cmd *cobra.Command, c *lab.Control) error {
+		RunE: hacer(func(cmd *cobra.Command, c *control.Control) error {
 			t, err := c.LeerTokens()
 			if err != nil {
 				return err
@@ -219,7 +219,7 @@ func carpetaPropia() (string, error) {
 }
 
 // abrirTmux is «laboratorio lab tmux»: the layout, then into it.
-func abrirTmux(cmd *cobra.Command, c *lab.Control, f flujos) error {
+func abrirTmux(cmd *cobra.Command, c *control.Control, f flujos) error {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		return fmt.Errorf("tmux no está instalado (apt-get install tmux, brew install tmux); «laboratorio lab primer-plano» (make lab) arranca los tres en esta terminal")
 	}
@@ -237,7 +237,7 @@ func abrirTmux(cmd *cobra.Command, c *lab.Control, f flujos) error {
 		return err
 	}
 	dentro := os.Getenv("TMUX") != ""
-	creada, err := c.AbrirTmux(lab.Tmux{Entorno: os.Environ()}, dentro, dir)
+	creada, err := c.AbrirTmux(control.Tmux{Entorno: os.Environ()}, dentro, dir)
 	if err != nil {
 		return err
 	}
@@ -247,13 +247,13 @@ func abrirTmux(cmd *cobra.Command, c *lab.Control, f flujos) error {
 		return nil
 	case !esTerminal(os.Stdin) || !esTerminal(os.Stdout):
 		if creada {
-			fmt.Fprintf(f.out, "sesión de tmux «%s» abierta: tmux attach -t %s\n", lab.SesionTmux, lab.SesionTmux)
+			fmt.Fprintf(f.out, "sesión de tmux «%s» abierta: tmux attach -t %s\n", control.SesionTmux, control.SesionTmux)
 		} else {
-			fmt.Fprintf(f.out, "la sesión de tmux «%s» ya estaba abierta: tmux attach -t %s\n", lab.SesionTmux, lab.SesionTmux)
+			fmt.Fprintf(f.out, "la sesión de tmux «%s» ya estaba abierta: tmux attach -t %s\n", control.SesionTmux, control.SesionTmux)
 		}
 		return nil
 	}
-	entrar := exec.Command("tmux", "attach-session", "-t", "="+lab.SesionTmux)
+	entrar := exec.Command("tmux", "attach-session", "-t", "="+control.SesionTmux)
 	entrar.Stdin, entrar.Stdout, entrar.Stderr = os.Stdin, os.Stdout, os.Stderr
 	return entrar.Run()
 }

@@ -20,7 +20,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/navegador"
-	"cursohttp/pkg/lab"
+	"cursohttp/pkg/control"
 )
 
 // EnvCI, set by .ci/run, turns the skip of a machine without Chromium into a failure: in CI the
@@ -51,11 +51,11 @@ func TestPanelEnNavegador(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	p := prueba.PuertosLibres(t, 4)
-	puertos := lab.Puertos{Revisor: p[0], Laboratorio: p[1], Pasarela: p[2], Panel: p[3]}
+	puertos := control.Puertos{Revisor: p[0], Laboratorio: p[1], Pasarela: p[2], Panel: p[3]}
 	if os.Getenv(EnvCapturaDocs) == "1" {
 		// The README's picture shows the course's addresses: run it in a network of its own
 		// (unshare -n), where they are free.
-		puertos = lab.PuertosDelCurso()
+		puertos = control.PuertosDelCurso()
 	}
 	servidores := puertos.Servidores(true)
 	for i := range servidores {
@@ -65,7 +65,7 @@ func TestPanelEnNavegador(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "lab")
 	var dijo prueba.Buffer
-	c := &lab.Control{Dir: dir, Bin: bin, Servidores: servidores, Out: &dijo}
+	c := &control.Control{Dir: dir, Bin: bin, Servidores: servidores, Out: &dijo}
 	ctx, cancelar := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancelar()
 	if err := c.Arrancar(ctx); err != nil {
@@ -257,7 +257,7 @@ func TestPanelEnNavegador(t *testing.T) {
 // says the client got is what the client itself reported (its own lane), and a cut, reset or
 // abandoned answer is never drawn as delivered (issue 25, item 8). Then, at 1280×800, the last
 // intents are each a row in sight, with its time, and only the newest is open.
-func cadaModo(ctx context.Context, t *testing.T, pagina *navegador.Pagina, bin string, p lab.Puertos, panelURL, tok string) {
+func cadaModo(ctx context.Context, t *testing.T, pagina *navegador.Pagina, bin string, p control.Puertos, panelURL, tok string) {
 	const ent, per, nun, cor, rei, aba = "entregada", "perdida", "nunca-llego", "cortada", "reiniciada", "abandonada"
 	modos := []struct {
 		nombre, simular, limite string
@@ -364,7 +364,7 @@ func cadaModo(ctx context.Context, t *testing.T, pagina *navegador.Pagina, bin s
 // fetch (no-cors), and a fetch PUT to the gateway's control. The requests that reach the panel are
 // refused (its log says so), the PUT never leaves the browser (its preflight is not approved), and
 // nothing changed: the gateway's fault, the panel's timeline and its ledger.
-func deOtroSitio(ctx context.Context, t *testing.T, nav *navegador.Navegador, pagina *navegador.Pagina, p lab.Puertos, dir, enVigor string) {
+func deOtroSitio(ctx context.Context, t *testing.T, nav *navegador.Navegador, pagina *navegador.Pagina, p control.Puertos, dir, enVigor string) {
 	panel := "http://127.0.0.1:" + strconv.Itoa(p.Panel)
 	pasarela := "http://127.0.0.1:" + strconv.Itoa(p.Pasarela)
 	var antes struct{ Trazas, Escrituras, Exitos string }

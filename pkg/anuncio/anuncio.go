@@ -1,4 +1,4 @@
-// Package anuncio is the contract between the lab controller (pkg/lab) and the servers it starts:
+// Package anuncio is the contract between the lab controller (pkg/control) and the servers it starts:
 // each server is started with --estado-lab FILE and, once it listens, writes FILE (its program, pid
 // and address) and holds an operating-system lock on it for as long as it listens (flock on unix, a
 // file opened without write sharing on Windows). The lock dies with the process, whatever kills

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package lab
+package control
 
 import (
 	"context"
