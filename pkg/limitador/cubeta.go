@@ -64,7 +64,7 @@ func NuevaCubetaConRafaga(cuota, rafaga int, ventana time.Duration) *Cubeta {
 
 // Politica implements Limitador.
 func (l *Cubeta) Politica() Politica {
-	return Politica{Nombre: AlgoritmoCubeta, Cuota: l.cuota, Ventana: l.ventana}
+	return Politica{Nombre: AlgoritmoCubeta, Cuota: l.cuota, Ventana: l.ventana, Rafaga: l.rafaga, Reposicion: l.intervalo}
 }
 
 // Rafaga is how many requests a key that has been quiet can make at once.

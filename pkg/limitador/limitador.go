@@ -28,6 +28,10 @@ type Politica struct {
 	Nombre  string
 	Cuota   int
 	Ventana time.Duration
+	// Rafaga and Reposicion are the token bucket's (zero for the other two): how many requests a
+	// quiet key can make at once, and how often one more comes back.
+	Rafaga     int
+	Reposicion time.Duration
 }
 
 // Limitador counts requests per key. Time is passed in, so decisions are reproducible.

@@ -140,7 +140,12 @@ func TestNuevo(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Nuevo(%q): %v", c.algoritmo, err)
 		}
-		if p := l.Politica(); p != (Politica{Nombre: c.algoritmo, Cuota: c.cuota, Ventana: c.ventana}) {
+		quiero := Politica{Nombre: c.algoritmo, Cuota: c.cuota, Ventana: c.ventana}
+		if c.algoritmo == AlgoritmoCubeta {
+			// 10 an hour: 5 at once, then one every 10 minutes (6 a window: never 11 in an hour).
+			quiero.Rafaga, quiero.Reposicion = 5, 10*time.Minute
+		}
+		if p := l.Politica(); p != quiero {
 			t.Errorf("Nuevo(%q).Politica() = %+v", c.algoritmo, p)
 		}
 	}

@@ -31,9 +31,23 @@ func (rv *Revisor) dentroDelLimite(w http.ResponseWriter, r *http.Request, l *li
 	if v.Permitido {
 		return true
 	}
-	rv.fallar(w, r, l.problema, "ya pediste "+strconv.Itoa(l.cuota)+" "+l.que+" en "+ultimo(l.ventana),
-		problema.ConCabecera("Retry-After", strconv.FormatInt(v.RetryAfter, 10)))
+	rv.fallar(w, r, l.problema, yaPediste(l, lim.Politica()), problema.ConCabecera("Retry-After", strconv.FormatInt(v.RetryAfter, 10)))
 	return false
+}
+
+// yaPediste is the 429's detail: what was asked too often, as the limiter counts it. The course's
+// fixed window (and the sliding log) count a window; a bucket refuses after its burst, before the
+// quota of a window is spent, so it says so instead of claiming a count that did not happen.
+func yaPediste(l *limite, p limitador.Politica) string {
+	if p.Nombre == limitador.AlgoritmoCubeta && p.Rafaga > 0 {
+		return "ya pediste " + strconv.Itoa(p.Rafaga) + " " + l.que + " seguidas y la cubeta repone una cada " + segundos(p.Reposicion)
+	}
+	return "ya pediste " + strconv.Itoa(l.cuota) + " " + l.que + " en " + ultimo(l.ventana)
+}
+
+// segundos writes a duration as the 429's detail does: «30 s», «1,5 s».
+func segundos(d time.Duration) string {
+	return strings.Replace(strconv.FormatFloat(d.Seconds(), 'f', -1, 64), ".", ",", 1) + " s"
 }
 
 // ultimo names a window as the 429's detail does: «el último minuto» for the course's 60 s.

@@ -237,3 +237,35 @@ func TestElLimiteEnElOrdenDeLaPuerta(t *testing.T) {
 		})
 	}
 }
+
+// The 429's detail says what the limiter counted: three in the last minute for the window and the
+// sliding log; for the bucket, which refuses the third request in a row, its burst and refill, not
+// a count of three that never happened.
+func TestDetalleDelRechazoDeCadaAlgoritmo(t *testing.T) {
+	t.Parallel()
+	casos := map[string]struct {
+		peticiones int
+		detalle    string
+	}{
+		limitador.AlgoritmoVentana:    {4, "ya pediste 3 revisiones en el último minuto"},
+		limitador.AlgoritmoDeslizante: {4, "ya pediste 3 revisiones en el último minuto"},
+		limitador.AlgoritmoCubeta:     {3, "ya pediste 2 revisiones seguidas y la cubeta repone una cada 30 s"},
+	}
+	for algoritmo, c := range casos {
+		t.Run(algoritmo, func(t *testing.T) {
+			t.Parallel()
+			reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
+			rv := revisorLimitado(t, algoritmo, reloj, false, revisor.Opciones{})
+			var w *httptest.ResponseRecorder
+			for i := 0; i < c.peticiones; i++ {
+				w = pedir(rv, "POST", "/servicios/1/revisiones", "escritura-a")
+				if i < c.peticiones-1 && w.Code != http.StatusAccepted {
+					t.Fatalf("petición %d: %d, antes del límite", i+1, w.Code)
+				}
+			}
+			if w.Code != http.StatusTooManyRequests || !strings.Contains(w.Body.String(), `"detail":"`+c.detalle+`"`) {
+				t.Errorf("%d %s; quiero 429 con %q", w.Code, w.Body, c.detalle)
+			}
+		})
+	}
+}
