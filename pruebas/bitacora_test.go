@@ -18,7 +18,8 @@ import (
 	"time"
 )
 
-// The revisor's log leaves in batches (servidor.Bitacora). Under load from many clients at once,
+// The revisor's log, one write per line to a file both streams share (bitacora.NuevoLogger). Under
+// load from many clients at once,
 // with requests that crash among them, its file holds every request's line exactly once, each
 // client's in the order it sent them, and each crash's error line after its request's line and
 // before that client's next one. A crash's line is in the file by the time its 500 arrives, and

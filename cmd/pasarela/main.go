@@ -85,9 +85,11 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			} else if c.Flags().Changed("semilla") {
 				return cli.UsoMal("pasarela: --semilla sirve con --simular")
 			}
-			var t http.RoundTripper // nil: pasarela.Directo
+			var t http.RoundTripper // nil: pasarela.TransportePorOmision
 			switch transporte {
+			case "":
 			case "directo":
+				t = pasarela.NuevoDirecto()
 			case "estandar":
 				t = pasarela.NuevoTransporte()
 			default:
@@ -107,9 +109,9 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 	raiz.Flags().StringVar(&simular, "simular", "", "una falla para todas las peticiones sin X-Simular: MODO o MODO@PROB (perder@0.3)")
 	raiz.Flags().Uint64Var(&semilla, "semilla", 0, "la semilla del sorteo de --simular")
 	raiz.Flags().Lookup("semilla").DefValue = "una al azar, que se dice al arrancar"
-	// make bench runs the gateway on net/http's Transport beside its own to compare their cost; a
+	// make bench runs the gateway on both transports to compare their cost; a
 	// student has no reason to: hidden from the help.
-	raiz.Flags().StringVar(&transporte, "transporte", "directo", "directo (el de la pasarela) o estandar (el Transport de net/http)")
+	raiz.Flags().StringVar(&transporte, "transporte", "", "directo (el de la pasarela) o estandar (el Transport de net/http); si no se dice, estandar, o directo con CURSOHTTP_RAPIDO=1")
 	raiz.Flags().MarkHidden("transporte")
 	cli.Preparar(raiz)
 	return raiz

@@ -64,11 +64,7 @@ func (s soloMensaje) Write(p []byte) (int, error) {
 	var linea []byte
 	if len(valor) >= 2 && valor[0] == '"' && valor[len(valor)-1] == '"' && bytes.IndexByte(valor, '\\') < 0 {
 		// No escapes (the usual request line): the JSON string's bytes are the message. This runs
-		// once per request, so it skips the decoder, and a Bitacora takes it without a copy.
-		if l, ok := s.w.(escritorDeLineas); ok {
-			l.escribirLinea(valor[1 : len(valor)-1])
-			return len(p), nil
-		}
+		// once per request, so it skips the decoder.
 		linea = append(append(make([]byte, 0, len(valor)), valor[1:len(valor)-1]...), '\n')
 	} else {
 		var msg string
@@ -83,9 +79,6 @@ func (s soloMensaje) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
-// escritorDeLineas takes a line and its newline apart, so that the message needs no copy of its own.
-type escritorDeLineas interface{ escribirLinea(linea []byte) }
 
 // porNivel sends errors to one writer and the rest to another.
 type porNivel struct{ normal, errores io.Writer }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -217,7 +218,9 @@ type infinito struct{}
 
 func (infinito) Read(p []byte) (int, error) { return len(p), nil }
 
-// An answer closed before its end leaves its connection closed, quickly, not drained.
+// An answer closed before its end leaves its connection closed, quickly, not drained. This also
+// pins what Directo relies on and net/http does not document: the body http.ReadResponse returns,
+// closed once its connection is closed, returns at once instead of reading the rest.
 func TestDirectoCierreAnticipado(t *testing.T) {
 	t.Parallel()
 	ts, n := contarConexiones(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -448,5 +451,16 @@ func TestVivaConEsperaYViva(t *testing.T) {
 	}
 	if _, err := cd.c.Write([]byte("x")); err != nil {
 		t.Errorf("tras mirarla, no se puede escribir: %v", err)
+	}
+}
+
+// The standard transport is the default; CURSOHTTP_RAPIDO=1 picks the gateway's own.
+func TestTransportePorOmision(t *testing.T) {
+	t.Parallel()
+	for valor, quiere := range map[string]string{"": "*http.Transport", "0": "*http.Transport", "1": "*pasarela.Directo"} {
+		entorno := func(n string) (string, bool) { return valor, n == VariableRapido && valor != "" }
+		if got := fmt.Sprintf("%T", TransportePorOmision(entorno)); got != quiere {
+			t.Errorf("%s=%q: %s, se esperaba %s", VariableRapido, valor, got, quiere)
+		}
 	}
 }

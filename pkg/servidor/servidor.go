@@ -26,14 +26,16 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
-// Limits set on purpose so a slow or hostile client cannot hold a server (see Nuevo).
+// Limits set on purpose so a slow or hostile client cannot hold a server (see Nuevo; the values
+// are pkg/topes').
 const (
-	EsperaCabeceras = 10 * time.Second // to send the request line and headers
-	EsperaLectura   = 30 * time.Second // to send the whole request, body included
-	EsperaOciosa    = 5 * time.Second  // an idle kept-alive connection: Node's keepAliveTimeout, which every answer's «Keep-Alive: timeout=5» promises
-	TopeCabeceras   = 16 << 10         // the request line and headers together, about what Node allows
+	EsperaCabeceras = topes.EsperaCabeceras
+	EsperaLectura   = topes.EsperaLectura
+	EsperaOciosa    = topes.EsperaOciosa
+	TopeCabeceras   = topes.Cabeceras
 	EsperaApagado   = 10 * time.Second // for requests in flight on Ctrl+C
 )
 
@@ -51,6 +53,8 @@ type Opciones struct {
 	// TopeConexiones and TopePorCliente cap the connections open at once, in all and per client
 	// address (0: no cap); see topes.go.
 	TopeConexiones, TopePorCliente int
+	// EsperaEscritura bounds each write of an answer; zero is EsperaEscritura (tests shorten it).
+	EsperaEscritura time.Duration
 	// Log receives the line of a cap hit; the zero Logger writes nothing.
 	Log zerolog.Logger
 	// Cabeceras is how a response's head leaves (--cabeceras): the course's order and Node's lines,
@@ -137,7 +141,7 @@ func Nuevo(h http.Handler) *http.Server {
 		ReadTimeout:       EsperaLectura,
 		IdleTimeout:       EsperaOciosa,
 		MaxHeaderBytes:    TopeCabeceras - holguraNetHTTP,
-		ConnContext:       encabezado.ConnContext,
+		ConnContext:       conContexto,
 		ConnState:         notarEstado,
 		// "OPTIONS *" is a request like any other for the course's servers (405), not Go's automatic 200.
 		DisableGeneralOptionsHandler: true,
@@ -193,7 +197,7 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 		}
 		ln = anunciado
 	}
-	return encabezado.Envolver(conTopes(ln, programa, o), encabezado.Opciones{Modo: o.Cabeceras, Ociosa: EsperaOciosa}), nil
+	return encabezado.Envolver(limitar(ln, programa, o), encabezado.Opciones{Modo: o.Cabeceras, Ociosa: EsperaOciosa}), nil
 }
 
 // Servir serves on ln until ctx ends, then lets requests in flight finish (up to EsperaApagado).
@@ -208,7 +212,6 @@ func Servir(ctx context.Context, ln net.Listener, srv *http.Server, log zerolog.
 			h.ServeHTTP(w, r)
 		})
 	}
-	soltarArranque()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -1,6 +1,7 @@
 package servidor
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/netip"
@@ -12,49 +13,60 @@ import (
 	"github.com/rs/zerolog"
 
 	"cursohttp/pkg/encabezado"
+	"cursohttp/pkg/topes"
 )
 
-// Connection caps (--tope-conexiones, --tope-por-cliente). Each open connection costs a server a
-// descriptor and about 20 KB (its goroutine and buffers); without a cap, 20,000 idle keep-alive
-// connections held the revisor at its descriptor limit with 400 MB. The defaults are far above
-// what a student's lab or a classroom uses and far below what exhausts a machine.
+// Connection caps (--tope-conexiones, --tope-por-cliente) and write deadlines, on the two hooks
+// net/http documents for this: the listener (Accept and each connection's Close, as
+// golang.org/x/net/netutil.LimitListener counts) and Server.ConnState (which connections are
+// idle). Each open connection costs a server a descriptor and about 20 KB (its goroutine and
+// buffers); without a cap, 20,000 idle keep-alive connections held the revisor at its descriptor
+// limit with 400 MB. The defaults are far above what a student's lab or a classroom uses and far
+// below what exhausts a machine.
 //
 // At the total cap the quietest connection makes room (see masQuieta); when none may, new
 // connections wait in the kernel's queue until one closes, as with any server at capacity. The
 // cap per client address is for a shared server: a client at its cap gets its quietest connection
 // closed for the new one, or the new one closed at once, while the others go on. It does not count
 // the machine's own programs (the same address at both ends: on a student's machine, all of them).
+//
+// Every write to a connection has a deadline (EsperaEscritura for each trozoEscritura), so a
+// client that stops reading frees its connection and whatever its answer holds; unlike
+// http.Server.WriteTimeout, the time a handler takes before it writes (/lento/MS, the gateway's
+// lento:MS, a stream waiting for its next event) does not count.
 const (
-	TopeConexionesPorOmision = 1024
-	TopePorClientePorOmision = 256
+	TopeConexionesPorOmision = topes.Conexiones
+	TopePorClientePorOmision = topes.ConexionesPorCliente
 	// EsperaApurada is the idle keep-alive timeout once a server holds three quarters of a cap,
 	// instead of EsperaOciosa: a connection nobody uses gives its place back soon when others may
-	// need it. At a cap, a connection quiet this long before its first request is fair game too.
-	EsperaApurada = time.Second
+	// need it. At a cap, a connection quiet this long is fair game too (see masQuieta).
+	EsperaApurada = topes.EsperaApurada
+	// EsperaEscritura bounds each write of at most trozoEscritura bytes: a client reading slower
+	// than that (6.4 KB/s) or not at all has its connection closed.
+	EsperaEscritura = topes.EsperaEscritura
+	trozoEscritura  = 64 << 10
 	// avisoCada spaces the log lines of a cap that keeps being hit.
 	avisoCada = 10 * time.Second
 	// revisarCada is how often a server waiting at its total cap looks again for a quiet connection.
 	revisarCada = 100 * time.Millisecond
 )
 
-// topes counts a listener's connections, in all and per client address, and makes room at a cap.
-type topes struct {
+// limite counts a listener's connections, in all and per client address, and makes room at a cap.
+type limite struct {
 	total, porCliente int
+	espera            time.Duration // EsperaEscritura, or Opciones.EsperaEscritura in tests
 	programa          string
 	log               zerolog.Logger
 	libre             chan struct{} // a connection closed: a waiting Accept may look again
 
-	mu        sync.Mutex
-	abiertas  map[*conexionTope]struct{}
-	n         atomic.Int32 // len(abiertas), changed under mu, read without it
-	clientes  map[netip.Addr]*cliente
-	avisos    [2]aviso // 0: the total cap, 1: a client's
-	vigilando bool     // the deadline keeper runs (plazos.go)
-
-	ahora atomic.Int64 // the keeper's clock, Unix nanoseconds, as of its last round
+	mu       sync.Mutex
+	abiertas map[*conexion]struct{}
+	n        atomic.Int32 // len(abiertas), changed under mu, read without it
+	clientes map[netip.Addr]*cliente
+	avisos   [2]aviso // 0: the total cap, 1: a client's
 }
 
-// cliente is one address's count; n changes under topes.mu and is read without it.
+// cliente is one address's count; n changes under limite.mu and is read without it.
 type cliente struct{ n atomic.Int32 }
 
 // aviso rate-limits the log line of one cap: what happened since the last line.
@@ -63,26 +75,29 @@ type aviso struct {
 	esperas, rechazadas, desalojos int
 }
 
-type listenerTope struct {
+type listenerLimitado struct {
 	net.Listener
-	t       *topes
+	t       *limite
 	cerrado chan struct{}
 	una     sync.Once
 }
 
-// conTopes wraps ln with the caps of o (0: no cap) and keeps its connections' read deadlines (see
-// plazos.go).
-func conTopes(ln net.Listener, programa string, o Opciones) net.Listener {
-	return &listenerTope{Listener: ln, cerrado: make(chan struct{}), t: &topes{
-		total: o.TopeConexiones, porCliente: o.TopePorCliente, programa: programa, log: o.Log,
-		libre: make(chan struct{}, 1), abiertas: map[*conexionTope]struct{}{}, clientes: map[netip.Addr]*cliente{},
+// limitar wraps ln with the caps of o (0: no cap) and the write deadlines.
+func limitar(ln net.Listener, programa string, o Opciones) net.Listener {
+	espera := o.EsperaEscritura
+	if espera <= 0 {
+		espera = EsperaEscritura
+	}
+	return &listenerLimitado{Listener: ln, cerrado: make(chan struct{}), t: &limite{
+		total: o.TopeConexiones, porCliente: o.TopePorCliente, espera: espera, programa: programa, log: o.Log,
+		libre: make(chan struct{}, 1), abiertas: map[*conexion]struct{}{}, clientes: map[netip.Addr]*cliente{},
 	}}
 }
 
 // Accept returns the next connection the caps admit. It applies the client's cap, then waits for
 // room under the total cap before it returns the connection: meanwhile the next ones wait in the
 // kernel's queue.
-func (l *listenerTope) Accept() (net.Conn, error) {
+func (l *listenerLimitado) Accept() (net.Conn, error) {
 	for {
 		c, err := l.Listener.Accept()
 		if err != nil {
@@ -101,14 +116,14 @@ func (l *listenerTope) Accept() (net.Conn, error) {
 	}
 }
 
-func (l *listenerTope) Close() error {
+func (l *listenerLimitado) Close() error {
 	l.una.Do(func() { close(l.cerrado) })
 	return l.Listener.Close()
 }
 
 // esperarLugar returns once the total cap leaves room for one more connection, making it by
 // closing the quietest connection if one may go; false if the listener closed meanwhile.
-func (t *topes) esperarLugar(cerrado chan struct{}) bool {
+func (t *limite) esperarLugar(cerrado chan struct{}) bool {
 	if t.total <= 0 {
 		return true
 	}
@@ -162,8 +177,8 @@ func direccionDe(a net.Addr) netip.Addr {
 
 // admitir applies the client's cap: it returns c ready to be counted, or nil after closing it
 // when its client, another machine, is at its cap with nothing quiet to give up.
-func (t *topes) admitir(c net.Conn) *conexionTope {
-	ct := &conexionTope{Conn: c, t: t}
+func (t *limite) admitir(c net.Conn) *conexion {
+	ct := &conexion{Conn: c, t: t}
 	ct.marcar(http.StateNew)
 	ct.ip = direccionDe(c.RemoteAddr())
 	ct.propia = ct.ip == direccionDe(c.LocalAddr())
@@ -196,7 +211,7 @@ func (t *topes) admitir(c net.Conn) *conexionTope {
 }
 
 // contar counts an admitted connection, in all and for its client.
-func (t *topes) contar(ct *conexionTope) {
+func (t *limite) contar(ct *conexion) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	cl := t.clientes[ct.ip]
@@ -208,32 +223,23 @@ func (t *topes) contar(ct *conexionTope) {
 	cl.n.Add(1)
 	t.abiertas[ct] = struct{}{}
 	t.n.Add(1)
-	if !t.vigilando {
-		t.vigilando = true
-		t.ahora.Store(time.Now().UnixNano())
-		go t.vigilar()
-	}
 }
 
 // masQuieta is the connection that has been quiet longest among those that may make room: idle
-// between requests (closing those is always allowed in HTTP), or quiet for EsperaApurada before
-// sending a whole first request (a client that means to send one does so at once). Only c's when c
-// is not nil. Called with mu held.
-func (t *topes) masQuieta(c *cliente, ahora time.Time) *conexionTope {
-	var mejor *conexionTope
+// between requests (closing those is always allowed in HTTP), or quiet for EsperaApurada — before
+// sending a whole first request (a client that means to send one does so at once), in a write the
+// client does not read, or in a handler's deliberate wait (EnEspera: /lento/MS, lento:MS, a stream
+// between events). Only c's when c is not nil. Called with mu held.
+func (t *limite) masQuieta(c *cliente, ahora time.Time) *conexion {
+	var mejor *conexion
 	var desde int64
+	limite := ahora.Add(-EsperaApurada).UnixNano()
 	for ct := range t.abiertas {
 		if c != nil && ct.cliente != c {
 			continue
 		}
-		d := ct.desde.Load()
-		switch http.ConnState(ct.estado.Load()) {
-		case http.StateIdle:
-		case http.StateNew:
-			if ahora.Sub(time.Unix(0, d)) < EsperaApurada {
-				continue
-			}
-		default:
+		d, ok := ct.quieta()
+		if !ok || (http.ConnState(ct.estado.Load()) != http.StateIdle && d > limite) {
 			continue
 		}
 		if mejor == nil || d < desde {
@@ -245,7 +251,7 @@ func (t *topes) masQuieta(c *cliente, ahora time.Time) *conexionTope {
 
 // quizasAvisar writes the line of a cap hit: the first time, and then at most every avisoCada with
 // what happened since the last line. Called with mu held.
-func (t *topes) quizasAvisar(cual int, ip netip.Addr, ahora time.Time) {
+func (t *limite) quizasAvisar(cual int, ip netip.Addr, ahora time.Time) {
 	a := &t.avisos[cual]
 	if ahora.Sub(a.ultimo) < avisoCada {
 		return
@@ -265,7 +271,7 @@ func (t *topes) quizasAvisar(cual int, ip netip.Addr, ahora time.Time) {
 }
 
 // quitar stops counting ct. Called with mu held.
-func (t *topes) quitar(ct *conexionTope) {
+func (t *limite) quitar(ct *conexion) {
 	delete(t.abiertas, ct)
 	t.n.Add(-1)
 	if ct.cliente.n.Add(-1) == 0 {
@@ -278,36 +284,38 @@ func (t *topes) quitar(ct *conexionTope) {
 }
 
 // apurado says whether ct's server, or ct's client, holds three quarters of its cap.
-func (t *topes) apurado(ct *conexionTope) bool {
-	if !ct.propia && t.porCliente > 0 && 4*int(ct.cliente.n.Load()) >= 3*t.porCliente {
+func (t *limite) apurado(ct *conexion) bool {
+	if !ct.propia && t.porCliente > 0 && ct.cliente != nil && 4*int(ct.cliente.n.Load()) >= 3*t.porCliente {
 		return true
 	}
 	return t.total > 0 && 4*int(t.n.Load()) >= 3*t.total
 }
 
-// conexionTope is a counted connection. estado and desde follow net/http's ConnState (see
-// notarEstado), so a cap can tell a quiet connection from a busy one.
-type conexionTope struct {
+// conexion is a counted connection. estado and desde follow Server.ConnState (notarEstado), so a
+// cap can tell a quiet connection from a busy one; escribiendo and esperando tell a busy one that
+// is in fact stalled.
+type conexion struct {
 	net.Conn
-	t       *topes
+	t       *limite
 	cliente *cliente
 	ip      netip.Addr
 	propia  bool         // from this machine: no client cap
 	estado  atomic.Int32 // http.ConnState
 	desde   atomic.Int64 // when it entered estado, in Unix nanoseconds
-
-	// The read deadline net/http asked for (see plazos.go): plazo is kept here and enforced by the
-	// keeper; aplicado says the connection underneath has a deadline of its own.
-	mu       sync.Mutex
-	plazo    atomic.Int64 // Unix nanoseconds; 0: none waiting
-	aplicado bool
+	// escribiendo is when the write in progress started; esperando, when its handler started a
+	// deliberate wait (EnEspera). Unix nanoseconds, 0 when none.
+	escribiendo, esperando atomic.Int64
+	// pedido is a write deadline a handler set (http.ResponseController.SetWriteDeadline), in Unix
+	// nanoseconds; 0 when none. Each write keeps to it when it is sooner than its own.
+	pedido atomic.Int64
+	ociosa *time.Timer // closes it when it stays idle near a cap (notarEstado); under t.mu
 }
 
 // NetConn is the connection underneath, as tls.Conn names its own (the gateway's reset reaches the
 // TCP connection through it).
-func (c *conexionTope) NetConn() net.Conn { return c.Conn }
+func (c *conexion) NetConn() net.Conn { return c.Conn }
 
-func (c *conexionTope) marcar(s http.ConnState) {
+func (c *conexion) marcar(s http.ConnState) {
 	c.estado.Store(int32(s))
 	// Only a quiet connection's time counts (masQuieta): an active one skips the clock, twice per
 	// request spared.
@@ -316,41 +324,142 @@ func (c *conexionTope) marcar(s http.ConnState) {
 	}
 }
 
-func (c *conexionTope) Close() error {
+// quieta says since when c has done nothing a client waits for: idle or new since desde, or
+// stalled in a write or a deliberate wait.
+func (c *conexion) quieta() (int64, bool) {
+	switch http.ConnState(c.estado.Load()) {
+	case http.StateIdle, http.StateNew:
+		return c.desde.Load(), true
+	case http.StateActive:
+		if d := c.escribiendo.Load(); d != 0 {
+			return d, true
+		}
+		if d := c.esperando.Load(); d != 0 && c.escribiendo.Load() == 0 {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+func (c *conexion) Close() error {
 	c.t.mu.Lock()
 	if _, ok := c.t.abiertas[c]; ok {
 		c.t.quitar(c)
+	}
+	if c.ociosa != nil {
+		c.ociosa.Stop()
 	}
 	c.t.mu.Unlock()
 	return c.Conn.Close()
 }
 
-// SetReadDeadline shortens the idle keep-alive wait near a cap (net/http sets it right after the
-// connection turns idle), and keeps the deadline as plazos.go says.
-func (c *conexionTope) SetReadDeadline(d time.Time) error {
-	if http.ConnState(c.estado.Load()) == http.StateIdle && c.t.apurado(c) {
-		if pronto := time.Now().Add(EsperaApurada); d.IsZero() || d.After(pronto) {
-			d = pronto
+// Write writes p in pieces of at most trozoEscritura bytes, each with its deadline.
+func (c *conexion) Write(p []byte) (int, error) {
+	escrito := 0
+	for len(p) > 0 {
+		trozo := p[:min(len(p), trozoEscritura)]
+		ahora := time.Now()
+		limite := ahora.Add(c.t.espera).UnixNano()
+		if pedido := c.pedido.Load(); pedido != 0 && pedido < limite {
+			limite = pedido
 		}
+		if err := c.Conn.SetWriteDeadline(time.Unix(0, limite)); err != nil {
+			return escrito, err
+		}
+		c.escribiendo.Store(ahora.UnixNano())
+		n, err := c.Conn.Write(trozo)
+		c.escribiendo.Store(0)
+		escrito += n
+		if err != nil {
+			return escrito, err
+		}
+		p = p[n:]
 	}
-	return c.plazoDeLectura(d)
+	return escrito, nil
+}
+
+// SetWriteDeadline is a handler's own deadline, kept for the writes that follow.
+func (c *conexion) SetWriteDeadline(d time.Time) error {
+	if d.IsZero() {
+		c.pedido.Store(0)
+	} else {
+		c.pedido.Store(d.UnixNano())
+	}
+	return c.Conn.SetWriteDeadline(d)
+}
+
+func (c *conexion) SetDeadline(d time.Time) error {
+	if err := c.SetWriteDeadline(d); err != nil {
+		return err
+	}
+	return c.Conn.SetReadDeadline(d)
 }
 
 // CloseWrite half-closes the connection underneath, for a staged close.
-func (c *conexionTope) CloseWrite() error {
+func (c *conexion) CloseWrite() error {
 	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
 		return cw.CloseWrite()
 	}
 	return c.Close()
 }
 
-// notarEstado is Nuevo's ConnState: it tells the head's wrapper and keeps a counted connection's state.
+// deConexion is the counted connection under c (encabezado's wrapper around it), or nil.
+func deConexion(c net.Conn) *conexion {
+	if ec, ok := c.(*encabezado.Conn); ok {
+		c = ec.Conn
+	}
+	ct, _ := c.(*conexion)
+	return ct
+}
+
+// notarEstado is Nuevo's ConnState: it tells the head's wrapper, keeps a counted connection's state
+// and, near a cap, closes a connection that stays idle EsperaApurada instead of EsperaOciosa.
 func notarEstado(c net.Conn, s http.ConnState) {
 	if ec, ok := c.(*encabezado.Conn); ok {
 		encabezado.Notar(ec, s)
-		c = ec.Conn
 	}
-	if ct, ok := c.(*conexionTope); ok {
-		ct.marcar(s)
+	ct := deConexion(c)
+	if ct == nil {
+		return
 	}
+	ct.marcar(s)
+	if s != http.StateIdle || !ct.t.apurado(ct) {
+		return
+	}
+	desde := ct.desde.Load()
+	ct.t.mu.Lock()
+	defer ct.t.mu.Unlock()
+	if ct.ociosa != nil {
+		ct.ociosa.Stop()
+	}
+	ct.ociosa = time.AfterFunc(EsperaApurada, func() {
+		// Still idle since then: closing an idle keep-alive connection is always allowed in HTTP.
+		if http.ConnState(ct.estado.Load()) == http.StateIdle && ct.desde.Load() == desde {
+			ct.Conn.Close()
+		}
+	})
+}
+
+type claveConexion struct{}
+
+// conContexto is Nuevo's ConnContext: the connection, for EnEspera, beside encabezado's.
+func conContexto(ctx context.Context, c net.Conn) context.Context {
+	ctx = encabezado.ConnContext(ctx, c)
+	if ct := deConexion(c); ct != nil {
+		ctx = context.WithValue(ctx, claveConexion{}, ct)
+	}
+	return ctx
+}
+
+// EnEspera marks the request's connection as waiting on purpose (/lento/MS, the gateway's
+// lento:MS, a stream between events) until listo is called: at the total cap, such a connection,
+// once quiet for EsperaApurada, makes room for a new one like an idle one does, and its request's
+// context ends. Outside a server of Nuevo's it does nothing.
+func EnEspera(ctx context.Context) (listo func()) {
+	ct, _ := ctx.Value(claveConexion{}).(*conexion)
+	if ct == nil {
+		return func() {}
+	}
+	ct.esperando.Store(time.Now().UnixNano())
+	return func() { ct.esperando.Store(0) }
 }

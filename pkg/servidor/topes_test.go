@@ -2,6 +2,7 @@ package servidor
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -259,4 +260,146 @@ func BenchmarkTopes(b *testing.B) {
 			})
 		})
 	}
+}
+
+// Issue 22: a client that stops reading frees its connection. Every write of an answer has a
+// deadline of its own, so the handler's own time (here 300 ms before it writes) does not count,
+// unlike http.Server.WriteTimeout; an answer the client never reads ends the connection once a
+// write stalls for EsperaEscritura.
+func TestEscrituraSinLectorSeCorta(t *testing.T) {
+	t.Parallel()
+	const espera = 300 * time.Millisecond
+	escritas := make(chan error, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(2 * espera) // a slow handler, as /lento/MS: not cut
+		trozo := make([]byte, 64<<10)
+		var err error
+		for err == nil {
+			_, err = w.Write(trozo)
+		}
+		escritas <- err
+	})
+	addr, _ := servirConTopes(t, Opciones{EsperaEscritura: espera}, h)
+	c := conectar(t, addr, "")
+	c.(*net.TCPConn).SetReadBuffer(4 << 10)
+	io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	// The first bytes arrive, after the handler's own wait: it was not cut for taking its time.
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := c.Read(make([]byte, 1)); err != nil {
+		t.Fatalf("la respuesta no empezó: %v", err)
+	}
+	select {
+	case err := <-escritas:
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			t.Errorf("la escritura terminó con %v, no por su plazo", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("con el cliente sin leer, la escritura seguía bloqueada")
+	}
+}
+
+// A client reading slowly but steadily is not cut: the deadline is per piece of 64 KiB, not for
+// the whole answer.
+func TestEscrituraLentaPeroConstanteSigue(t *testing.T) {
+	t.Parallel()
+	const espera = 300 * time.Millisecond
+	cuerpo := strings.Repeat("x", 256<<10)
+	addr, _ := servirConTopes(t, Opciones{EsperaEscritura: espera}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, cuerpo)
+	}))
+	c := conectar(t, addr, "")
+	c.(*net.TCPConn).SetReadBuffer(4 << 10)
+	io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	r := bufio.NewReader(c)
+	res, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 256 KiB at about 64 KiB every 150 ms: the whole answer takes longer than one deadline.
+	leido, trozo := 0, make([]byte, 8<<10)
+	inicio := time.Now()
+	for {
+		n, err := res.Body.Read(trozo)
+		leido += n
+		if err != nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if leido != len(cuerpo) || time.Since(inicio) < espera {
+		t.Errorf("leídos %d de %d bytes en %s", leido, len(cuerpo), time.Since(inicio))
+	}
+}
+
+// At the total cap, a connection whose answer nobody reads (its write stalled for EsperaApurada) or
+// whose handler waits on purpose (EnEspera) makes room for a new one, and that request's context
+// ends.
+func TestTopeTotalLasAtascadasHacenLugar(t *testing.T) {
+	t.Parallel()
+	for _, caso := range []string{"escritura sin lector", "espera a propósito"} {
+		t.Run(caso, func(t *testing.T) {
+			t.Parallel()
+			dentro, terminadas := make(chan struct{}, 10), make(chan struct{}, 10)
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				defer func() { terminadas <- struct{}{} }()
+				if r.URL.Path == "/" {
+					io.WriteString(w, "ok")
+					return
+				}
+				dentro <- struct{}{}
+				if caso == "espera a propósito" {
+					listo := EnEspera(r.Context())
+					defer listo()
+					<-r.Context().Done()
+					return
+				}
+				trozo := make([]byte, 64<<10)
+				for {
+					if _, err := w.Write(trozo); err != nil {
+						return
+					}
+				}
+			})
+			addr, _ := servirConTopes(t, Opciones{TopeConexiones: 2}, h)
+			for range 2 {
+				c := conectar(t, addr, "")
+				c.(*net.TCPConn).SetReadBuffer(4 << 10)
+				io.WriteString(c, "GET /atascada HTTP/1.1\r\nHost: x\r\n\r\n")
+				<-dentro
+			}
+			t0 := time.Now()
+			if got := pedirEn(conectar(t, addr, ""), "/"); got != "ok" {
+				t.Fatalf("con dos atascadas, la nueva no fue atendida: %q", got)
+			}
+			if d := time.Since(t0); d > EsperaApurada+time.Second {
+				t.Errorf("la nueva fue atendida a los %s", d)
+			}
+			<-terminadas // the one that made room ended
+		})
+	}
+}
+
+// Pins what the caps rely on and net/http does not document: Server.ConnState and
+// Server.ConnContext are given the connection the listener's Accept returned (here under
+// encabezado's wrapper), so a Go upgrade that changes it fails here, not in a classroom.
+func TestConnStateYConnContextRecibenLaConexionDelListener(t *testing.T) {
+	t.Parallel()
+	vista := make(chan *conexion, 1)
+	addr, _ := servirConTopes(t, Opciones{}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ct, _ := r.Context().Value(claveConexion{}).(*conexion)
+		vista <- ct
+		io.WriteString(w, "ok")
+	}))
+	c := conectar(t, addr, "")
+	if got := pedirEn(c, "/"); got != "ok" {
+		t.Fatalf("%q", got)
+	}
+	ct := <-vista
+	if ct == nil {
+		t.Fatal("ConnContext no recibió la conexión del listener")
+	}
+	prueba.Esperar(t, "la conexión ociosa según ConnState", func() bool {
+		return http.ConnState(ct.estado.Load()) == http.StateIdle
+	})
 }

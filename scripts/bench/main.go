@@ -42,6 +42,7 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/pasarela"
+	"cursohttp/pkg/topes"
 )
 
 // configuracion is one run's setup, printed in the table's header so a figure is never read
@@ -131,7 +132,11 @@ func servirLimite(ctx context.Context, puerto int, destino string, stderr io.Wri
 		rp.Transport = pasarela.NuevoTransporte()
 		h = rp
 	}
-	srv := &http.Server{Addr: "127.0.0.1:" + strconv.Itoa(puerto), Handler: h}
+	// The limit keeps the timeouts every server must set (the suite's: pkg/topes): a server without
+	// them is not one anybody may ship, so its CPU is no floor for ours. They cost a request three
+	// deadline changes (runtime timers), which the suite's servers pay too.
+	srv := &http.Server{Addr: "127.0.0.1:" + strconv.Itoa(puerto), Handler: h,
+		ReadHeaderTimeout: topes.EsperaCabeceras, ReadTimeout: topes.EsperaLectura, IdleTimeout: topes.EsperaOciosa}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	select {
@@ -302,13 +307,13 @@ func bearer(cred string) http.Header { return http.Header{"Authorization": {"Bea
 type montaje struct {
 	trivial, proxy, lab, rev, pas *proceso
 	revSQL                        *proceso // the same revisor with its data in an embedded SQLite file (--datos)
-	pasStd                        *proceso // the gateway on net/http's Transport instead of its own (--transporte estandar)
+	pasDir                        *proceso // the gateway on its own transport instead of net/http's (--transporte directo)
 	revProxy                      *proceso // a revisor like rev for the stock proxy alone: the two proxies run at once
 	revGo                         *proceso // the revisor with net/http's head (--cabeceras go): what the course's order costs
 }
 
 func (m *montaje) todos() []*proceso {
-	return slices.DeleteFunc([]*proceso{m.pas, m.pasStd, m.proxy, m.rev, m.revProxy, m.revSQL, m.revGo, m.lab, m.trivial}, func(p *proceso) bool { return p == nil })
+	return slices.DeleteFunc([]*proceso{m.pas, m.pasDir, m.proxy, m.rev, m.revProxy, m.revSQL, m.revGo, m.lab, m.trivial}, func(p *proceso) bool { return p == nil })
 }
 
 func (m *montaje) parar() {
@@ -346,8 +351,8 @@ func montar(c configuracion, dir string, perfil func(nombre string) string) (*mo
 	arr(&m.revGo, "revisor-cabeceras-go", binario("revisor"), "--cabeceras", "go")
 	if err == nil {
 		arr(&m.proxy, "proxy", yo, "--proxy-estandar", m.revProxy.url)
-		arr(&m.pas, "pasarela", binario("pasarela"), "--destino", m.rev.url)
-		arr(&m.pasStd, "pasarela-estandar", binario("pasarela"), "--destino", m.rev.url, "--transporte", "estandar")
+		arr(&m.pas, "pasarela", binario("pasarela"), "--destino", m.rev.url, "--transporte", "estandar")
+		arr(&m.pasDir, "pasarela-directo", binario("pasarela"), "--destino", m.rev.url, "--transporte", "directo")
 	}
 	if err != nil {
 		m.parar()
@@ -389,14 +394,17 @@ func (m *montaje) escenarios(cliente *http.Client) ([]escenario, error) {
 	}
 	return []escenario{
 		{clave: "trivial", nombre: "trivial net/http (límite)", p: carga.Peticion{Metodo: "GET", URL: m.trivial.url + "/"}, propios: []*proceso{m.trivial}},
-		{clave: "get", nombre: nGet, p: obtener(m.rev.url), propios: rev, limite: "trivial", factor: 1.2},
-		{clave: "304", nombre: "revisor GET If-None-Match (304)", p: carga.Peticion{Metodo: "GET", URL: m.rev.url + "/servicios/1", Cabeceras: conEtiqueta}, propios: rev, limite: "trivial", factor: 1.2},
-		{clave: "404", nombre: "revisor ruta inexistente (404)", p: carga.Peticion{Metodo: "GET", URL: m.rev.url + "/no-existe"}, propios: rev, limite: "trivial", factor: 1.2},
+		// 1.3, not 1.2 since the standard machinery is the default (docs/rendimiento.md): one write
+		// system call per log line and a write deadline per answer, about 1 µs of the ~12.
+		{clave: "get", nombre: nGet, p: obtener(m.rev.url), propios: rev, limite: "trivial", factor: 1.3},
+		{clave: "304", nombre: "revisor GET If-None-Match (304)", p: carga.Peticion{Metodo: "GET", URL: m.rev.url + "/servicios/1", Cabeceras: conEtiqueta}, propios: rev, limite: "trivial", factor: 1.3},
+		{clave: "404", nombre: "revisor ruta inexistente (404)", p: carga.Peticion{Metodo: "GET", URL: m.rev.url + "/no-existe"}, propios: rev, limite: "trivial", factor: 1.3},
 		{clave: "post", nombre: "revisor POST repetido (misma llave)", p: alta, propios: rev, limite: "trivial", frente: "get", factor: 1.3},
 		{clave: "proxy", nombre: "ReverseProxy estándar → revisor (límite)", p: obtener(m.proxy.url), propios: []*proceso{m.proxy}, detras: []*proceso{m.revProxy}},
 		{clave: "pasarela", nombre: "pasarela → revisor GET /servicios/1", p: obtener(m.pas.url), propios: []*proceso{m.pas}, detras: rev, limite: "proxy", factor: 1},
-		// The gateway's own transport (pasarela.Directo) against net/http's, in the same gateway.
-		{clave: "passtd", nombre: "pasarela (Transport de net/http) → revisor", p: obtener(m.pasStd.url), propios: []*proceso{m.pasStd}, detras: rev, limite: "proxy"},
+		// The gateway's own transport (pasarela.Directo, CURSOHTTP_RAPIDO=1) against net/http's, the
+		// default, in the same gateway.
+		{clave: "pasdir", nombre: "pasarela (pasarela.Directo) → revisor", p: obtener(m.pasDir.url), propios: []*proceso{m.pasDir}, detras: rev, limite: "proxy"},
 		// The store in SQLite against the one in memory (issue 13).
 		{clave: "getsql", nombre: "revisor --datos (SQLite) GET", p: obtener(m.revSQL.url), propios: []*proceso{m.revSQL}, limite: "trivial", frente: "get", factor: 2},
 		{clave: "postsql", nombre: "revisor --datos (SQLite) POST rep.", p: altaSQL, propios: []*proceso{m.revSQL}, limite: "trivial", frente: "post"},
@@ -575,12 +583,15 @@ func correr(c configuracion) error {
 	}
 	fmt.Println()
 	servidores := []*proceso{m.lab, m.rev, m.pas}
+	// The target is on anonymous memory, what the server itself holds (heap, stacks): the pages of
+	// its binary are the system's page cache, shared and dropped under pressure, and counting them
+	// once took a madvise hack (MADV_DONTNEED on the binary) that bought nothing but the figure.
 	despues := map[string]int64{}
 	for _, p := range servidores {
-		despues[p.nombre] = rss(p.cmd.Process.Pid)
 		pid := p.cmd.Process.Pid
+		despues[p.nombre] = estadoDe(pid, "RssAnon") * 1024
 		fmt.Printf("memoria residente de %-12s tras la carga: %5.1f MB (anónima %4.1f, del binario %4.1f), %d hilos\n", p.nombre,
-			mb(despues[p.nombre]), mb(estadoDe(pid, "RssAnon")*1024), mb(estadoDe(pid, "RssFile")*1024), estadoDe(pid, "Threads"))
+			mb(rss(pid)), mb(despues[p.nombre]), mb(estadoDe(pid, "RssFile")*1024), estadoDe(pid, "Threads"))
 	}
 	fmt.Printf("memoria residente de %-12s tras la carga: %5.1f MB, %d hilos (con --datos)\n", "revisor", mb(rss(m.revSQL.cmd.Process.Pid)), estadoDe(m.revSQL.cmd.Process.Pid, "Threads"))
 	// The 50 MB upload: the revisor must refuse it without holding it, the laboratory must not read it
@@ -618,9 +629,10 @@ func correr(c configuracion) error {
 			fmt.Sprintf("%s ≤ %.1f× %s", f.nombre, f.factor, contra(f, porClave)), r > 0 && r <= f.factor, fmt.Sprintf("%.2f×", r),
 		})
 	}
-	// Directo stays only while it costs less than net/http's Transport in the same gateway.
-	directo := porClave["pasarela"]
-	directo.frente = "passtd"
+	// Directo stays only while it buys at least a tenth of the gateway's CPU against net/http's
+	// Transport in the same gateway (the team's rule for a hand-written replacement).
+	directo := porClave["pasdir"]
+	directo.frente = "pasarela"
 	r := razonCPU(directo, porClave)
 	// What writing the head in the course's order costs a GET, against net/http's head: reported
 	// beside the targets, not one of them (net/http cannot write that head at all).
@@ -628,9 +640,9 @@ func correr(c configuracion) error {
 	cabeza.frente, cabeza.factor = "getgo", 0
 	fmt.Printf("cabeceras en el orden del curso (pkg/encabezado): GET /servicios/1 cuesta %s\n\n", textoRazon(cabeza, porClave))
 	objetivos = append(objetivos,
-		objetivo{"pasarela.Directo ≤ 1.0× el Transport de net/http", r > 0 && r <= 1, fmt.Sprintf("%.2f×", r)},
+		objetivo{"pasarela.Directo ≤ 0.9× el Transport de net/http", r > 0 && r <= 0.9, fmt.Sprintf("%.2f×", r)},
 		objetivo{"arranque < 20 ms (los tres)", maxArranque < 20*time.Millisecond, ms(maxArranque)},
-		objetivo{"memoria tras la carga ≤ 20 MB (los tres)", maxMem <= 20<<20, fmt.Sprintf("%.1f MB", mb(maxMem))},
+		objetivo{"memoria anónima tras la carga ≤ 12 MB (los tres)", maxMem <= 12<<20, fmt.Sprintf("%.1f MB", mb(maxMem))},
 		objetivo{"POST de 50 MB crece ≤ 2 MB (los tres)", maxCrece <= 2<<20, fmt.Sprintf("%.1f MB", mb(maxCrece))},
 	)
 	cumplen := 0
@@ -755,7 +767,7 @@ func perfilar(ctx context.Context, c configuracion, dir string) error {
 		"trivial": yo, "proxy": yo, "laboratorio": filepath.Join(c.bin, "laboratorio"),
 		"revisor": filepath.Join(c.bin, "revisor"), "pasarela": filepath.Join(c.bin, "pasarela"),
 	}
-	for _, clave := range []string{"trivial", "get", "304", "404", "post", "proxy", "pasarela", "passtd"} {
+	for _, clave := range []string{"trivial", "get", "304", "404", "post", "proxy", "pasarela", "pasdir"} {
 		ruta := func(n string) string { return filepath.Join(c.perfiles, clave+"-"+n+".pprof") }
 		m, err := montar(c, dir, ruta)
 		if err != nil {
