@@ -47,14 +47,15 @@ import (
 
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/topes"
 )
 
 // Defaults for Opciones.
 const (
-	VigenciaPorOmision             = 24 * time.Hour
-	TopePorOmision                 = 10_000
-	TopePorCredencialPorOmision    = 2_000
-	EnCursoPorCredencialPorOmision = 32
+	VigenciaPorOmision             = topes.VigenciaLlaves
+	TopePorOmision                 = topes.Llaves
+	TopePorCredencialPorOmision    = topes.LlavesPorCredencial
+	EnCursoPorCredencialPorOmision = topes.LlavesEnCurso
 	// PlazoPorOmision: a registration runs for well under a second (the course's save pause is
 	// half of one); ten allow a slow DNS answer and a database that has to reconnect.
 	PlazoPorOmision = 10 * time.Second

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/servidor"
 )
 
 // The bench's texts, as the course writes them.
@@ -25,7 +26,7 @@ const (
 	motivoMenor100  = "no existe un código de estado menor que 100"
 	motivo1xx       = "un 1xx es una respuesta intermedia: no puede ser la última"
 	motivoMayor599  = "un código mayor que 599 es inválido; el banco lo produce para que veas qué hace el cliente"
-	maxCifrasLento  = 5       // /lento/MS takes 1 to 5 digits, so at most 99 999 ms
+	maxCifrasLento  = 5       // /lento/MS takes 1 to 5 digits, so at most 99 999 ms (topes.Lento)
 	topeCuerpoLento = 1 << 20 // body read before waiting, so that a client leaving is noticed
 	esperaBasura    = time.Second
 )
@@ -136,6 +137,9 @@ func (b *Banco) lento(w http.ResponseWriter, r *http.Request, cifras string) {
 	ms, _ := strconv.Atoi(cifras)
 	// net/http only notices a client that leaves once the body is read.
 	io.Copy(io.Discard, io.LimitReader(r.Body, topeCuerpoLento))
+	// A wait on purpose: at the connection cap it gives way to a new client (servidor.EnEspera).
+	listo := servidor.EnEspera(r.Context())
+	defer listo()
 	t := time.NewTimer(time.Duration(ms) * time.Millisecond)
 	defer t.Stop()
 	select {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"cursohttp/pkg/topes"
 )
 
 // Falla is one way the network between a client and the revisor fails, applied to one request:
@@ -35,7 +37,7 @@ var conNumero = map[string]struct {
 	hacer        func(int) Falla
 }{
 	"perder": {1, 1_000_000, func(n int) Falla { return perderVeces(n) }},
-	"lento":  {1, 99_999, func(n int) Falla { return lento(n) }},
+	"lento":  {1, topes.Lento, func(n int) Falla { return lento(n) }},
 	"codigo": {200, 599, func(n int) Falla { return codigo(n) }},
 }
 

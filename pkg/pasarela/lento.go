@@ -5,9 +5,10 @@ import (
 	"time"
 
 	"cursohttp/pkg/eventos"
+	"cursohttp/pkg/servidor"
 )
 
-// lento («lento:MS», 1 to 99999): the revisor does the work at once; the gateway holds its answer MS
+// lento («lento:MS», 1 to topes.Lento): the revisor does the work at once; the gateway holds its answer MS
 // milliseconds before handing it over. A client with a shorter limit gives up on a write that
 // happened. If the client leaves meanwhile, nothing is written.
 type lento int
@@ -19,6 +20,9 @@ func (l lento) Aplicar(q *Peticion) {
 		return
 	}
 	q.decir("pasarela: el revisor respondió " + strconv.Itoa(q.Codigo()) + "; la respuesta sale " + strconv.Itoa(int(l)) + " ms después")
+	// A wait on purpose: at the connection cap it gives way to a new client (servidor.EnEspera).
+	listo := servidor.EnEspera(q.r.Context())
+	defer listo()
 	t := time.NewTimer(time.Duration(l) * time.Millisecond)
 	defer t.Stop()
 	select {

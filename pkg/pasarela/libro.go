@@ -8,9 +8,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/eventos"
+	"cursohttp/pkg/topes"
 	"cursohttp/pkg/traza"
 )
 
@@ -21,10 +23,10 @@ import (
 // requests in a ring of values, and counters since the start.
 
 // TopeLibro is how many requests the ledger keeps, the newest; the counters cover all of them.
-const TopeLibro = 1000
+const TopeLibro = topes.Libro
 
 // topeUbicaciones bounds the Locations remembered to tell a replayed 201 from a new write.
-const topeUbicaciones = 100_000
+const topeUbicaciones = topes.UbicacionesLibro
 
 // Asiento is one request as the gateway saw it.
 type Asiento struct {
@@ -153,7 +155,7 @@ func (l *libro) leer() (Resumen, []Asiento) {
 
 // asiento is what q's request leaves in the ledger.
 func (q *Peticion) asiento() (Asiento, string) {
-	a := Asiento{Hora: q.inicio, Metodo: q.r.Method, Ruta: q.r.RequestURI, Llego: q.reenviada, Revisor: q.Codigo(),
+	a := Asiento{Hora: q.inicio, Metodo: recortar(q.r.Method), Ruta: recortar(q.r.RequestURI), Llego: q.reenviada, Revisor: q.Codigo(),
 		Cliente: q.cliente, Resultado: q.resultado, Desenlace: q.desenlace}
 	if a.Desenlace == "" {
 		switch {
@@ -168,7 +170,7 @@ func (q *Peticion) asiento() (Asiento, string) {
 		}
 	}
 	if v := q.r.Header["Idempotency-Key"]; len(v) > 0 {
-		a.Llave = strings.Join(v, ", ")
+		a.Llave = recortar(strings.Join(v, ", "))
 	}
 	if q.falla != nil {
 		a.Falla = q.falla.String()
@@ -180,11 +182,26 @@ func (q *Peticion) asiento() (Asiento, string) {
 	}
 	ubicacion := ""
 	if q.resp != nil {
-		if v := q.resp.Header["Location"]; len(v) == 1 {
+		if v := q.resp.Header["Location"]; len(v) == 1 && len(v[0]) <= topes.CampoLibro {
 			ubicacion = v[0]
 		}
 	}
 	return a, ubicacion
+}
+
+// recortar keeps at most topes.CampoLibro bytes of what a client sent (a path, a key, a method),
+// cut at a character's start and marked with «…»: the ledger keeps TopeLibro entries, so its
+// bytes are bounded, not only its entries (1,000 requests with 6 KB paths and keys once made 16
+// reads of /_pasarela/libro take 1.86 GB).
+func recortar(s string) string {
+	if len(s) <= topes.CampoLibro {
+		return s
+	}
+	corte := topes.CampoLibro - len("…")
+	for corte > 0 && !utf8.RuneStart(s[corte]) {
+		corte--
+	}
+	return s[:corte] + "…"
 }
 
 // asientoJSON is an entry as GET /_pasarela/libro shows it.

@@ -29,6 +29,7 @@ import (
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 	"cursohttp/pkg/traza"
 )
 
@@ -75,12 +76,12 @@ const (
 
 // Defaults for Opciones.
 const (
-	TopeVistasPorOmision = 100_000
+	TopeVistasPorOmision = topes.Vistas
 	// TopeRespuesta is how much of a response is held before answering; a larger one is streamed.
-	TopeRespuesta = 8 << 20
+	TopeRespuesta = topes.Respuesta
 	// EsperaRespuesta bounds the wait for the revisor's headers: Node's fetch (undici) gives up
 	// after 300 s too; the course's gateway sets no limit of its own.
-	EsperaRespuesta = 300 * time.Second
+	EsperaRespuesta = topes.EsperaRevisor
 	// OciosaMaxima keeps a pooled connection below the revisor's idle timeout (Node's is 5 s), so the
 	// gateway does not write into a connection the revisor is closing.
 	OciosaMaxima = 4 * time.Second
@@ -89,7 +90,7 @@ const (
 	// reaches the revisor whole, with its Content-Length; one that ends early, is cut or is malformed
 	// is answered here and never occupies a connection to the revisor. A larger body is streamed,
 	// so the revisor can answer its 413 before the upload ends.
-	TopeRetenido = 64 << 10
+	TopeRetenido = topes.Retenido
 )
 
 // Opciones configure a Pasarela.
@@ -100,6 +101,9 @@ type Opciones struct {
 	Log        zerolog.Logger    // where the gateway's lines go
 	TopeVistas int               // how many identities X-Simular remembers; TopeVistasPorOmision when 0
 	Transporte http.RoundTripper // TransportePorOmision() when nil
+	// TopeRespuestas bounds the bytes of answers held at once, every request together; beyond it
+	// answers are streamed as a larger-than-TopeRespuesta one is. topes.Respuestas when 0.
+	TopeRespuestas int64
 	// Token is the lab's token, which changing the process-wide fault (PUT /_pasarela/simular)
 	// asks for; when empty, one nobody knows: the fault then changes only with --simular.
 	Token string
@@ -118,6 +122,7 @@ type Pasarela struct {
 	libro      *libro
 	puerta     token.Puerta // who may change the process-wide fault
 	guion      Guion
+	retenidas  presupuesto // bytes of answers held at once (topes.Respuestas)
 }
 
 // NuevoTransporte is the gateway's pooled transport: keep-alive connections to the revisor, no
@@ -164,8 +169,12 @@ func Nueva(o Opciones) *Pasarela {
 	if o.Token == "" {
 		o.Token = token.Nuevo()
 	}
+	if o.TopeRespuestas <= 0 {
+		o.TopeRespuestas = topes.Respuestas
+	}
 	return &Pasarela{destinos: o.Destinos, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro(),
-		puerta: token.Puerta{Instructor: o.Token}, guion: o.Guion}
+		puerta: token.Puerta{Instructor: o.Token}, guion: o.Guion,
+		retenidas: presupuesto{tope: o.TopeRespuestas}}
 }
 
 // LineaDeInicio is the start-up line: `pasarela en http://ADDR → DESTINO`, the destinations
@@ -513,4 +522,25 @@ func (v *vistas) sumar(id [32]byte) int {
 	}
 	v.cual[id] = v.orden.PushBack(&cuenta{id: id, veces: 1})
 	return 1
+}
+
+// presupuesto is a budget of bytes shared by concurrent requests.
+type presupuesto struct {
+	tope  int64
+	usado atomic.Int64
+}
+
+// tomar takes n bytes if they fit.
+func (b *presupuesto) tomar(n int64) bool {
+	if b.usado.Add(n) > b.tope {
+		b.usado.Add(-n)
+		return false
+	}
+	return true
+}
+
+func (b *presupuesto) soltar(n int64) {
+	if n != 0 {
+		b.usado.Add(-n)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,8 +29,11 @@ type Peticion struct {
 
 	cuerpo *cuerpoVisto   // the body on its way to the revisor; nil before Reenviar
 	resp   *http.Response // the revisor's answer; nil until one came
-	leido  []byte         // its body, held whole (or its first TopeRespuesta bytes)
+	leido  []byte         // its body, held whole (or as much as TopeRespuesta and the budget allow)
 	resto  io.Reader      // the rest of an answer too large to hold; nil otherwise
+	// retenidos is what leido takes of the gateway's budget (Pasarela.retenidas), given back
+	// when the request ends.
+	retenidos int64
 
 	// What happened: the request went out to the revisor; the status the client got (0: none);
 	// what the status does not say.
@@ -79,13 +83,13 @@ func (q *Peticion) Reenviar() bool {
 		q.sinRespuesta()
 		return false
 	}
-	leido, err := io.ReadAll(io.LimitReader(resp.Body, TopeRespuesta+1))
+	leido, entera, err := q.retenerRespuesta(resp.Body, resp.ContentLength)
 	if err != nil {
 		resp.Body.Close()
 		q.sinRespuesta()
 		return false
 	}
-	if len(leido) > TopeRespuesta {
+	if !entera {
 		q.resto = resp.Body
 	} else {
 		// Done with the revisor: this also stops the rest of an upload it answered early.
@@ -93,6 +97,45 @@ func (q *Peticion) Reenviar() bool {
 	}
 	q.resp, q.leido = resp, leido
 	return true
+}
+
+// retenerRespuesta reads the revisor's answer to hold it whole, as the course's gateway does,
+// taking its bytes from the gateway's budget for held answers (topes.Respuestas) as they come:
+// entera is false when the answer is larger than TopeRespuesta or the budget ran out, and then
+// the rest is streamed from body. largo is the answer's Content-Length, -1 when unknown.
+func (q *Peticion) retenerRespuesta(body io.Reader, largo int64) (leido []byte, entera bool, err error) {
+	const paso = 32 << 10
+	hasta := 0 // bytes taken from the budget: leido may grow up to it
+	defer func() {
+		// What was taken and not filled goes back at once; the rest when the request ends.
+		q.p.retenidas.soltar(int64(hasta - len(leido)))
+		q.retenidos = int64(len(leido))
+	}()
+	for {
+		if len(leido) > TopeRespuesta {
+			return leido, false, nil
+		}
+		if len(leido) == hasta {
+			crecer := paso
+			if largo >= 0 && hasta == 0 {
+				crecer = int(min(largo, TopeRespuesta)) + 1 // the whole answer, and a byte to see its end
+			}
+			crecer = min(crecer, TopeRespuesta+1-len(leido))
+			if !q.p.retenidas.tomar(int64(crecer)) {
+				return leido, false, nil
+			}
+			hasta += crecer
+			leido = slices.Grow(leido, crecer)
+		}
+		n, err := body.Read(leido[len(leido):hasta])
+		leido = leido[:len(leido)+n]
+		if err == io.EOF {
+			return leido, true, nil
+		}
+		if err != nil {
+			return leido, false, err
+		}
+	}
 }
 
 // Codigo is the revisor's status; 0 before Reenviar or when none came.
@@ -181,6 +224,8 @@ func (q *Peticion) terminar() {
 	if q.resp != nil {
 		q.resp.Body.Close()
 	}
+	q.p.retenidas.soltar(q.retenidos)
+	q.retenidos = 0
 	a := q.p.libro.anotar(q.asiento())
 	if reg := observacion.RegistroDe(q.r.Context()); reg != nil {
 		reg.Pasarela, reg.Llego, reg.Revisor, reg.Falla = true, a.Llego, a.Revisor, a.Falla

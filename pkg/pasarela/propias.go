@@ -1,6 +1,7 @@
 package pasarela
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"math/rand/v2"
@@ -57,11 +58,15 @@ func (p *Pasarela) propia(w http.ResponseWriter, r *http.Request) {
 		for i, a := range asientos {
 			lista[i] = a.json()
 		}
-		cuerpo, _ := json.Marshal(struct {
+		// Without HTML escaping: a «<» is one byte, not six (\u003c), in a body nobody embeds in HTML.
+		var cuerpo bytes.Buffer
+		enc := json.NewEncoder(&cuerpo)
+		enc.SetEscapeHTML(false)
+		enc.Encode(struct {
 			Resumen    resumenJSON   `json:"resumen"`
 			Peticiones []asientoJSON `json:"peticiones"`
 		}{resumenJSON{resumen, resumen.Frase()}, lista})
-		respuesta.Bytes(w, r, http.StatusOK, "application/json", append(cuerpo, '\n'))
+		respuesta.Bytes(w, r, http.StatusOK, "application/json", cuerpo.Bytes())
 	case r.URL.Path == RutaResumen:
 		resumen, _ := p.libro.leer()
 		respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(TextoResumen(resumen)))

@@ -12,6 +12,7 @@ import (
 	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/nodejs"
+	"cursohttp/pkg/topes"
 )
 
 // Cabecera is one response header, its name written as the course writes it.
@@ -88,7 +89,7 @@ func Terminar(w http.ResponseWriter, r *http.Request, codigo int, cuerpo []byte,
 }
 
 // TopeLista is how much of a list ListaJSON holds before it stops building the body in memory.
-const TopeLista = 64 << 10
+const TopeLista = topes.Listado
 
 // ListaJSON sends {"<miembro>":[e(0),…,e(n-1)]} and a newline, application/json, the same bytes
 // JSON sends for that object, with its Content-Length. A body up to TopeLista is built and sent at

@@ -23,13 +23,14 @@ import (
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
+	"cursohttp/pkg/topes"
 	"cursohttp/pkg/variantes"
 )
 
 // The course's numbers (lesson 4 §0.4, lesson 6 §6.8.1), beside the code that uses them.
 const (
 	// TopeCuerpo: a service is a name of up to 40 characters, a URL and a number; 16 KiB is plenty.
-	TopeCuerpo = 16 * 1024
+	TopeCuerpo = topes.Cuerpo
 	// EsperaCierre: after a 413, how long the rest of an upload is read and thrown away before
 	// closing, so the client reads the 413 instead of a reset (RFC 9112 §9.6; 2 s is the course's).
 	EsperaCierre = servidor.EsperaCierre
@@ -40,8 +41,8 @@ const (
 	// RevisionesPorVentana and ConsultasPorVentana per credential and Ventana: going out to the
 	// network is limited, or the revisor would hammer someone else's service for whoever asks
 	// (the limited routes in rutas).
-	RevisionesPorVentana = 3
-	ConsultasPorVentana  = 3
+	RevisionesPorVentana = topes.Revisiones
+	ConsultasPorVentana  = topes.Revisiones
 	Ventana              = 60 * time.Second
 	// VuelveEn is the maintenance 503's Retry-After, in seconds.
 	VuelveEn = "120"
@@ -53,7 +54,7 @@ const (
 	// ever): with URLMaxima it bounds what a writer can make the revisor hold (3 teams × 10,000 ×
 	// about 2.3 KB ≈ 70 MB at most), while a load test through the gateway (pruebas' soak registers
 	// some 35 a second) runs for minutes before meeting it.
-	ServiciosPorEquipo = 10_000
+	ServiciosPorEquipo = topes.ServiciosPorEquipo
 )
 
 // Opciones build a Revisor; every zero field takes the course's value.

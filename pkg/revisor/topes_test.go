@@ -33,6 +33,21 @@ func TestURLDemasiadoLarga(t *testing.T) {
 	}
 }
 
+// A URL outside ASCII is bounded in bytes too: 2,048 «ñ» are 2,048 characters but 4,096 bytes.
+func TestURLNoASCIIAcotadaEnBytes(t *testing.T) {
+	t.Parallel()
+	base := "http://127.0.0.1:18081/"
+	e := nuevoEntorno(t, func(o *Opciones) { o.Guardar = time.Millisecond })
+	cabe := base + strings.Repeat("ñ", (URLMaxima-len(base))/2)
+	if r := e.pedir("POST", "/servicios", `{"nombre":"cabe","url":"`+cabe+`"}`, cred("escritura-a"), jsonCT); !strings.HasPrefix(r.linea, "HTTP/1.1 201") {
+		t.Fatalf("una URL de %d bytes: %s %s", len(cabe), r.linea, r.cuerpo)
+	}
+	r := e.pedir("POST", "/servicios", `{"nombre":"larga","url":"`+cabe+`ñ"}`, cred("escritura-a"), jsonCT)
+	if !strings.HasPrefix(r.linea, "HTTP/1.1 422") || !strings.Contains(r.cuerpo, `"errors":[{"detail":"debe ocupar como mucho 2048 bytes en UTF-8","pointer":"#/url"}]`) {
+		t.Errorf("una URL de %d caracteres y %d bytes:\n%s\n%s", len([]rune(cabe))+1, len(cabe)+2, r.linea, r.cuerpo)
+	}
+}
+
 func TestTopeDeServiciosPorEquipo(t *testing.T) {
 	t.Parallel()
 	// Team a starts with five services, team b with one (almacen.Semillas).

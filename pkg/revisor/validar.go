@@ -8,6 +8,7 @@ import (
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/nodejs"
+	"cursohttp/pkg/topes"
 )
 
 // The course's limits for a service (lesson 3; servicios.ts validar).
@@ -16,11 +17,11 @@ const (
 	LimiteMinimoMs   = 100 // limite_ms range, inclusive
 	LimiteMaximoMs   = 10000
 	LimitePorOmision = 2000
-	// URLMaxima bounds a service's URL, in the same UTF-16 units (beyond the course, which takes
-	// any URL that fits in its 16 KiB body): with ServiciosPorEquipo it bounds what a writer can
-	// make the revisor hold. Browsers and servers commonly handle URLs of a few thousand
-	// characters; the course's are under 60.
-	URLMaxima = 2048
+	// URLMaxima bounds a service's URL, in the same UTF-16 units and in UTF-8 bytes (beyond the
+	// course, which takes any URL that fits in its 16 KiB body): with ServiciosPorEquipo it bounds
+	// what a writer can make the revisor hold. Browsers and servers commonly handle URLs of a few
+	// thousand characters; the course's are under 60.
+	URLMaxima = topes.URL
 )
 
 // Falla is one field that cannot be fulfilled; it becomes {detail, pointer: "#/<campo>"} in errors.
@@ -42,6 +43,10 @@ func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
 	switch {
 	case urlEsTexto && nodejs.Largo(url) > URLMaxima:
 		fallas = append(fallas, Falla{"url", "debe tener como mucho " + strconv.Itoa(URLMaxima) + " caracteres"})
+	case urlEsTexto && len(url) > URLMaxima:
+		// Bytes too, so that what a URL makes the revisor hold does not triple with characters
+		// outside ASCII (3 teams × 10,000 services once reached 460 MB that way).
+		fallas = append(fallas, Falla{"url", "debe ocupar como mucho " + strconv.Itoa(URLMaxima) + " bytes en UTF-8"})
 	case !urlEsTexto || !esHTTP(url):
 		fallas = append(fallas, Falla{"url", "debe ser una dirección http o https"})
 	}

@@ -4,20 +4,46 @@
 // with docs/seguridad.md's, so the page says what the programs do.
 package topes
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // The limits, as constants for the code that applies them. Tabla lists each with its unit and what
 // it bounds.
 const (
-	// Connections and time (pkg/servidor).
+	// Every server: connections and time (pkg/servidor).
 	Cabeceras            = 16 << 10         // bytes of the request line and headers together, about what Node allows
 	EsperaCabeceras      = 10 * time.Second // to send the request line and headers
 	EsperaLectura        = 30 * time.Second // to send the whole request, body included
 	EsperaOciosa         = 5 * time.Second  // an idle keep-alive connection: Node's keepAliveTimeout, which every answer's «Keep-Alive: timeout=5» promises
 	EsperaApurada        = time.Second      // the same, once a server holds three quarters of a cap
 	EsperaEscritura      = 10 * time.Second // each write of up to 64 KiB of an answer
+	EsperaCierre         = 2 * time.Second  // reading the rest of an upload after an early answer (the course's)
 	Conexiones           = 1024             // connections open at once, per server
 	ConexionesPorCliente = 256              // connections open at once from one other machine
+
+	// The revisor (pkg/revisor, pkg/idempotencia).
+	Cuerpo              = 16 << 10 // bytes of a request's body
+	URL                 = 2048     // a service's URL: characters (UTF-16, as JavaScript counts) and bytes (UTF-8)
+	ServiciosPorEquipo  = 10_000   // live services per team (--tope-servicios)
+	Listado             = 64 << 10 // bytes of a listing built in memory before it is streamed
+	Llaves              = 10_000   // Idempotency-Key records in all (--tope-llaves)
+	LlavesPorCredencial = 2_000    // the same, per credential (--tope-llaves-credencial)
+	LlavesEnCurso       = 32       // keys in progress per credential (--tope-llaves-en-curso)
+	VigenciaLlaves      = 24 * time.Hour
+	Revisiones          = 3 // checks per minute and credential; live queries the same (--limitador)
+
+	// The gateway (pkg/pasarela).
+	Retenido         = 64 << 10          // bytes of a request's body read before forwarding
+	Respuesta        = 8 << 20           // bytes of one answer held before answering
+	Respuestas       = 32 << 20          // bytes of answers held at once, every request together
+	EsperaRevisor    = 300 * time.Second // for the revisor's headers (Node's fetch waits as long)
+	Vistas           = 100_000           // identities remembered for perder-primera and perder:N
+	Libro            = 1000              // requests the ledger keeps
+	CampoLibro       = 512               // bytes of a ledger entry's path, and of its key
+	Lento            = 99_999            // milliseconds of lento:MS and of the bench's /lento/MS
+	UbicacionesLibro = 100_000           // Locations remembered to tell a replayed 201 from a new write
 )
 
 // Unidad is how a limit's value reads.
@@ -37,16 +63,69 @@ type Tope struct {
 	Limita string // what it bounds
 }
 
+// Texto is the value as docs/seguridad.md writes it: «16 KiB», «10 s», «24 h», «1,024».
+func (t Tope) Texto() string {
+	switch t.Unidad {
+	case Bytes:
+		switch {
+		case t.Valor >= 1<<20 && t.Valor%(1<<20) == 0:
+			return miles(t.Valor>>20) + " MiB"
+		case t.Valor >= 1<<10 && t.Valor%(1<<10) == 0:
+			return miles(t.Valor>>10) + " KiB"
+		}
+		return miles(t.Valor) + " bytes"
+	case Tiempo:
+		d := time.Duration(t.Valor)
+		switch {
+		case d >= time.Hour && d%time.Hour == 0:
+			return miles(int64(d/time.Hour)) + " h"
+		case d >= time.Second && d%time.Second == 0:
+			return miles(int64(d/time.Second)) + " s"
+		}
+		return miles(d.Milliseconds()) + " ms"
+	}
+	return miles(t.Valor)
+}
+
+// miles writes n with a comma between thousands, as the page does.
+func miles(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // Tabla is every limit, in docs/seguridad.md's order.
 func Tabla() []Tope {
+	t := func(d time.Duration) int64 { return int64(d) }
 	return []Tope{
 		{"cabeceras", Cabeceras, Bytes, "la línea de petición y las cabeceras juntas"},
-		{"espera-cabeceras", int64(EsperaCabeceras), Tiempo, "el tiempo para mandar la línea de petición y las cabeceras"},
-		{"espera-lectura", int64(EsperaLectura), Tiempo, "el tiempo para mandar la petición entera, con su cuerpo"},
-		{"espera-ociosa", int64(EsperaOciosa), Tiempo, "una conexión keep-alive sin peticiones"},
-		{"espera-apurada", int64(EsperaApurada), Tiempo, "lo mismo, con el servidor a tres cuartos de un tope; y cuánto debe llevar quieta una conexión para dejar su lugar"},
-		{"espera-escritura", int64(EsperaEscritura), Tiempo, "cada escritura de hasta 64 KiB de una respuesta"},
+		{"espera-cabeceras", t(EsperaCabeceras), Tiempo, "el tiempo para mandar la línea de petición y las cabeceras"},
+		{"espera-lectura", t(EsperaLectura), Tiempo, "el tiempo para mandar la petición entera, con su cuerpo"},
+		{"espera-ociosa", t(EsperaOciosa), Tiempo, "una conexión keep-alive sin peticiones"},
+		{"espera-apurada", t(EsperaApurada), Tiempo, "lo mismo con un tope a tres cuartos, y lo que lleva quieta una conexión que deja su lugar"},
+		{"espera-escritura", t(EsperaEscritura), Tiempo, "cada escritura de hasta 64 KiB de una respuesta"},
+		{"espera-cierre", t(EsperaCierre), Tiempo, "lo que se lee del resto de una subida tras responder antes de su fin"},
 		{"conexiones", Conexiones, Cantidad, "las conexiones abiertas a la vez en un servidor (--tope-conexiones)"},
 		{"conexiones-por-cliente", ConexionesPorCliente, Cantidad, "las conexiones abiertas a la vez desde otra máquina (--tope-por-cliente)"},
+		{"cuerpo", Cuerpo, Bytes, "el cuerpo de una petición al revisor"},
+		{"url", URL, Cantidad, "la URL de un servicio, en caracteres y en bytes"},
+		{"servicios-por-equipo", ServiciosPorEquipo, Cantidad, "los servicios vivos de un equipo (--tope-servicios)"},
+		{"listado", Listado, Bytes, "lo que un listado arma en memoria antes de mandarse por partes"},
+		{"llaves", Llaves, Cantidad, "los registros de Idempotency-Key (--tope-llaves)"},
+		{"llaves-por-credencial", LlavesPorCredencial, Cantidad, "los de una credencial (--tope-llaves-credencial)"},
+		{"llaves-en-curso", LlavesEnCurso, Cantidad, "las llaves en curso de una credencial (--tope-llaves-en-curso)"},
+		{"vigencia-llaves", t(VigenciaLlaves), Tiempo, "cuánto se recuerda una llave (--vigencia-llaves)"},
+		{"revisiones", Revisiones, Cantidad, "revisiones y consultas en vivo por minuto y credencial (--limitador)"},
+		{"retenido", Retenido, Bytes, "el cuerpo que la pasarela lee antes de reenviar"},
+		{"respuesta", Respuesta, Bytes, "una respuesta que la pasarela retiene entera"},
+		{"respuestas", Respuestas, Bytes, "las respuestas que la pasarela retiene a la vez, todas juntas"},
+		{"espera-revisor", t(EsperaRevisor), Tiempo, "la espera de la pasarela por las cabeceras del revisor"},
+		{"vistas", Vistas, Cantidad, "las identidades que la pasarela recuerda para perder-primera y perder:N"},
+		{"libro", Libro, Cantidad, "las peticiones que guarda el libro de la pasarela"},
+		{"campo-libro", CampoLibro, Bytes, "la ruta y la llave de cada asiento del libro"},
+		{"ubicaciones-libro", UbicacionesLibro, Cantidad, "las Location que el libro recuerda para reconocer un 201 repetido"},
+		{"lento", Lento, Cantidad, "los milisegundos de lento:MS y de /lento/MS"},
 	}
 }
