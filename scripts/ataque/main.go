@@ -20,6 +20,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"cursohttp/pkg/topes"
 )
 
 // tamanos are how hard each family pushes.
@@ -34,17 +36,24 @@ type tamanos struct {
 	ociosas      int // idle keep-alive connections per server
 	lentas       int // slowloris connections per server
 	goteo        time.Duration
+	grandes      int      // services per team with 2 KB URLs, for a large listing
+	sinLeer      int      // connections that never read, per server (more than the cap of 1,024)
+	lectores     int      // slow readers of a large listing through the gateway
+	listadoLento int      // services per team with 2 KB URLs for the slow readers' listing
+	noASCII      int      // services per team with the longest URL outside ASCII
 	revisor      []string // extra revisor flags
 }
 
 // completo is the campaign's size: what took the servers down.
 var completo = tamanos{abortadas: 10_000, concurrencia: 200, subidas: 10, llaves: 10_050, servicios16K: 2000,
-	servicios2K: 1000, listados: 8, ociosas: 3000, lentas: 1500, goteo: 12 * time.Second}
+	servicios2K: 1000, listados: 8, ociosas: 3000, lentas: 1500, goteo: 12 * time.Second,
+	grandes: 100, sinLeer: 1100, lectores: 100, listadoLento: 1000, noASCII: 10_000}
 
 // corto is CI's: every family, small enough for seconds. The revisor's bounds are lowered so that
 // the key and list families still pass them.
 var corto = tamanos{abortadas: 2000, concurrencia: 100, subidas: 2, llaves: 60, servicios16K: 200,
 	servicios2K: 100, listados: 8, ociosas: 1500, lentas: 100, goteo: 2 * time.Second,
+	grandes: 20, sinLeer: 1100, lectores: 100, listadoLento: 95, noASCII: 90,
 	revisor: []string{"--tope-llaves", "100", "--tope-llaves-credencial", "20", "--tope-servicios", "100"}}
 
 // resultado is one row of the report.
@@ -92,6 +101,10 @@ var familias = []familia{
 	{"credenciales-cruzadas", credencialesCruzadas},
 	{"token", tokenDelLaboratorio},
 	{"almacenes", almacenesQueSobreviven},
+	{"sin-leer", sinLeer},
+	{"respuestas-lentas", respuestasLentas},
+	{"libro-grande", libroGrande},
+	{"servicios-no-ascii", serviciosNoASCII},
 }
 
 func main() {
@@ -132,6 +145,12 @@ func correr(bin string, t tamanos, solo string, exigir bool, out io.Writer) (boo
 	defer s.pas.parar()
 
 	fmt.Fprintf(out, "ataque contra %s: laboratorio %s, revisor %s, pasarela %s\n\n", bin, s.lab.addr, s.rev.addr, s.pas.addr)
+	// The limits the families push against, as the programs have them (pkg/topes).
+	var topesDichos []string
+	for _, t := range topes.Tabla() {
+		topesDichos = append(topesDichos, t.Nombre+" "+t.Texto())
+	}
+	fmt.Fprintf(out, "topes: %s\n\n", strings.Join(topesDichos, "; "))
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "familia\tservidor\tenviadas\tresistió\tRSS pico\tdescriptores pico\tdetalle")
 	todo, inicio := true, time.Now()
