@@ -19,6 +19,7 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
+	"cursohttp/pkg/grabacion"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/observacion"
@@ -28,6 +29,7 @@ import (
 	"cursohttp/pkg/ordenes/decidir"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/ordenes/fueradetabla"
+	"cursohttp/pkg/ordenes/openapi"
 	"cursohttp/pkg/ordenes/portype"
 	"cursohttp/pkg/ordenes/rafaga"
 	"cursohttp/pkg/ordenes/retroceso"
@@ -120,6 +122,7 @@ func nuevaRaiz(f *entorno.Fabrica) *cobra.Command {
 	raiz.AddCommand(sub)
 	agregarOrdenes(raiz, f)
 	raiz.AddCommand(ordenBorrarDatos())
+	raiz.AddCommand(openapi.NuevoCmd(f.Out))
 	cli.Preparar(raiz)
 	return raiz
 }
@@ -184,7 +187,14 @@ func servirRevisor(c *cobra.Command, f *entorno.Fabrica, o servidor.Opciones, pr
 		Armar: func(log zerolog.Logger, obs observacion.Observador) (http.Handler, func(), error) {
 			ro.Log, ro.Observacion = log, obs
 			rv := revisor.Nuevo(ro)
-			return rv, rv.Cerrar, nil
+			// A hidden hook for the scene replayer (pkg/grabacion): with CURSOHTTP_GRABAR it also
+			// copies every exchange to that file, to be checked against the OpenAPI document.
+			h, cerrarGrabacion, err := grabacion.DesdeEntorno(rv, f.Variable)
+			if err != nil {
+				rv.Cerrar()
+				return nil, nil, err
+			}
+			return h, func() { rv.Cerrar(); cerrarGrabacion() }, nil
 		},
 		Inicio: func(log zerolog.Logger, addr string) {
 			log.Info().Str("direccion", addr).Msg("revisor en http://" + addr)

@@ -12,10 +12,12 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/contrato"
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/bitacora"
+	"cursohttp/pkg/grabacion"
 	"cursohttp/pkg/laboratorio"
 )
 
@@ -29,6 +31,10 @@ type entorno struct {
 	labAddr  string
 	out, err *prueba.Buffer
 	reloj    *prueba.Reloj // for the rate-limit windows
+	// grabados are what the revisor answered; when the test ends each is checked against the
+	// OpenAPI document of its program (contrato_test.go), and tallied in cobertura if set.
+	grabados  *grabados
+	cobertura *contrato.Cobertura
 }
 
 const arranqueDePrueba = "6db25d01"
@@ -62,7 +68,10 @@ func nuevoEntorno(t *testing.T, ajustes ...ajuste) *entorno {
 		a(&o)
 	}
 	e.rv = Nuevo(o)
-	e.srv = servidortest.Nuevo(t, bitacora.Registrar(log, e.rv))
+	e.grabados = &grabados{}
+	// Registered before the server's Close, so it runs after it: every handler has returned.
+	t.Cleanup(func() { e.validarContrato(o.Programa) })
+	e.srv = servidortest.Nuevo(t, bitacora.Registrar(log, grabacion.Envolver(e.rv, e.grabados.anotar)))
 	t.Cleanup(e.rv.Cerrar)
 	return e
 }

@@ -69,6 +69,11 @@
 // a name that does not end in a digit is a plain prefix. --escena picks the same
 // way among the scenes the arguments name.
 //
+// Every start of the revisor records its exchanges (pkg/grabacion's hidden hook, switched on with
+// CURSOHTTP_GRABAR; nothing it prints changes), and when the scene's servers have stopped each
+// response is checked against the revisor's OpenAPI document, read from `revisor openapi` (the
+// broken versions, --defecto, are left out): a response outside it is a difference.
+//
 // It drives bash, process groups and flock, as on the course's machines; on Windows it runs in WSL.
 package main
 
@@ -223,6 +228,7 @@ func nuevoReproductor(bin string, paso bool, entrada io.Reader, salida io.Writer
 		Bin: bin, Programas: ServidoresDelCurso(), Puertos: PuertosDelCurso(),
 		Paso: paso, Entrada: bufio.NewReader(entrada), Salida: salida, Color: color,
 		LimiteComando: 90 * time.Second, EsperaBitacora: 2 * time.Second,
+		Contratos: NuevosContratos(bin),
 	}
 }
 

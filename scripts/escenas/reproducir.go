@@ -31,6 +31,9 @@ type Reproductor struct {
 	LimiteComando time.Duration
 	// EsperaBitacora is how long a server's terminal may take to show its lines.
 	EsperaBitacora time.Duration
+	// Contratos, if set, checks every response of the scene's revisor against the OpenAPI
+	// document once the scene's servers have stopped (a response outside it is a difference).
+	Contratos *Contratos
 }
 
 // Resultado is how one scene went.
@@ -99,9 +102,22 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 	entorno := r.entorno(bin, dir)
 	flota := NuevaFlota(bin, dir, r.Programas, entorno)
 	flota.Leccion = e.Leccion
+	if r.Contratos != nil {
+		// Outside the scene's folder, where its commands could see the files.
+		grabaciones, err := os.MkdirTemp("", "escena-grabaciones-")
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		defer os.RemoveAll(grabaciones)
+		flota.Grabaciones = grabaciones
+	}
 	defer func() {
 		if err := flota.DetenerTodos(); err != nil {
 			res.Diferencias = append(res.Diferencias, "al terminar: "+err.Error())
+		}
+		if r.Contratos != nil && res.Err == nil {
+			res.Diferencias = append(res.Diferencias, r.Contratos.validarGrabaciones(e.Ruta, flota.Grabadas())...)
 		}
 	}()
 	mostrado := 0 // the last transcript line whose comments --paso has shown

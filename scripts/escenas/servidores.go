@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/grabacion"
 )
 
 // Programa says how to start one of the lesson's servers.
@@ -77,8 +78,12 @@ type Flota struct {
 	Terminales map[string]*Terminal
 	// Leccion, if set, starts every PorLeccion program with --leccion Leccion.
 	Leccion string
-	vivos   map[string]*proceso
-	ultimos map[string][]string // the transcript's arguments of each server's last start
+	// Grabaciones, if set, is a folder where each start of the revisor records its exchanges
+	// (pkg/grabacion's hidden hook), to be checked against the OpenAPI document.
+	Grabaciones string
+	grabadas    []Grabada
+	vivos       map[string]*proceso
+	ultimos     map[string][]string // the transcript's arguments of each server's last start
 }
 
 // NuevaFlota prepares an empty fleet.
@@ -116,6 +121,15 @@ func (f *Flota) Linea(nombre string, args []string) []string {
 	return append(linea, args...)
 }
 
+// Grabada is one start of the revisor whose exchanges were recorded.
+type Grabada struct {
+	Archivo string
+	Linea   []string // its command line
+}
+
+// Grabadas are the recorded starts of the revisor so far.
+func (f *Flota) Grabadas() []Grabada { return f.grabadas }
+
 // Ultimos are the transcript's arguments of nombre's last start, for a restart.
 func (f *Flota) Ultimos(nombre string) []string { return f.ultimos[nombre] }
 
@@ -149,6 +163,11 @@ func (f *Flota) Arrancar(ctx context.Context, nombre string, args, env []string)
 	cmd := exec.Command(binario, f.Linea(nombre, args)[1:]...)
 	cmd.Dir = f.Dir
 	cmd.Env = append(append([]string(nil), f.Entorno...), env...)
+	if prog.Binario == "revisor" && f.Grabaciones != "" {
+		g := Grabada{Archivo: filepath.Join(f.Grabaciones, fmt.Sprintf("revisor-%d.jsonl", len(f.grabadas)+1)), Linea: f.Linea(nombre, args)}
+		f.grabadas = append(f.grabadas, g)
+		cmd.Env = append(cmd.Env, grabacion.Variable+"="+g.Archivo)
+	}
 	cmd.Stdout = t
 	cmd.Stderr = t
 	// Its own process group, so stopping it also stops anything it started.
