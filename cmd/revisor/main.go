@@ -28,6 +28,7 @@ import (
 	"cursohttp/pkg/ordenes/comprobar"
 	"cursohttp/pkg/ordenes/decidir"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/ordenes/explicar"
 	"cursohttp/pkg/ordenes/fueradetabla"
 	"cursohttp/pkg/ordenes/openapi"
 	"cursohttp/pkg/ordenes/portype"
@@ -122,7 +123,7 @@ func nuevaRaiz(f *entorno.Fabrica) *cobra.Command {
 	raiz.AddCommand(sub)
 	agregarOrdenes(raiz, f)
 	raiz.AddCommand(ordenBorrarDatos())
-	raiz.AddCommand(openapi.NuevoCmd(f.Out))
+	raiz.AddCommand(openapi.NuevoCmd(f.Out), explicar.NuevoCmd(f.Out))
 	cli.Preparar(raiz)
 	return raiz
 }

@@ -163,7 +163,8 @@ func (p *Panel) Cerrar() {
 }
 
 func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if p.servirClase(w, r) {
+	// The class page, then the API's document and the problems' pages (problemas.go).
+	if p.servirClase(w, r) || documentacion(w, r) {
 		return
 	}
 	switch {

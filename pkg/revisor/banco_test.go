@@ -35,6 +35,8 @@ type entorno struct {
 	// OpenAPI document of its program (contrato_test.go), and tallied in cobertura if set.
 	grabados  *grabados
 	cobertura *contrato.Cobertura
+	// alValidar, if set, sees each response that validated, with what it is in the document.
+	alValidar func(grabacion.Intercambio, contrato.Respuesta)
 }
 
 const arranqueDePrueba = "6db25d01"

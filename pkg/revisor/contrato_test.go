@@ -2,6 +2,9 @@ package revisor
 
 import (
 	"context"
+	"flag"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,8 +15,10 @@ import (
 	"cursohttp/internal/contrato"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/datos"
+	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/grabacion"
 	"cursohttp/pkg/idempotencia"
+	"cursohttp/pkg/problema"
 	"cursohttp/pkg/variantes"
 )
 
@@ -61,6 +66,9 @@ func (e *entorno) validarContrato(p variantes.Eleccion) {
 		if e.cobertura != nil {
 			e.cobertura.Anotar(r)
 		}
+		if e.alValidar != nil {
+			e.alValidar(i, r)
+		}
 	}
 }
 
@@ -81,7 +89,20 @@ func probarContrato(t *testing.T, p variantes.Eleccion) {
 		t.Fatal(err)
 	}
 	cob := &contrato.Cobertura{}
-	anotar := func(e *entorno) { e.cobertura = cob }
+	// The first answer of each type (not a HEAD's) is the example on its page (pkg/explicar).
+	ejemplos := map[problema.Clave]grabacion.Intercambio{}
+	var labs []string
+	anotar := func(e *entorno) {
+		e.cobertura = cob
+		labs = append(labs, e.labAddr)
+		e.alValidar = func(i grabacion.Intercambio, r contrato.Respuesta) {
+			if c, ok := claveDe(r); ok && i.Metodo != "HEAD" {
+				if _, hay := ejemplos[c]; !hay {
+					ejemplos[c] = i
+				}
+			}
+		}
+	}
 	programa := func(o *Opciones) {
 		o.Programa = p
 		o.Guardar = 5 * time.Millisecond
@@ -158,6 +179,78 @@ func probarContrato(t *testing.T, p variantes.Eleccion) {
 		t.Errorf("ninguna prueba llega a %v", r)
 	}
 	t.Logf("%d respuestas documentadas, %d alcanzadas", len(c.Documentadas()), len(c.Documentadas())-len(faltan))
+	if !p.EnLeccion4() {
+		compararEjemplos(t, ejemplos, labs)
+	}
+}
+
+var actualizar = flag.Bool("actualizar", false, "reescribe los ejemplos de pkg/explicar/ejemplos con lo que respondió el revisor")
+
+// claveDe is the catalogue entry of a documented answer (about:blank types by their status).
+func claveDe(r contrato.Respuesta) (problema.Clave, bool) {
+	if r.Tipo == "" {
+		return "", false
+	}
+	for _, c := range Catalogo() {
+		if t := problema.Buscar(c); t.Type == r.Tipo && t.Status == r.Codigo {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// The example on each type's page is a response the revisor gave in this test, written as curl -i
+// shows it: the request, the status line, the headers that carry meaning and the body.
+func compararEjemplos(t *testing.T, ejemplos map[problema.Clave]grabacion.Intercambio, labs []string) {
+	t.Helper()
+	dir := filepath.Join("..", "explicar", "ejemplos")
+	for _, c := range Catalogo() {
+		i, ok := ejemplos[c]
+		if !ok {
+			t.Errorf("ninguna respuesta de %s para su página", c)
+			continue
+		}
+		texto := ejemploDe(i, labs)
+		archivo := filepath.Join(dir, string(c)+".txt")
+		if *actualizar {
+			if err := os.WriteFile(archivo, []byte(texto), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		guardado, err := os.ReadFile(archivo)
+		if err != nil || normalizar(string(guardado)) != normalizar(texto) {
+			t.Errorf("el ejemplo de %s no es lo que respondió el revisor (go test ./pkg/revisor -run TestContrato -actualizar lo reescribe):\n%s\nguardado:\n%s %v", c, texto, guardado, err)
+		}
+	}
+}
+
+// cabecerasDelEjemplo are the headers a page shows, in this order.
+var cabecerasDelEjemplo = []string{"Location", "ETag", "Retry-After", "Allow", "Accept", "WWW-Authenticate", "Content-Type", "Content-Language"}
+
+func ejemploDe(i grabacion.Intercambio, labs []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n", i.Metodo, i.Ruta)
+	for _, n := range []string{"Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key"} {
+		if v := i.Peticion.Get(n); v != "" {
+			fmt.Fprintf(&b, "%s: %s\n", n, v)
+		}
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "HTTP/1.1 %d %s\n", i.Codigo, encabezado.Frase(i.Codigo))
+	for _, n := range cabecerasDelEjemplo {
+		for k, vs := range i.Cabeceras {
+			if strings.EqualFold(k, n) {
+				fmt.Fprintf(&b, "%s: %s\n", n, strings.Join(vs, ", "))
+			}
+		}
+	}
+	cuerpo := string(i.Cuerpo)
+	for _, l := range labs {
+		cuerpo = strings.ReplaceAll(cuerpo, l, "127.0.0.1:18081")
+	}
+	fmt.Fprintf(&b, "\n%s", cuerpo)
+	return b.String()
 }
 
 // operacionesDe are the document's operations ("GET /servicios/{id}"), HEAD left out: ambas sends

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+// The acceptance, in the terminal: what the 409 llave-en-curso means, what to do, and
+// where the lesson teaches it; a code gives every type of that code; a name the revisor has not
+// is a usage error.
+func TestOrdenExplicar(t *testing.T) {
+	t.Parallel()
+	var out, errs bytes.Buffer
+	if codigo := run(context.Background(), []string{"explicar", "llave-en-curso"}, strings.NewReader(""), &out, &errs); codigo != 0 {
+		t.Fatalf("código %d: %s", codigo, errs.String())
+	}
+	for _, want := range []string{"llave-en-curso — 409 Esa Idempotency-Key sigue en curso\n", "Qué pasó\n", "Qué hacer\nLa tabla de decisión (lección 7): esperar",
+		"¿Repetir con la misma Idempotency-Key? Sí", "  HTTP/1.1 409 Conflict\n", "  lección 6, §6.6.4 «Una misma llave, tres desenlaces»\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("revisor explicar llave-en-curso no dice %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if codigo := run(context.Background(), []string{"explicar", "409"}, strings.NewReader(""), &out, &errs); codigo != 0 ||
+		strings.Count(out.String(), " — 409 ") != 3 {
+		t.Errorf("revisor explicar 409: código %d\n%s", codigo, out.String())
+	}
+	errs.Reset()
+	if codigo := run(context.Background(), []string{"explicar", "constructor"}, strings.NewReader(""), &out, &errs); codigo != 2 ||
+		errs.String() != "revisor explicar: el revisor no tiene el type «constructor»; «revisor explicar --lista» los muestra\n" {
+		t.Errorf("revisor explicar constructor: código %d, %q", codigo, errs.String())
+	}
+}

@@ -1,0 +1,196 @@
+package panel
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"html/template"
+	"net/http"
+	"slices"
+	"strings"
+
+	"cursohttp/pkg/explicar"
+	"cursohttp/pkg/openapi"
+)
+
+// The documentation the panel serves beside the timeline (issue 26): the revisor's OpenAPI
+// document, a page to read it, and the page behind every problem type, so that a type URI leads
+// a person somewhere (RFC 9457 §3.1.1).
+const (
+	RutaOpenAPI      = "/openapi.json"
+	RutaLeerOpenAPI  = "/openapi"
+	RutaProblemas    = "/problemas"
+	prefijoProblemas = RutaProblemas + "/"
+)
+
+//go:embed documentacion/pagina.html
+var documentacionFS embed.FS
+
+var plantilla = template.Must(template.ParseFS(documentacionFS, "documentacion/pagina.html"))
+
+// documentacion answers the documentation's routes; false leaves the request to the rest.
+func documentacion(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	switch ruta := r.URL.Path; {
+	case ruta == RutaOpenAPI:
+		w.Header().Set("Content-Type", openapi.TipoMedio)
+		w.Write(openapi.Documento())
+	case ruta == RutaLeerOpenAPI:
+		ops, err := operacionesDe(openapi.Documento())
+		if err != nil {
+			http.Error(w, "el documento OpenAPI no se pudo leer: "+err.Error(), http.StatusInternalServerError)
+			return true
+		}
+		escribirPagina(w, datosPagina{Titulo: "La API del revisor", Operaciones: ops})
+	case ruta == RutaProblemas || ruta == prefijoProblemas:
+		escribirPagina(w, datosPagina{Titulo: "Los problemas del revisor", Paginas: explicar.Paginas()})
+	case strings.HasPrefix(ruta, prefijoProblemas):
+		nombre := strings.TrimPrefix(ruta, prefijoProblemas)
+		for _, p := range explicar.Paginas() {
+			if p.Nombre() == nombre {
+				escribirPagina(w, datosPagina{Titulo: nombre + " — los problemas del revisor", Pagina: &p})
+				return true
+			}
+		}
+		http.Error(w, "el revisor no tiene el type «"+nombre+"»: la lista está en /problemas", http.StatusNotFound)
+	default:
+		return false
+	}
+	return true
+}
+
+type datosPagina struct {
+	Titulo      string
+	Pagina      *explicar.Pagina
+	Paginas     []explicar.Pagina
+	Operaciones []operacionLegible
+}
+
+func escribirPagina(w http.ResponseWriter, d datosPagina) {
+	var b bytes.Buffer
+	if err := plantilla.Execute(&b, d); err != nil {
+		http.Error(w, "no pude armar la página: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(b.Bytes())
+}
+
+// operacionLegible is one operation of the document as the reading page shows it.
+type operacionLegible struct {
+	Metodo, Ruta, Resumen, Descripcion, Alcance string
+	Obsoleta                                    bool
+	Respuestas                                  []respuestaLegible
+}
+
+type respuestaLegible struct {
+	Codigo      string
+	Descripcion string
+	Problemas   []string // the types' page names
+}
+
+// operacionesDe reads the document's operations (HEAD left out: it answers as GET) in its order.
+func operacionesDe(doc []byte) ([]operacionLegible, error) {
+	var d struct {
+		Paths      ordenado `json:"paths"`
+		Components struct {
+			Responses map[string]json.RawMessage `json:"responses"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, err
+	}
+	var ops []operacionLegible
+	for _, camino := range d.Paths {
+		var item ordenado
+		if err := json.Unmarshal(camino.valor, &item); err != nil {
+			return nil, err
+		}
+		for _, m := range item {
+			if m.clave == "parameters" || m.clave == "head" {
+				continue
+			}
+			var op struct {
+				Summary     string                `json:"summary"`
+				Description string                `json:"description"`
+				Deprecated  bool                  `json:"deprecated"`
+				Security    []map[string][]string `json:"security"`
+				Responses   ordenado              `json:"responses"`
+			}
+			if err := json.Unmarshal(m.valor, &op); err != nil {
+				return nil, err
+			}
+			o := operacionLegible{Metodo: strings.ToUpper(m.clave), Ruta: camino.clave, Resumen: op.Summary,
+				Descripcion: op.Description, Obsoleta: op.Deprecated}
+			for _, s := range op.Security {
+				for _, alcances := range s {
+					o.Alcance = strings.Join(alcances, ", ")
+				}
+			}
+			for _, r := range op.Responses {
+				cuerpo := r.valor
+				var referencia struct {
+					Ref string `json:"$ref"`
+				}
+				if json.Unmarshal(cuerpo, &referencia) == nil && referencia.Ref != "" {
+					cuerpo = d.Components.Responses[strings.TrimPrefix(referencia.Ref, "#/components/responses/")]
+				}
+				var resp struct {
+					Description string `json:"description"`
+				}
+				json.Unmarshal(cuerpo, &resp)
+				o.Respuestas = append(o.Respuestas, respuestaLegible{Codigo: r.clave, Descripcion: resp.Description, Problemas: problemasDe(cuerpo)})
+			}
+			ops = append(ops, o)
+		}
+	}
+	return ops, nil
+}
+
+// problemasDe are the types a response's schema names (its $refs to problema-<nombre>).
+func problemasDe(respuesta []byte) []string {
+	var nombres []string
+	const prefijo = `"#/components/schemas/problema-`
+	texto := string(respuesta)
+	for {
+		i := strings.Index(texto, prefijo)
+		if i < 0 {
+			break
+		}
+		texto = texto[i+len(prefijo):]
+		if j := strings.IndexByte(texto, '"'); j >= 0 && !slices.Contains(nombres, texto[:j]) {
+			nombres = append(nombres, texto[:j])
+		}
+	}
+	return nombres
+}
+
+// ordenado is a JSON object read in its order (encoding/json's maps forget it).
+type ordenado []struct {
+	clave string
+	valor json.RawMessage
+}
+
+func (o *ordenado) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		*o = append(*o, struct {
+			clave string
+			valor json.RawMessage
+		}{t.(string), v})
+	}
+	return nil
+}

@@ -1,0 +1,65 @@
+package panel
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/openapi"
+	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/variantes"
+)
+
+func leer(t *testing.T, url string) (int, string, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+}
+
+// The panel serves the revisor's OpenAPI document, a page to read it, and a page behind every
+// problem type: what the 409 llave-en-curso means, what to do, where the lesson teaches it.
+func TestDocumentacionDelPanel(t *testing.T) {
+	t.Parallel()
+	base := servidortest.Nuevo(t, Nuevo(Opciones{})).URL
+
+	codigo, tipo, doc := leer(t, base+RutaOpenAPI)
+	if codigo != 200 || tipo != "application/json" || !bytes.Equal([]byte(doc), openapi.Documento()) {
+		t.Errorf("/openapi.json: %d %s, %d bytes", codigo, tipo, len(doc))
+	}
+	codigo, _, pagina := leer(t, base+"/problemas/llave-en-curso")
+	for _, want := range []string{"409 Esa Idempotency-Key sigue en curso", "Qué pasó", "<strong>esperar</strong>",
+		"¿Repetir con la misma Idempotency-Key? Sí", "HTTP/1.1 409 Conflict", "lección 6, §6.6.4 «Una misma llave, tres desenlaces»"} {
+		if codigo != 200 || !strings.Contains(pagina, want) {
+			t.Errorf("/problemas/llave-en-curso (%d) no dice %q:\n%s", codigo, want, pagina)
+		}
+	}
+	_, _, indice := leer(t, base+"/problemas")
+	for _, c := range revisor.Catalogo() {
+		if !strings.Contains(indice, `href="/problemas/`+string(c)+`"`) {
+			t.Errorf("/problemas no enlaza %s", c)
+		}
+		if codigo, tipo, _ := leer(t, base+"/problemas/"+string(c)); codigo != 200 || tipo != "text/html; charset=utf-8" {
+			t.Errorf("/problemas/%s: %d %s", c, codigo, tipo)
+		}
+	}
+	_, _, api := leer(t, base+RutaLeerOpenAPI)
+	for _, op := range revisor.Operaciones(variantes.Eleccion{}) {
+		if !strings.Contains(api, "<code>"+op.Metodo+" "+op.Ruta+"</code>") {
+			t.Errorf("/openapi no muestra %s %s", op.Metodo, op.Ruta)
+		}
+	}
+	if !strings.Contains(api, `<a href="/problemas/llave-en-curso">`) {
+		t.Error("/openapi no enlaza las páginas de los problemas")
+	}
+	if codigo, _, _ := leer(t, base+"/problemas/constructor"); codigo != 404 {
+		t.Errorf("/problemas/constructor: %d", codigo)
+	}
+}
