@@ -11,6 +11,7 @@ import (
 
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/hostil"
 	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/panel"
@@ -155,7 +156,7 @@ un cliente con un type que llega de afuera.
 			return servidor.Correr(cmd.Context(), servidor.Programa{
 				Nombre: "laboratorio hostil", Opciones: o, Out: f.out, Err: f.err,
 				Armar: func(zerolog.Logger, observacion.Observador) (http.Handler, func(), error) {
-					return laboratorio.NuevoHostil(), nil, nil
+					return hostil.Nuevo(), nil, nil
 				},
 				Inicio: linea("servicio hostil en http://", ""),
 			})

@@ -20,8 +20,8 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/grabacion"
+	"cursohttp/pkg/hostil"
 	"cursohttp/pkg/idempotencia"
-	"cursohttp/pkg/laboratorio"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/ordenes/agente"
 	"cursohttp/pkg/ordenes/ahorro"
@@ -138,7 +138,7 @@ func agregarOrdenes(raiz *cobra.Command, f *entorno.Fabrica) {
 		portype.NuevoCmd(f, nil),
 		sincronizar.NuevoCmd(f, nil),
 		agente.NuevoCmd(f, nil),
-		comprobar.NuevoCmd(f, func() http.Handler { return laboratorio.NuevoHostil() }),
+		comprobar.NuevoCmd(f, func() http.Handler { return hostil.Nuevo() }),
 		decidir.NuevoCmd(f),
 		fueradetabla.NuevoCmd(f, nil),
 		ahorro.NuevoCmd(f, nil),

@@ -64,8 +64,8 @@ func ServidorCrudo(t testing.TB, atender func(net.Conn)) string {
 
 // PedirCrudo sends peticion as it is written to addr and returns the response as it came: the
 // status line and the headers with their names, order and case, and a body read by its
-// Content-Length (or to the end of the connection without one). A connection that cannot be made,
-// or a head that never ends, fails the test.
+// Content-Length (or to the end of the connection without one; none for HEAD, 204 and 304, as HTTP
+// says). A connection that cannot be made, or a head that never ends, fails the test.
 func PedirCrudo(t testing.TB, addr, peticion string) string {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
@@ -94,10 +94,13 @@ func PedirCrudo(t testing.TB, addr, peticion string) string {
 		}
 	}
 	var cuerpo []byte
-	if largo >= 0 {
+	linea, _, _ := strings.Cut(cab.String(), "\r\n")
+	switch {
+	case strings.HasPrefix(peticion, "HEAD "), strings.Contains(linea, " 204 "), strings.Contains(linea, " 304 "):
+	case largo >= 0:
 		cuerpo = make([]byte, largo)
 		_, err = io.ReadFull(r, cuerpo)
-	} else {
+	default:
 		cuerpo, err = io.ReadAll(r)
 	}
 	if err != nil {

@@ -198,8 +198,8 @@ func comprobarTabla(ctx context.Context, e entorno.Entorno, tabla decision.Tabla
 }
 
 // NuevoCmd is `revisor comprobar`, the group of the course's two checkers. hostil builds the
-// hostile service `comprobar tabla` opens while it runs (cmd/revisor passes the laboratory's,
-// laboratorio.NuevoHostil), so this package does not link the bench.
+// hostile service `comprobar tabla` opens while it runs (cmd/revisor passes the one of pkg/hostil,
+// hostil.Nuevo), so this package does not link the hostile server itself.
 func NuevoCmd(f *entorno.Fabrica, hostil func() http.Handler) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "comprobar",

@@ -19,7 +19,7 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
-	"cursohttp/pkg/laboratorio"
+	"cursohttp/pkg/hostil"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/problema"
 	respuestas "cursohttp/pkg/respuesta"
@@ -31,7 +31,7 @@ func TestComprobarTablaSieteDeSiete(t *testing.T) {
 	var out bytes.Buffer
 	e := ordenestest.Entorno(&out)
 	e.Laboratorio = lab
-	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, "127.0.0.1:0", laboratorio.NuevoHostil()); c != 0 {
+	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, "127.0.0.1:0", hostil.Nuevo()); c != 0 {
 		t.Fatalf("código de salida %d, se esperaba 0:\n%s", c, out.String())
 	}
 	ordenestest.CompararLineas(t, out.String(), leccion7.ComprobarTabla)
@@ -74,7 +74,7 @@ func TestComprobarTablaConElPuertoOcupado(t *testing.T) {
 	var out bytes.Buffer
 	e := ordenestest.Entorno(&out)
 	e.Laboratorio = "http://127.0.0.1:1"
-	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, ln.Addr().String(), laboratorio.NuevoHostil()); c != 1 {
+	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, ln.Addr().String(), hostil.Nuevo()); c != 1 {
 		t.Fatalf("código de salida %d, se esperaba 1", c)
 	}
 	if !strings.Contains(out.String(), "el puerto ya está en uso") || strings.Contains(out.String(), "comprobaciones") {
@@ -95,7 +95,7 @@ func TestComprobarTablaCierraElServicioHostil(t *testing.T) {
 	var out bytes.Buffer
 	e := ordenestest.Entorno(&out)
 	e.Laboratorio = lab
-	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, direccion, laboratorio.NuevoHostil()); c != 0 {
+	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, direccion, hostil.Nuevo()); c != 0 {
 		t.Fatalf("código de salida %d:\n%s", c, out.String())
 	}
 	if conn, err := net.Dial("tcp", direccion); err == nil {
@@ -171,16 +171,16 @@ func TestComprobarTablaSinHasOwn(t *testing.T) {
 }
 
 // nuevoCmd is `revisor comprobar` as the revisor wires it, with the laboratory's hostile service.
-func nuevoCmd(f *entorno.Fabrica) *cobra.Command { return NuevoCmd(f, hostil) }
+func nuevoCmd(f *entorno.Fabrica) *cobra.Command { return NuevoCmd(f, nuevoHostil) }
 
-func hostil() http.Handler { return laboratorio.NuevoHostil() }
+func nuevoHostil() http.Handler { return hostil.Nuevo() }
 
 // What each command line becomes, seen through runF without running the checkers.
 func TestLineasDeOrdenes(t *testing.T) {
 	t.Parallel()
 	tabla := func(f *entorno.Fabrica, a ordenestest.Anotar) *cobra.Command {
-		return nuevoCmdComprobarTabla(f, hostil, func(_ context.Context, e entorno.Entorno, tabla decision.Tabla, direccion string, hostil http.Handler) int {
-			a(fmt.Sprintf("%s %+v hostil=%s %v", ordenestest.Bases(e), tabla, direccion, hostil != nil))
+		return nuevoCmdComprobarTabla(f, nuevoHostil, func(_ context.Context, e entorno.Entorno, tabla decision.Tabla, direccion string, servidor http.Handler) int {
+			a(fmt.Sprintf("%s %+v hostil=%s %v", ordenestest.Bases(e), tabla, direccion, servidor != nil))
 			return 0
 		})
 	}

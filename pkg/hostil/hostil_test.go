@@ -1,8 +1,10 @@
-package laboratorio
+package hostil
 
 import (
+	"strings"
 	"testing"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 )
 
@@ -18,7 +20,7 @@ func tipoX(tipo string) string {
 // TestHostil compares with what the course's hostile service sent for the same targets.
 func TestHostil(t *testing.T) {
 	t.Parallel()
-	ts := servidortest.Nuevo(t, NuevoHostil())
+	ts := servidortest.Nuevo(t, Nuevo())
 	addr := ts.Listener.Addr().String()
 	casos := []struct {
 		metodo, objetivo, cuerpo string
@@ -69,20 +71,33 @@ func TestHostil(t *testing.T) {
 	for _, c := range casos {
 		t.Run(c.metodo+" "+c.objetivo, func(t *testing.T) {
 			t.Parallel()
-			r := pedirCrudo(t, addr, c.metodo, c.objetivo, "")
-			if r.linea != "HTTP/1.1 409 Conflict" {
-				t.Errorf("línea %q", r.linea)
+			linea, cabeceras, cuerpo := partir(prueba.PedirCrudo(t, addr, c.metodo+" "+c.objetivo+" HTTP/1.1\r\nHost: x\r\n\r\n"))
+			if linea != "HTTP/1.1 409 Conflict" {
+				t.Errorf("línea %q", linea)
 			}
-			if ct := r.cabeceras["Content-Type"]; ct != "application/problem+json" {
+			if ct := cabeceras["Content-Type"]; ct != "application/problem+json" {
 				t.Errorf("Content-Type %q", ct)
 			}
-			if r.cuerpo != c.cuerpo {
-				t.Errorf("cuerpo %q, se esperaba %q", r.cuerpo, c.cuerpo)
+			if cuerpo != c.cuerpo {
+				t.Errorf("cuerpo %q, se esperaba %q", cuerpo, c.cuerpo)
 			}
 		})
 	}
-	r := pedirCrudo(t, addr, "HEAD", "/type/x", "")
-	if r.linea != "HTTP/1.1 409 Conflict" || r.cuerpo != "" || r.cabeceras["Content-Length"] != "50" {
-		t.Errorf("HEAD: %q", r.todo)
+	todo := prueba.PedirCrudo(t, addr, "HEAD /type/x HTTP/1.1\r\nHost: x\r\n\r\n")
+	if linea, cabeceras, cuerpo := partir(todo); linea != "HTTP/1.1 409 Conflict" || cuerpo != "" || cabeceras["Content-Length"] != "50" {
+		t.Errorf("HEAD: %q", todo)
 	}
+}
+
+// partir splits a raw response into its status line, its fields by name and its body.
+func partir(todo string) (linea string, cabeceras map[string]string, cuerpo string) {
+	cabeza, cuerpo, _ := strings.Cut(todo, "\r\n\r\n")
+	lineas := strings.Split(cabeza, "\r\n")
+	cabeceras = map[string]string{}
+	for _, l := range lineas[1:] {
+		if n, v, ok := strings.Cut(l, ": "); ok {
+			cabeceras[n] = v
+		}
+	}
+	return lineas[0], cabeceras, cuerpo
 }
