@@ -31,7 +31,7 @@ build: ## compila los cuatro programas en bin/
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-check: estatico ## el ciclo rápido, menos de un minuto: make estatico y las pruebas sin las lentas (go test -short)
+check: estatico ## el ciclo rápido: make estatico y las pruebas sin las lentas (go test -short)
 	$(GO) test -short -p $(P) ./...
 
 estatico: ## gofmt, go vet (también para windows y darwin, pruebas incluidas), go.mod ordenado, nada de código muerto ni de pruebas dentro de los programas; todo a la vez
