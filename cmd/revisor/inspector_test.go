@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,7 +97,7 @@ func TestInspectorDeMCP(t *testing.T) {
 		for _, r := range pedir(t, "resources/list")["resources"].([]any) {
 			uris = append(uris, r.(map[string]any)["uri"].(string))
 		}
-		if strings.Join(uris, " ") != agentemcp.RecursoProblemas+" "+agentemcp.RecursoTabla {
+		if strings.Join(uris, " ") != agentemcp.RecursoOpenAPI+" "+agentemcp.RecursoProblemas+" "+agentemcp.RecursoTabla {
 			t.Errorf("recursos: %v", uris)
 		}
 		for uri, clave := range map[string]string{agentemcp.RecursoTabla: "codigos", agentemcp.RecursoProblemas: "problemas"} {
@@ -105,6 +106,12 @@ func TestInspectorDeMCP(t *testing.T) {
 			if len(contenidos) != 1 || json.Unmarshal([]byte(contenidos[0].(map[string]any)["text"].(string)), &v) != nil || len(v[clave].([]any)) < 20 {
 				t.Errorf("%s: %v", uri, contenidos)
 			}
+		}
+		contenidos, _ := pedir(t, "resources/read", "--uri", agentemcp.RecursoOpenAPI)["contents"].([]any)
+		var doc map[string]any
+		if len(contenidos) != 1 || contenidos[0].(map[string]any)["mimeType"] != agentemcp.TipoOpenAPI ||
+			json.Unmarshal([]byte(contenidos[0].(map[string]any)["text"].(string)), &doc) != nil || !strings.HasPrefix(fmt.Sprint(doc["openapi"]), "3.1") {
+			t.Errorf("%s: %v", agentemcp.RecursoOpenAPI, contenidos)
 		}
 	})
 	t.Run("prompts", func(t *testing.T) {

@@ -560,13 +560,17 @@ func TestAgenteMCPRecursosYPrompt(t *testing.T) {
 	s, _ := agenteMCP(t, nil, nil)
 	ctx := context.Background()
 	lista, err := s.ListResources(ctx, nil)
-	if err != nil || len(lista.Resources) != 2 {
+	if err != nil || len(lista.Resources) != 3 {
 		t.Fatalf("resources/list: %v %v", lista, err)
 	}
 	leer := func(uri string) map[string]any {
 		t.Helper()
+		tipo := "application/json"
+		if uri == RecursoOpenAPI {
+			tipo = TipoOpenAPI
+		}
 		r, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
-		if err != nil || len(r.Contents) != 1 || r.Contents[0].MIMEType != "application/json" || r.Contents[0].URI != uri {
+		if err != nil || len(r.Contents) != 1 || r.Contents[0].MIMEType != tipo || r.Contents[0].URI != uri {
 			t.Fatalf("resources/read %s: %v %v", uri, r, err)
 		}
 		var v map[string]any
@@ -576,9 +580,13 @@ func TestAgenteMCPRecursosYPrompt(t *testing.T) {
 		return v
 	}
 	for _, r := range lista.Resources {
-		if r.URI != RecursoTabla && r.URI != RecursoProblemas || r.Title == "" || r.Description == "" {
+		if r.URI != RecursoTabla && r.URI != RecursoProblemas && r.URI != RecursoOpenAPI || r.Title == "" || r.Description == "" {
 			t.Errorf("recurso %+v", r)
 		}
+	}
+	// The OpenAPI document «revisor openapi» prints.
+	if doc := leer(RecursoOpenAPI); !strings.HasPrefix(fmt.Sprint(doc["openapi"]), "3.1") || doc["paths"] == nil {
+		t.Errorf("el documento OpenAPI: openapi %v, paths %v", doc["openapi"], doc["paths"] != nil)
 	}
 
 	tabla := leer(RecursoTabla)

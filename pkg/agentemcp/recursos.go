@@ -9,18 +9,23 @@ import (
 
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/jsonjs"
+	"cursohttp/pkg/openapi"
 	"cursohttp/pkg/problema"
 )
 
-// What the server offers besides its tools: two resources an agent (or the person configuring
-// it) can read before calling anything, the decision table that fills every result's «accion»
-// and the revisor's catalogue of problem types with the table's decision for each, and one prompt,
-// the lesson's way of registering a service, step by step.
+// What the server offers besides its tools: three resources an agent (or the person configuring
+// it) can read before calling anything, the decision table that fills every result's «accion»,
+// the revisor's catalogue of problem types with the table's decision for each, and the revisor's
+// OpenAPI document; and one prompt, the lesson's way of registering a service, step by step.
 const (
 	RecursoTabla     = "revisor://tabla-de-decision"
 	RecursoProblemas = "revisor://problemas"
+	RecursoOpenAPI   = "revisor://openapi"
 	PromptAlta       = "alta_segura_de_servicio"
 )
+
+// TipoOpenAPI is the OpenAPI document's media type (the OpenAPI Initiative's registration).
+const TipoOpenAPI = "application/openapi+json"
 
 // agregarRecursos adds the resources and the prompt to s.
 func agregarRecursos(s *mcp.Server) {
@@ -38,6 +43,14 @@ func agregarRecursos(s *mcp.Server) {
 	recurso(RecursoProblemas, "catalogo_de_problemas", "Los problemas que puede responder el revisor",
 		"Cada type de Problem Details del revisor con su código, su title y lo que decide la tabla con él.",
 		catalogoDeProblemas)
+	s.AddResource(&mcp.Resource{URI: RecursoOpenAPI, Name: "openapi", Title: "El documento OpenAPI 3.1 del revisor",
+		Description: "Cada ruta y método del revisor, cada código que puede responder con su type de Problem Details y las cabeceras que significan algo (el mismo que imprime «revisor openapi»).",
+		MIMEType:    TipoOpenAPI},
+		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
+				URI: RecursoOpenAPI, MIMEType: TipoOpenAPI, Text: string(openapi.Documento()),
+			}}}, nil
+		})
 	s.AddPrompt(&mcp.Prompt{
 		Name:  PromptAlta,
 		Title: "Dar de alta un servicio sin duplicarlo",
