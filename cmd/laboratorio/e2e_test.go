@@ -166,7 +166,7 @@ func TestE2ELaboratorio(t *testing.T) {
 	if !errors.As(err, &salidaErr) || salidaErr.ExitCode() != 1 {
 		t.Errorf("la segunda copia terminó con %v, se esperaba la salida 1", err)
 	}
-	wantErr := "laboratorio no puede escuchar en 127.0.0.1:" + puerto + ": el puerto ya está en uso; quizá otra copia de laboratorio sigue corriendo (detenlo con Ctrl+C o make lab-down) o usa --puerto\n"
+	wantErr := "laboratorio no puede escuchar en 127.0.0.1:" + puerto + ": el puerto ya está en uso; quizá otra copia de laboratorio sigue corriendo (detenlo con Ctrl+C o con laboratorio lab detener) o usa --puerto\n"
 	if out.String() != "" || errOut.String() != wantErr {
 		t.Errorf("segunda copia: stdout %q, stderr %q", out.String(), errOut.String())
 	}

@@ -294,7 +294,7 @@ func (m *motor) escuchar(programa string, puerto int, bandera string) (net.Liste
 		var ocupado *servidor.PuertoOcupado
 		if errors.As(err, &ocupado) {
 			quien := map[string]string{"revisor": "el revisor", "pasarela": "la pasarela"}[programa]
-			return nil, &Error{Texto: fmt.Sprintf("no puedo abrir %s en %s: el puerto ya está en uso (¿el laboratorio sigue arrancado? make lab-down lo detiene); o elige puertos libres con %s", quien, o.Addr(), bandera)}
+			return nil, &Error{Texto: fmt.Sprintf("no puedo abrir %s en %s: el puerto ya está en uso (¿el laboratorio sigue arrancado? laboratorio lab detener lo detiene); o elige puertos libres con %s", quien, o.Addr(), bandera)}
 		}
 		return nil, &Error{Texto: err.Error()}
 	}

@@ -165,7 +165,7 @@ func (e *PuertoOcupado) Error() string {
 			quien += " o " + duenio
 		}
 	}
-	return fmt.Sprintf("%s no puede escuchar en %s: el puerto ya está en uso; quizá %s sigue corriendo (detenlo con Ctrl+C o make lab-down) o usa --puerto",
+	return fmt.Sprintf("%s no puede escuchar en %s: el puerto ya está en uso; quizá %s sigue corriendo (detenlo con Ctrl+C o con laboratorio lab detener) o usa --puerto",
 		e.Programa, e.Addr, quien)
 }
 
