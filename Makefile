@@ -6,9 +6,10 @@ PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 w
 
 # Test binaries run P at a time, not one per core (go test's default): most tests wait on timers,
 # servers and child processes, not on the CPU. The packages whose tests take longest (a 45 s soak,
-# servers' timeouts, the scenes' own tests) start first, so none of them ends the run alone.
+# servers' timeouts, the scenes' own tests, the grader running its test clients) start first, so none of
+# them ends the run alone.
 P ?= 4
-LENTOS := ./pruebas ./scripts/escenas ./pkg/altasegura ./pkg/revisor
+LENTOS := ./pkg/examen ./pruebas ./scripts/escenas ./pkg/altasegura ./pkg/revisor
 
 .DEFAULT_GOAL := help
 .PHONY: help deps build cruzar test check estatico unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-reset lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo postgres perfiles clean
