@@ -21,6 +21,7 @@ import (
 	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/topes"
 )
 
 // The tool layer of fig07_03.ts served over the Model Context Protocol, so a real agent can call
@@ -47,10 +48,10 @@ const CredencialDelAgente = "escritura-a"
 // schema: far above what the revisor accepts (a name of 40), so its 422 still comes back as
 // corregir, but small enough that a remembered intent stays small.
 const (
-	maxIntenciones  = 1024
-	topeIntenciones = 1 << 20
-	TopeNombre      = 1000
-	TopeURL         = 2048
+	maxIntenciones  = topes.IntencionesMCP
+	topeIntenciones = topes.IntencionesMCPByte
+	TopeNombre      = topes.NombreMCP
+	TopeURL         = topes.URLMCP
 )
 
 // instrucciones are what the server tells the agent about its tools (initialize's instructions).

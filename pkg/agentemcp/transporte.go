@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"cursohttp/pkg/topes"
 )
 
 // The stdio transport's bounds. A message is one line, and a line is at most TopeLinea bytes: the
@@ -21,9 +23,9 @@ import (
 // lines: past either the server reads no more until some are answered, so a client that sends
 // faster than the revisor answers waits instead of growing the server.
 const (
-	TopeLinea    = 64 << 10
-	TopeEnCurso  = 1 << 20
-	TopeLlamadas = 64
+	TopeLinea    = topes.LineaMCP
+	TopeEnCurso  = topes.LlamadasMCPBytes
+	TopeLlamadas = topes.LlamadasMCP
 )
 
 // transporte is MCP's stdio transport (newline-delimited JSON-RPC) read by this server itself

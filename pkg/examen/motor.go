@@ -29,6 +29,7 @@ import (
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/topes"
 )
 
 // Opciones are one grading run's inputs.
@@ -37,7 +38,7 @@ type Opciones struct {
 	Orden []string
 	// Semilla draws the names' mark and the intermittent failures: the same seed, the same run.
 	Semilla uint64
-	// Limite bounds each intent; the client is stopped then. Zero: LimitePorOmision seconds.
+	// Limite bounds each intent; the client is stopped then. Zero: LimitePorOmision.
 	Limite time.Duration
 	// PuertoPasarela and PuertoRevisor: where the grader's own servers listen on 127.0.0.1; the
 	// course's (18082, 18080) unless PuertosLibres, which takes free ones.
@@ -83,7 +84,7 @@ const VariablePasarela = "PASARELA_URL"
 
 // TopeSalida is how much of a client's output is kept (for nothing but --json's tail); the rest is
 // read and thrown away, so a client that prints megabytes costs nothing.
-const TopeSalida = 4 << 10
+const TopeSalida = topes.SalidaCliente
 
 // Intento is one attempt as the gateway saw it.
 type Intento struct {
@@ -169,7 +170,7 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 		return nil, &Error{Texto: fmt.Sprintf("no encuentro la orden «%s»: %s", o.Orden[0], causaDeRuta(err)), Uso: true}
 	}
 	if o.Limite <= 0 {
-		o.Limite = LimitePorOmision * time.Second
+		o.Limite = LimitePorOmision
 	}
 	if o.Entorno == nil {
 		o.Entorno = os.Environ()

@@ -58,7 +58,7 @@ const (
 	EnCursoPorCredencialPorOmision = topes.LlavesEnCurso
 	// PlazoPorOmision: a registration runs for well under a second (the course's save pause is
 	// half of one); ten allow a slow DNS answer and a database that has to reconnect.
-	PlazoPorOmision = 10 * time.Second
+	PlazoPorOmision = topes.PlazoLlave
 )
 
 // Opciones configure a Registro. A bound larger than the one containing it is lowered to it.

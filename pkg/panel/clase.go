@@ -18,6 +18,7 @@ import (
 
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 // The class page (issue 24.5): each student's last grading (revisor comprobar cliente --enviar),
@@ -31,10 +32,10 @@ const (
 
 // Bounds of what a class can make the panel hold.
 const (
-	TopeAlumnos        = 500
-	TopeNombreAlumno   = 60 // characters
-	TopeComprobaciones = 16
-	topeResultados     = 16 << 10 // bytes of one POST
+	TopeAlumnos        = topes.Alumnos
+	TopeNombreAlumno   = topes.NombreAlumno // characters
+	TopeComprobaciones = topes.Comprobaciones
+	topeResultados     = topes.ResultadosBytes // bytes of one POST
 )
 
 // Resultados is one grading as a program posts it.

@@ -35,6 +35,7 @@ import (
 	"cursohttp/pkg/fallas"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 //go:embed web
@@ -52,17 +53,17 @@ const (
 
 // Topes: everything a stranger can grow is bounded in bytes as well as in count.
 const (
-	TopeHistoria      = 20_000   // events kept for a page that opens later
-	TopeHistoriaBytes = 16 << 20 // and their bytes: the oldest go first past either
-	TopeLote          = 4 << 20  // bytes of one POST of events
-	TopeEvento        = 64 << 10 // bytes of one event's line: a longer one refuses its batch (413)
-	TopeCampo         = 2 << 10  // bytes of one text field kept (a route, a key, a result): cut past it
-	TopeFlujos        = 256      // pages open at once; one more gets 503 and tries again later
-	topeEspera        = 256      // events waiting for one slow page before it is dropped
+	TopeHistoria      = topes.Historia      // events kept for a page that opens later
+	TopeHistoriaBytes = topes.HistoriaBytes // and their bytes: the oldest go first past either
+	TopeLote          = topes.LoteDeEventos // bytes of one POST of events
+	TopeEvento        = topes.Evento        // bytes of one event's line: a longer one refuses its batch (413)
+	TopeCampo         = topes.CampoDeEvento // bytes of one text field kept (a route, a key, a result): cut past it
+	TopeFlujos        = topes.Flujos        // pages open at once; one more gets 503 and tries again later
+	topeEspera        = 256                 // events waiting for one slow page before it is dropped
 	// EsperaEscritura bounds each write to a page's stream: a page that takes nothing for this
 	// long is dropped (a browser that reads reconnects and gets the history again), so pages that
 	// never read cannot hold the panel's connections.
-	EsperaEscritura = 10 * time.Second
+	EsperaEscritura = topes.EsperaEscritura
 )
 
 // Opciones configure a Panel.

@@ -49,7 +49,7 @@ const (
 	// EsperaLlave bounds each step on a registration's Idempotency-Key (reserving it, giving it
 	// back) apart from the registration's own Plazo, so that a key is given back even when what
 	// ran out was the registration's time.
-	EsperaLlave = 5 * time.Second
+	EsperaLlave = topes.EsperaLlave
 	// ServiciosPorEquipo bounds a team's live services (beyond the course, whose list grows for
 	// ever): with URLMaxima it bounds what a writer can make the revisor hold (3 teams × 10,000 ×
 	// about 2.3 KB ≈ 70 MB at most), while a load test through the gateway (pruebas' soak registers

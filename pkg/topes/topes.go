@@ -44,6 +44,36 @@ const (
 	CampoLibro       = 512               // bytes of a ledger entry's path, and of its key
 	Lento            = 99_999            // milliseconds of lento:MS and of the bench's /lento/MS
 	UbicacionesLibro = 100_000           // Locations remembered to tell a replayed 201 from a new write
+
+	// A registration's Idempotency-Key (pkg/idempotencia, pkg/revisor).
+	PlazoLlave  = 10 * time.Second // a key held by a request in progress: a lease, past which it is free
+	EsperaLlave = 5 * time.Second  // each step on the key (reserving, giving back), apart from the lease
+
+	// The panel (pkg/panel): the timeline page and the class page.
+	Historia        = 20_000   // events kept for a page that opens later
+	HistoriaBytes   = 16 << 20 // and their bytes
+	LoteDeEventos   = 4 << 20  // bytes of one POST of events
+	Evento          = 64 << 10 // bytes of one event's line
+	CampoDeEvento   = 2 << 10  // bytes of one text field of an event kept
+	Flujos          = 256      // pages reading the stream at once
+	Alumnos         = 500      // students on the class page
+	NombreAlumno    = 60       // characters of a student's name
+	Comprobaciones  = 16       // checks of one posted result
+	ResultadosBytes = 16 << 10 // bytes of one POST of results
+
+	// revisor agente mcp (pkg/agentemcp).
+	LineaMCP           = 64 << 10 // bytes of one JSON-RPC line
+	LlamadasMCP        = 64       // calls read and not yet answered
+	LlamadasMCPBytes   = 1 << 20  // and their bytes
+	IntencionesMCP     = 1024     // registrations of unknown outcome whose key it keeps
+	IntencionesMCPByte = 1 << 20  // and their bytes
+	NombreMCP          = 1000     // characters of alta_de_servicio's nombre
+	URLMCP             = 2048     // characters of its url
+
+	// revisor comprobar cliente (pkg/examen).
+	SalidaCliente  = 4 << 10          // bytes of a graded client's output kept; the rest is read and dropped
+	LimiteCliente  = 30 * time.Second // one run of a graded client (--limite)
+	IntentosMaximo = 10               // attempts of one intent before a client counts as not giving up
 )
 
 // Unidad is how a limit's value reads.
@@ -127,5 +157,27 @@ func Tabla() []Tope {
 		{"campo-libro", CampoLibro, Bytes, "la ruta y la llave de cada asiento del libro"},
 		{"ubicaciones-libro", UbicacionesLibro, Cantidad, "las Location que el libro recuerda para reconocer un 201 repetido"},
 		{"lento", Lento, Cantidad, "los milisegundos de lento:MS y de /lento/MS"},
+		{"plazo-llave", t(PlazoLlave), Tiempo, "cuánto retiene una llave la petición que la tomó"},
+		{"espera-llave", t(EsperaLlave), Tiempo, "cada paso sobre la llave de un alta: tomarla, soltarla"},
+		{"historia", Historia, Cantidad, "los eventos que guarda el panel para una página que se abre luego"},
+		{"historia-bytes", HistoriaBytes, Bytes, "sus bytes"},
+		{"lote-de-eventos", LoteDeEventos, Bytes, "un POST de eventos al panel"},
+		{"evento", Evento, Bytes, "la línea de un evento"},
+		{"campo-de-evento", CampoDeEvento, Bytes, "cada texto de un evento que se guarda"},
+		{"flujos", Flujos, Cantidad, "las páginas que leen el flujo del panel a la vez"},
+		{"alumnos", Alumnos, Cantidad, "los alumnos de la página de la clase"},
+		{"nombre-alumno", NombreAlumno, Cantidad, "los caracteres del nombre de un alumno"},
+		{"comprobaciones", Comprobaciones, Cantidad, "las comprobaciones de un resultado publicado"},
+		{"resultados-bytes", ResultadosBytes, Bytes, "un POST de resultados a la clase"},
+		{"linea-mcp", LineaMCP, Bytes, "una línea JSON-RPC de revisor agente mcp"},
+		{"llamadas-mcp", LlamadasMCP, Cantidad, "las llamadas leídas y aún sin respuesta"},
+		{"llamadas-mcp-bytes", LlamadasMCPBytes, Bytes, "sus bytes"},
+		{"intenciones-mcp", IntencionesMCP, Cantidad, "las altas de resultado desconocido cuya llave guarda"},
+		{"intenciones-mcp-bytes", IntencionesMCPByte, Bytes, "sus bytes"},
+		{"nombre-mcp", NombreMCP, Cantidad, "los caracteres del nombre de alta_de_servicio"},
+		{"url-mcp", URLMCP, Cantidad, "los caracteres de su url"},
+		{"salida-cliente", SalidaCliente, Bytes, "lo que se guarda de la salida de un cliente calificado"},
+		{"limite-cliente", t(LimiteCliente), Tiempo, "cada corrida de un cliente calificado (--limite)"},
+		{"intentos-maximo", IntentosMaximo, Cantidad, "los intentos de un alta antes de contar como que no se rinde"},
 	}
 }
