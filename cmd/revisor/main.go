@@ -60,8 +60,14 @@ revisiones y su salud.
                               (con Idempotency-Key, un reintento no lo duplica)
   /servicios/{id}             GET, PUT (con If-Match) y DELETE
   /servicios/{id}/revisiones  POST pide una revisión: 3 por minuto y credencial
+  /revisiones/{id}            GET una revisión (pendiente: con Retry-After)
   /servicios/{id}/salud       GET consulta el servicio en vivo: 3 por minuto y credencial
+  /servicios/{id}/informe     GET el resumen de sus revisiones
+  /v1/servicios, /v1/servicios/{id}
+                              GET la versión anterior, obsoleta (Deprecation, Sunset)
   /mantenimiento              PUT {"activo":true} (admin): todo lo demás responde 503
+
+Cada GET admite HEAD. «revisor openapi» da el documento OpenAPI con todo lo que responde cada ruta.
 
 Las credenciales van en «Authorization: Bearer …»: lectura-a, escritura-a, escritura-b y admin.
 Sin orden sirve la API, como «revisor servir»; las otras órdenes son los programas cliente del

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,6 +33,7 @@ import (
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/reintento"
 )
 
 // arbol is the revisor's command tree down to `agente mcp`, as the binary has it.
@@ -648,5 +652,36 @@ func TestAgenteMCPRecursosYPrompt(t *testing.T) {
 	}
 	if _, err := s.GetPrompt(ctx, &mcp.GetPromptParams{Name: PromptAlta}); err == nil {
 		t.Error("el prompt sin nombre no dio error")
+	}
+}
+
+// alta_de_servicio retries what reintento.PoliticaAlta retries and nothing else, as often as it
+// says: a fake revisor answers every attempt with one status, and the tool's attempts are the
+// policy's for that status. A change to the policy (a status added to its rule, another number of
+// attempts) shows here, where the agent's behaviour changes with it.
+func TestAltaSigueLaPoliticaDeAltaSegura(t *testing.T) {
+	t.Parallel()
+	p := reintento.PoliticaAlta()
+	for _, codigo := range []int{400, 401, 403, 404, 408, 409, 410, 413, 422, 425, 429, 500, 501, 502, 503, 504, 507} {
+		t.Run(strconv.Itoa(codigo), func(t *testing.T) {
+			t.Parallel()
+			var intentos atomic.Int64
+			falso := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				intentos.Add(1)
+				w.Header().Set("Content-Type", "application/problem+json")
+				w.WriteHeader(codigo)
+				io.WriteString(w, `{"type":"about:blank","status":`+strconv.Itoa(codigo)+`}`)
+			}))
+			t.Cleanup(falso.Close)
+			s, _ := agenteMCP(t, nil, nil, "--revisor", falso.URL)
+			s.Llamar(t, clientemcp.Alta, map[string]any{"nombre": "correo"})
+			quiero := int64(1)
+			if p.Reintentable(reintento.Resultado{Respondio: true, Codigo: codigo, Type: "about:blank"}) {
+				quiero = int64(p.Intentos)
+			}
+			if got := intentos.Load(); got != quiero {
+				t.Errorf("%d: %d intentos; reintento.PoliticaAlta dice %d", codigo, got, quiero)
+			}
+		})
 	}
 }
