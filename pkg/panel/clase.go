@@ -30,6 +30,10 @@ const (
 	RutaEstado     = "/clase/estado"     // GET: the whole class, JSON, for the page
 )
 
+// PistaClase ends a refused post of results: where a student gets the class token and how the
+// grader sends it.
+const PistaClase = "el token de la clase lo da el profesor (el panel lo dice al arrancar; «laboratorio lab token --clase» lo muestra); revisor comprobar cliente lo manda con --token o CURSOHTTP_TOKEN_CLASE"
+
 // Bounds of what a class can make the panel hold.
 const (
 	TopeAlumnos        = topes.Alumnos

@@ -80,6 +80,13 @@ func TestPaginaDeLaClase(t *testing.T) {
 			t.Errorf("%s: %d %s; quiero %d", c.que, codigo, cuerpo, c.codigo)
 		}
 	}
+	// A refused student is told where the class token comes from, not how to find the lab's.
+	for _, tok := range []string{"", "x"} {
+		if _, cuerpo := postar(t, srv.URL, tok, bien); !strings.HasSuffix(strings.TrimSpace(cuerpo), ": "+PistaClase) ||
+			strings.Contains(cuerpo, "«laboratorio lab token»") {
+			t.Errorf("con el token %q: %q", tok, cuerpo)
+		}
+	}
 	// Ana passes misma-llave later: the time it last passed is kept when it fails again.
 	postar(t, srv.URL, "clase", `{"alumno":`+string(mustJSON(nombre))+`,"comprobaciones":[{"id":"misma-llave","paso":true}]}`)
 	postar(t, srv.URL, "clase", `{"alumno":`+string(mustJSON(nombre))+`,"comprobaciones":[{"id":"misma-llave","paso":false}]}`)

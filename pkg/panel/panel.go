@@ -217,7 +217,13 @@ func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel
 		Msg("panel: rechazo " + r.Method + " " + r.URL.Path + ": " + motivo)
 	if codigo == token.SinPermiso {
 		w.Header().Set("WWW-Authenticate", token.Desafio)
-		motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"
+		// A student posting results needs the class token, which the instructor shares: sending
+		// them after the lab's would point at the token they must not have.
+		if nivel == token.Clase {
+			motivo += ": " + PistaClase
+		} else {
+			motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"
+		}
 	}
 	respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n"))
 	return false
