@@ -1,0 +1,700 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"cursohttp/internal/prueba"
+	"cursohttp/internal/prueba/navegador"
+)
+
+// The class page (issue 24.5) as a projector shows it, in a real headless Chromium, fed the way a
+// class feeds it: «laboratorio panel --datos clase.json» in the test's own folder, students who
+// run «revisor comprobar cliente --puertos-libres --enviar … --alumno … --token …» with the
+// course's alta-segura and with its broken version, and a student whose name is HTML. The page
+// shows each student's row with each check as the run said and when it last passed, the name as
+// text; a student's second run redraws the row without a reload; a post without the token, with
+// a wrong one or from a page of another site changes nothing; after a restart with the same
+// --datos the rows are still there. The problem page and the API's page, which a student opens
+// from the panel, render their content in the same browser.
+func TestClaseEnNavegador(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("arranca el panel, el revisor y Chromium; se salta con -short")
+	}
+	bin := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", bin+string(filepath.Separator),
+		"cursohttp/cmd/revisor", "cursohttp/cmd/alta-segura", "cursohttp/cmd/laboratorio").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ctx, cancelar := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancelar()
+
+	nav, err := navegador.Abrir(t.TempDir(), 1280, 800)
+	if errors.Is(err, navegador.ErrSinNavegador) {
+		if os.Getenv(EnvCI) != "" {
+			t.Fatalf("%s está puesta y Chromium no arranca: %v", EnvCI, err)
+		}
+		t.Skip(strings.SplitN(err.Error(), "\n", 2)[0])
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nav.Cerrar)
+
+	// The instructor's folder; the panel makes both tokens and says them, as in a class.
+	carpeta := t.TempDir()
+	puerto := strconv.Itoa(prueba.PuertosLibres(t, 1)[0])
+	panel := arrancarPanel(ctx, t, filepath.Join(bin, "laboratorio"), carpeta, nil, "--puerto", puerto, "--datos", "clase.json")
+	url := "http://127.0.0.1:" + puerto
+	// The token lines follow the start-up line.
+	if err := panel.esperar(ctx, func(l []string) bool {
+		return contar(l, "panel: token de la clase ") == 1 && contar(l, "panel: token del laboratorio ") == 1
+	}); err != nil {
+		t.Fatalf("el panel no dijo sus tokens: %v\n%s", err, panel.todo())
+	}
+	tokenClase, tokenLab := panel.dicho("panel: token de la clase "), panel.dicho("panel: token del laboratorio ")
+
+	// A projector's 1280×800.
+	pagina, err := nav.Abrir(ctx, url+"/clase", 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pagina.Esperar(ctx, `document.querySelector("#estado").textContent === "0 alumnos; se actualiza sola"`); err != nil {
+		t.Fatalf("la página de la clase no cargó: %v\n%s", err, nav.Salida())
+	}
+	// What an injected name would do, and what would say the page was reloaded: a policy violation
+	// (the page's CSP blocking an inline script), a global a script would set, a mark a reload clears.
+	if err := pagina.Evaluar(ctx, `window.violaciones = 0; window.sinRecargar = true;
+		document.addEventListener("securitypolicyviolation", () => window.violaciones++)`, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// Two students grade their clients and post the results; a third has the token wrong. A name
+	// with HTML and script in it is posted directly (with the lab's token, which also may), and
+	// one post carries no token at all.
+	alta := filepath.Join(bin, "alta-segura")
+	var ana, bruno, intruso corrida
+	var grupo sync.WaitGroup
+	for _, c := range []struct {
+		r       *corrida
+		alumno  string
+		tok     string
+		defecto []string
+	}{
+		{&ana, "Ana", tokenClase, nil},
+		{&bruno, "Bruno", tokenClase, []string{"--defecto", "llave-por-intento"}},
+		{&intruso, "Intruso", "no-es-el-token", nil},
+	} {
+		grupo.Go(func() { *c.r = calificar(ctx, t, bin, carpeta, url, c.alumno, c.tok, alta, c.defecto...) })
+	}
+	const hostil = `Eva <img src=x onerror=window.xss=1><script>xss=2</script>`
+	cuerpo := func(alumno string) string {
+		b, _ := json.Marshal(map[string]any{"alumno": alumno, "comprobaciones": []map[string]any{{"id": "una-escritura", "paso": true}}})
+		return string(b)
+	}
+	if codigo := postarClase(t, url, tokenLab, cuerpo(hostil)); codigo != http.StatusNoContent {
+		t.Fatalf("el nombre hostil con el token del laboratorio: %d", codigo)
+	}
+	if codigo := postarClase(t, url, "", cuerpo("Nadie")); codigo != http.StatusUnauthorized {
+		t.Errorf("sin token: %d, se esperaba 401", codigo)
+	}
+	grupo.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	if !ana.paso("misma-llave") || bruno.paso("misma-llave") {
+		t.Fatalf("alta-segura y su versión rota no se distinguieron en misma-llave:\n%s\n%s", ana.salida, bruno.salida)
+	}
+	if intruso.codigo == 0 || !strings.Contains(intruso.errores, "el panel respondió 401") {
+		t.Errorf("con otro token: salida %d, dijo %q", intruso.codigo, intruso.errores)
+	}
+	// The refusal tells a student where the class token comes from, not how to find the lab's.
+	if !strings.Contains(intruso.errores, "token de la clase") || strings.Contains(intruso.errores, "«laboratorio lab token» lo muestra") {
+		t.Errorf("el rechazo no dice de dónde sale el token de la clase: %q", intruso.errores)
+	}
+
+	estado := leerEstado(t, url)
+	var ids []string
+	for _, c := range ana.informe.Comprobaciones {
+		ids = append(ids, c.ID)
+	}
+	if len(ids) != 8 || !slices.Equal(estado.Comprobaciones, ids) {
+		t.Fatalf("el panel tiene las comprobaciones %v; la corrida dio %v", estado.Comprobaciones, ids)
+	}
+	nombres := []string{"Ana", "Bruno", hostil}
+	for _, n := range nombres {
+		if estado.alumno(n) == nil {
+			t.Fatalf("el panel no tiene a %q: %+v", n, estado)
+		}
+	}
+	if !estado.alumno("Ana").Ultima.After(ana.inicio) || estado.alumno("Ana").Ultima.After(ana.fin) {
+		t.Errorf("la hora de Ana (%v) no está en su corrida (%v – %v)", estado.alumno("Ana").Ultima, ana.inicio, ana.fin)
+	}
+	esperadas := map[string][]celdaClase{
+		"Ana":   ana.celdas(estado, "Ana"),
+		"Bruno": bruno.celdas(estado, "Bruno"),
+		hostil:  append([]celdaClase{{"✔", "bien", "bien a las " + hora(*estado.alumno(hostil).Checks["una-escritura"].UltimoOK)}}, slices.Repeat([]celdaClase{{"—", "", ""}}, 7)...),
+	}
+
+	// The page, within its next redraw: one row per student (by name), the columns the runs gave.
+	if err := pagina.Esperar(ctx, `document.querySelectorAll("#alumnos tr").length === 3`); err != nil {
+		t.Fatalf("la página no mostró a los tres alumnos: %v", err)
+	}
+	vista := leerClase(ctx, t, pagina)
+	// The hostile name is text: its cell holds it whole, no element came from it, nothing ran.
+	if vista.Elementos != "" || vista.Imagenes != 0 || vista.Xss != "" || vista.Violaciones != 0 {
+		t.Errorf("el nombre hostil se interpretó: elementos %q, imágenes %d, xss %q, violaciones de la CSP %d",
+			vista.Elementos, vista.Imagenes, vista.Xss, vista.Violaciones)
+	}
+	comprobarVista(t, vista, ids, nombres, esperadas, estado)
+	if vista.Estado != "3 alumnos; se actualiza sola" {
+		t.Errorf("la página dice %q", vista.Estado)
+	}
+	// On a projector the whole table is in sight: no sideways scroll, every row above the fold.
+	if vista.AnchoTabla > vista.Ancho || vista.AnchoDocumento > vista.Ancho || vista.FondoTabla > vista.Alto {
+		t.Errorf("a %d×%d la tabla mide %d de ancho (el documento %d) y acaba en %d", vista.Ancho, vista.Alto,
+			vista.AnchoTabla, vista.AnchoDocumento, vista.FondoTabla)
+	}
+
+	// A page of another site the student opens tries to post as the class: the forms and the
+	// no-cors fetch reach the panel and are refused; the fetch with the token never leaves the
+	// browser (its preflight is not approved).
+	deOtroSitioALaClase(ctx, t, nav, url, tokenClase, panel)
+	rechazos := func(l []string) bool {
+		return contar(l, "panel: rechazo POST /clase/resultados: ") >= 4
+	}
+	if err := panel.esperar(ctx, rechazos); err != nil {
+		t.Fatalf("el panel no dijo los 4 rechazos (sin token, otro token, dos de otro sitio): %v\n%s", err, panel.todo())
+	}
+	lineas := panel.lineas()
+	for _, motivo := range []string{"publicar resultados pide el token de la clase", "ese no es el token de la clase ni el del laboratorio"} {
+		if contar(lineas, "panel: rechazo POST /clase/resultados: "+motivo) != 1 {
+			t.Errorf("el panel no dijo una vez «%s»:\n%s", motivo, panel.todo())
+		}
+	}
+	if n := contar(lineas, "panel: rechazo POST /clase/resultados: una página de otro sitio"); n != 2 {
+		t.Errorf("%d rechazos de otro sitio, se esperaban 2:\n%s", n, panel.todo())
+	}
+
+	// Ana breaks her client and grades it again: her row changes in the open page, without a
+	// reload; misma-llave now fails and still says when it last passed (her first run). Every
+	// refused post above came before this one: the redraw that shows it shows them too.
+	ana2 := calificar(ctx, t, bin, carpeta, url, "Ana", tokenClase, alta, "--defecto", "llave-por-intento")
+	if ana2.paso("misma-llave") {
+		t.Fatalf("la versión rota pasó misma-llave:\n%s", ana2.salida)
+	}
+	antes := estado
+	estado = leerEstado(t, url)
+	if !estado.alumno("Ana").Ultima.After(antes.alumno("Ana").Ultima) {
+		t.Fatalf("la segunda corrida de Ana no cambió su hora: %+v", estado.alumno("Ana"))
+	}
+	esperadas["Ana"] = ana2.celdas(estado, "Ana")
+	if ok := *estado.alumno("Ana").Checks["misma-llave"].UltimoOK; !ok.Equal(antes.alumno("Ana").Ultima) {
+		t.Errorf("misma-llave de Ana pasó por última vez a las %v; su primera corrida fue a las %v", ok, antes.alumno("Ana").Ultima)
+	}
+	fila := `[...document.querySelectorAll("#alumnos tr")].find(f => f.firstChild.textContent === "Ana")`
+	if err := pagina.Esperar(ctx, fila+`.lastChild.textContent === "`+hora(estado.alumno("Ana").Ultima)+`"`); err != nil {
+		t.Fatalf("la fila de Ana no cambió sola: %v", err)
+	}
+	vista = leerClase(ctx, t, pagina)
+	comprobarVista(t, vista, ids, nombres, esperadas, estado)
+	if !vista.SinRecargar {
+		t.Error("la página se recargó para mostrar la segunda corrida")
+	}
+	guardarCaptura(ctx, t, pagina, "clase.png")
+
+	// The panel stops and starts again with the same file: the open page says it lost the panel,
+	// then shows the same rows from the new one; a page opened now shows them too.
+	if codigo := panel.detener(t); codigo != 0 && codigo != 130 {
+		t.Errorf("el panel salió con %d tras Ctrl+C:\n%s", codigo, panel.todo())
+	}
+	if err := pagina.Esperar(ctx, `document.querySelector("#estado").textContent.startsWith("sin conexión")`); err != nil {
+		t.Fatalf("la página no dijo que perdió el panel: %v", err)
+	}
+	panel = arrancarPanel(ctx, t, filepath.Join(bin, "laboratorio"), carpeta, []string{"CURSOHTTP_TOKEN_CLASE=" + tokenClase},
+		"--puerto", puerto, "--datos", "clase.json")
+	if err := pagina.Esperar(ctx, `document.querySelector("#estado").textContent.endsWith("; se actualiza sola")`); err != nil {
+		t.Fatalf("la página no volvió con el panel: %v", err)
+	}
+	if otro := leerEstado(t, url); !igualesJSON(otro, estado) {
+		t.Errorf("tras el reinicio el panel tiene\n%+v\nantes tenía\n%+v", otro, estado)
+	}
+	comprobarVista(t, leerClase(ctx, t, pagina), ids, nombres, esperadas, estado)
+	nueva, err := nav.Abrir(ctx, url+"/clase", 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nueva.Esperar(ctx, `document.querySelectorAll("#alumnos tr").length === 3`); err != nil {
+		t.Fatalf("una página abierta tras el reinicio no muestra a los tres alumnos: %v", err)
+	}
+	comprobarVista(t, leerClase(ctx, t, nueva), ids, nombres, esperadas, estado)
+
+	documentacionEnNavegador(ctx, t, nav, url)
+}
+
+// corrida is one «revisor comprobar cliente --json --enviar» run, as its student saw it.
+type corrida struct {
+	codigo          int
+	salida, errores string
+	inicio, fin     time.Time
+	informe         struct {
+		Comprobaciones []struct {
+			ID   string `json:"id"`
+			Paso bool   `json:"paso"`
+		} `json:"comprobaciones"`
+	}
+}
+
+func (c corrida) paso(id string) bool {
+	for _, x := range c.informe.Comprobaciones {
+		if x.ID == id {
+			return x.Paso
+		}
+	}
+	return false
+}
+
+// calificar runs the grader on alta-segura as a student does with --puertos-libres: alta-segura
+// takes its gateway from --pasarela, so a line of sh hands it PASARELA_URL.
+func calificar(ctx context.Context, t *testing.T, bin, carpeta, panel, alumno, tok, alta string, defecto ...string) corrida {
+	args := append([]string{"comprobar", "cliente", "--puertos-libres", "--semilla", "7", "--json",
+		"--enviar", panel, "--alumno", alumno, "--token", tok,
+		"--", "sh", "-c", `exec "$0" --pasarela "$PASARELA_URL" "$@"`, alta}, defecto...)
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "revisor"), args...)
+	cmd.Dir = carpeta
+	var out, errOut prueba.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	c := corrida{inicio: time.Now()}
+	err := cmd.Run()
+	c.fin = time.Now()
+	c.salida, c.errores = out.String(), errOut.String()
+	var salida *exec.ExitError
+	switch {
+	case errors.As(err, &salida):
+		c.codigo = salida.ExitCode()
+	case err != nil:
+		t.Errorf("revisor comprobar cliente (%s): %v\n%s", alumno, err, c.errores)
+		return c
+	}
+	if err := json.Unmarshal([]byte(c.salida), &c.informe); err != nil || len(c.informe.Comprobaciones) == 0 {
+		t.Errorf("revisor comprobar cliente --json (%s): %v\n%s\n%s", alumno, err, c.salida, c.errores)
+	}
+	return c
+}
+
+// celdaClase is one check's cell: its mark, its class (the colour) and its note.
+type celdaClase struct{ Marca, Clase, Nota string }
+
+// celdas are what alumno's row must show for this run: each check's mark as the run said it, and
+// when it last passed as the panel recorded it.
+func (c corrida) celdas(e estadoClase, alumno string) []celdaClase {
+	var cs []celdaClase
+	for _, x := range c.informe.Comprobaciones {
+		celda := celdaClase{"✘", "mal", "nunca pasó"}
+		if x.Paso {
+			celda.Marca, celda.Clase = "✔", "bien"
+		}
+		if ok := e.alumno(alumno).Checks[x.ID].UltimoOK; ok != nil {
+			celda.Nota = "bien a las " + hora(*ok)
+		}
+		cs = append(cs, celda)
+	}
+	return cs
+}
+
+// hora is a time as the page writes it (hh:mm:ss, local time: Chromium and the test share TZ).
+func hora(t time.Time) string { return t.Local().Format("15:04:05") }
+
+// estadoClase is GET /clase/estado, the panel's own account of the class.
+type estadoClase struct {
+	Comprobaciones []string      `json:"comprobaciones"`
+	Alumnos        []alumnoClase `json:"alumnos"`
+}
+
+type alumnoClase struct {
+	Nombre string    `json:"nombre"`
+	Ultima time.Time `json:"ultima"`
+	Checks map[string]struct {
+		Paso     bool       `json:"paso"`
+		UltimoOK *time.Time `json:"ultima_vez_bien"`
+	} `json:"comprobaciones"`
+}
+
+func (e estadoClase) alumno(nombre string) *alumnoClase {
+	for i := range e.Alumnos {
+		if e.Alumnos[i].Nombre == nombre {
+			return &e.Alumnos[i]
+		}
+	}
+	return nil
+}
+
+func igualesJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func leerEstado(t *testing.T, url string) estadoClase {
+	t.Helper()
+	resp, err := http.Get(url + "/clase/estado")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var e estadoClase
+	if err := json.NewDecoder(resp.Body).Decode(&e); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// postarClase posts one result the way a program does (no browser headers); its status.
+func postarClase(t *testing.T, url, tok, cuerpo string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url+"/clase/resultados", strings.NewReader(cuerpo))
+	req.Header.Set("Content-Type", "application/json")
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// vistaClase is what the class page shows, read from its DOM.
+type vistaClase struct {
+	Columnas []string
+	Filas    []struct {
+		Nombre string
+		Celdas []celdaClase
+		Ultima string
+	}
+	Estado                                              string
+	Elementos                                           string // elements in the table's body other than the page's own
+	Imagenes                                            int
+	Xss                                                 string
+	Violaciones                                         int
+	SinRecargar                                         bool
+	Ancho, Alto, AnchoTabla, AnchoDocumento, FondoTabla int
+}
+
+const jsLeerClase = `(() => {
+	const filas = [...document.querySelectorAll("#alumnos tr")].map(tr => {
+		const tds = [...tr.children];
+		return {Nombre: tds[0].textContent, Ultima: tds[tds.length - 1].textContent,
+			Celdas: tds.slice(1, -1).map(td => ({Marca: td.firstChild ? td.firstChild.nodeValue || "" : "",
+				Clase: td.className, Nota: td.querySelector("small") ? td.querySelector("small").textContent : ""}))};
+	});
+	const ajenos = [...document.querySelectorAll("#alumnos *")].filter(e => !["TR", "TD", "SMALL"].includes(e.tagName));
+	const tabla = document.querySelector("#clase").getBoundingClientRect();
+	return {Columnas: [...document.querySelectorAll("#columnas th")].map(th => th.textContent), Filas: filas,
+		Estado: document.querySelector("#estado").textContent,
+		Elementos: ajenos.map(e => e.tagName).join(","), Imagenes: document.images.length,
+		Xss: window.xss === undefined ? "" : String(window.xss), Violaciones: window.violaciones || 0,
+		SinRecargar: window.sinRecargar === true,
+		Ancho: window.innerWidth, Alto: window.innerHeight, AnchoTabla: Math.ceil(tabla.right),
+		AnchoDocumento: document.documentElement.scrollWidth, FondoTabla: Math.ceil(tabla.bottom)};
+})()`
+
+func leerClase(ctx context.Context, t *testing.T, p *navegador.Pagina) vistaClase {
+	t.Helper()
+	var v vistaClase
+	if err := p.Evaluar(ctx, jsLeerClase, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// comprobarVista: the columns are the checks in the runs' order; one row per student, in the
+// panel's order, each with its name as text, each check's cell and its last grading's time.
+func comprobarVista(t *testing.T, v vistaClase, ids, nombres []string, celdas map[string][]celdaClase, e estadoClase) {
+	t.Helper()
+	if want := append(append([]string{"alumno"}, ids...), "última"); !slices.Equal(v.Columnas, want) {
+		t.Errorf("columnas %q, se esperaban %q", v.Columnas, want)
+	}
+	var vistos []string
+	for _, f := range v.Filas {
+		vistos = append(vistos, f.Nombre)
+	}
+	orden := slices.Sorted(slices.Values(nombres))
+	if !slices.Equal(vistos, orden) {
+		t.Fatalf("filas %q, se esperaban %q", vistos, orden)
+	}
+	for _, f := range v.Filas {
+		if !slices.Equal(f.Celdas, celdas[f.Nombre]) {
+			t.Errorf("%q:\n muestra  %v\n se esperaba %v", f.Nombre, f.Celdas, celdas[f.Nombre])
+		}
+		if want := hora(e.alumno(f.Nombre).Ultima); f.Ultima != want {
+			t.Errorf("%q: última %q, se esperaba %q", f.Nombre, f.Ultima, want)
+		}
+	}
+}
+
+// deOtroSitioALaClase: a page on localhost (another site than the panel's 127.0.0.1) posts a
+// forged result to the class page in each way a browser lets it: a text/plain form whose body is
+// JSON, a no-cors fetch, and a fetch that carries the class token (a student knows it), which
+// needs a preflight the panel does not approve.
+func deOtroSitioALaClase(ctx context.Context, t *testing.T, nav *navegador.Navegador, panel, tok string, p *panelEnMarcha) {
+	t.Helper()
+	forjado := `{"alumno":"Forjado","comprobaciones":[{"id":"una-escritura","paso":true}],"x":"`
+	html := `<!doctype html><meta charset="utf-8"><title>ataque</title>
+<iframe name="a"></iframe>
+<form id="fa" target="a" method="post" enctype="text/plain" action="` + panel + `/clase/resultados"><input name='` + forjado + `' value='"}'></form>
+<script>
+const cargada = new Promise((listo) => document.querySelector('iframe[name="a"]').addEventListener("load", listo, { once: true }));
+document.getElementById("fa").submit();
+const cuerpo = JSON.stringify({ alumno: "Forjado2", comprobaciones: [{ id: "una-escritura", paso: true }] });
+const intentos = [
+  fetch("` + panel + `/clase/resultados", { method: "POST", mode: "no-cors", body: cuerpo, headers: { "Content-Type": "text/plain" } }),
+  fetch("` + panel + `/clase/resultados", { method: "POST", body: cuerpo, headers: { "Content-Type": "application/json", Authorization: "Bearer ` + tok + `" } }),
+];
+Promise.allSettled([cargada, ...intentos]).then((r) => { document.title = "hecho " + r.map((x) => x.status).join(","); });
+</script>`
+	otro := http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(html))
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go otro.Serve(ln)
+	defer otro.Close()
+	_, puerto, _ := net.SplitHostPort(ln.Addr().String())
+	ataque, err := nav.Abrir(ctx, "http://localhost:"+puerto+"/", 800, 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ataque.Esperar(ctx, `document.title.startsWith("hecho")`); err != nil {
+		t.Fatalf("la página de otro sitio no terminó: %v", err)
+	}
+	var titulo string
+	ataque.Evaluar(ctx, "document.title", &titulo)
+	if titulo != "hecho fulfilled,fulfilled,rejected" {
+		t.Errorf("la página de otro sitio: %q (se esperaba el formulario y el no-cors enviados, el fetch con token detenido)", titulo)
+	}
+}
+
+// documentacionEnNavegador: the API's page and, by its link, the page of llave-en-curso render
+// what a student opens them for: the operation, the problem's heading, the real response as an
+// example, what to do and the lessons that teach it.
+func documentacionEnNavegador(ctx context.Context, t *testing.T, nav *navegador.Navegador, url string) {
+	t.Helper()
+	api, err := nav.Abrir(ctx, url+"/openapi", 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enlace := `[...document.querySelectorAll("h2")].find(h => h.textContent === "POST /servicios")?.nextElementSibling?.nextElementSibling?.querySelector('a[href="/problemas/llave-en-curso"]')`
+	if err := api.Esperar(ctx, `document.readyState === "complete" && document.querySelector("h1").textContent === "La API del revisor" && `+enlace); err != nil {
+		var texto string
+		api.Evaluar(ctx, "document.body ? document.body.innerText : ''", &texto)
+		t.Fatalf("/openapi no muestra POST /servicios con su 409 llave-en-curso: %v\n%s", err, texto)
+	}
+	if err := api.Evaluar(ctx, enlace+`.click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Esperar(ctx, `location.pathname === "/problemas/llave-en-curso" && document.readyState === "complete"`); err != nil {
+		t.Fatalf("el enlace de /openapi no llevó a la página del problema: %v", err)
+	}
+	var v struct {
+		Titulo, H1, Ejemplo, Accion string
+		Secciones, Citas            []string
+		AltoH1                      float64
+	}
+	if err := api.Evaluar(ctx, `(() => ({Titulo: document.title, H1: document.querySelector("h1").innerText,
+		AltoH1: document.querySelector("h1").getBoundingClientRect().height,
+		Secciones: [...document.querySelectorAll("h2")].map(h => h.innerText),
+		Ejemplo: document.querySelector("pre") ? document.querySelector("pre").innerText : "",
+		Accion: document.querySelector("strong") ? document.querySelector("strong").innerText : "",
+		Citas: [...document.querySelectorAll("ul li")].map(li => li.innerText)}))()`, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.H1 != "llave-en-curso — 409 Esa Idempotency-Key sigue en curso" || v.AltoH1 == 0 {
+		t.Errorf("encabezado %q (alto %v)", v.H1, v.AltoH1)
+	}
+	for _, s := range []string{"Qué pasó", "Qué hacer", "Un ejemplo (una respuesta real del revisor)", "Dónde lo enseña el curso"} {
+		if !slices.Contains(v.Secciones, s) {
+			t.Errorf("falta la sección %q: %q", s, v.Secciones)
+		}
+	}
+	for _, s := range []string{"POST /servicios", "Idempotency-Key: k1", "HTTP/1.1 409 Conflict", "Content-Type: application/problem+json",
+		`"type":"https://revisor.example/problemas/llave-en-curso"`, `"status":409`} {
+		if !strings.Contains(v.Ejemplo, s) {
+			t.Errorf("el ejemplo no muestra %q:\n%s", s, v.Ejemplo)
+		}
+	}
+	if v.Accion != "esperar" {
+		t.Errorf("la acción de la tabla de decisión: %q", v.Accion)
+	}
+	if !slices.ContainsFunc(v.Citas, func(c string) bool { return strings.HasPrefix(c, "lección 6, §6.6.4 ") }) {
+		t.Errorf("no cita la lección 6, §6.6.4: %q", v.Citas)
+	}
+	guardarCaptura(ctx, t, api, "problema-llave-en-curso.png")
+}
+
+// guardarCaptura keeps a screenshot of the page among CI's artefacts (CURSOHTTP_ARTEFACTOS), never
+// in the repository.
+func guardarCaptura(ctx context.Context, t *testing.T, p *navegador.Pagina, nombre string) {
+	t.Helper()
+	png, err := p.Captura(ctx)
+	if err != nil || len(png) < 1000 {
+		t.Fatalf("captura: %v (%d bytes)", err, len(png))
+	}
+	d := os.Getenv(EnvArtefactos)
+	if d == "" {
+		return
+	}
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d, nombre), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("captura: %s", filepath.Join(d, nombre))
+}
+
+func contar(lineas []string, prefijo string) int {
+	n := 0
+	for _, l := range lineas {
+		if strings.HasPrefix(l, prefijo) {
+			n++
+		}
+	}
+	return n
+}
+
+// panelEnMarcha is «laboratorio panel» as a process, its output (stdout and stderr: the start-up
+// lines and the refusals) read line by line; each new line wakes whoever waits for one.
+type panelEnMarcha struct {
+	cmd   *exec.Cmd
+	mu    sync.Mutex
+	todas []string
+	nueva chan struct{} // closed at the next line (or the end), then replaced
+	fin   chan struct{} // closed when the output ended
+}
+
+// arrancarPanel starts the panel in carpeta, with an environment without tokens but extra, and
+// waits for its start-up line.
+func arrancarPanel(ctx context.Context, t *testing.T, bin, carpeta string, extra []string, args ...string) *panelEnMarcha {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"panel"}, args...)...)
+	cmd.Dir = carpeta
+	for _, v := range os.Environ() {
+		if !strings.HasPrefix(v, "CURSOHTTP_TOKEN") {
+			cmd.Env = append(cmd.Env, v)
+		}
+	}
+	cmd.Env = append(cmd.Env, extra...)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	p := &panelEnMarcha{cmd: cmd, nueva: make(chan struct{}), fin: make(chan struct{})}
+	go func() {
+		defer r.Close()
+		s := bufio.NewScanner(r)
+		for s.Scan() {
+			p.mu.Lock()
+			p.todas = append(p.todas, s.Text())
+			close(p.nueva)
+			p.nueva = make(chan struct{})
+			p.mu.Unlock()
+		}
+		close(p.fin)
+	}()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	if err := p.esperar(ctx, func(l []string) bool { return contar(l, "panel en http://") > 0 }); err != nil {
+		t.Fatalf("el panel no arrancó: %v\n%s", err, p.todo())
+	}
+	return p
+}
+
+func (p *panelEnMarcha) lineas() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.todas)
+}
+
+func (p *panelEnMarcha) todo() string { return strings.Join(p.lineas(), "\n") }
+
+// dicho is the word after prefijo in the line that starts with it ("" when none does).
+func (p *panelEnMarcha) dicho(prefijo string) string {
+	for _, l := range p.lineas() {
+		if resto, ok := strings.CutPrefix(l, prefijo); ok {
+			return strings.Fields(resto)[0]
+		}
+	}
+	return ""
+}
+
+// esperar waits until cond holds over the lines so far, woken by each new line.
+func (p *panelEnMarcha) esperar(ctx context.Context, cond func([]string) bool) error {
+	for {
+		p.mu.Lock()
+		ok, nueva := cond(p.todas), p.nueva
+		p.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-nueva:
+		case <-p.fin:
+			if cond(p.lineas()) {
+				return nil
+			}
+			return fmt.Errorf("el panel terminó")
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// detener is Ctrl+C: the panel's exit code once it ended.
+func (p *panelEnMarcha) detener(t *testing.T) int {
+	t.Helper()
+	p.cmd.Process.Signal(syscall.SIGINT)
+	err := p.cmd.Wait()
+	<-p.fin
+	var salida *exec.ExitError
+	if errors.As(err, &salida) {
+		return salida.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
