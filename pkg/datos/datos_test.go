@@ -6,12 +6,15 @@ import (
 	"path/filepath"
 	"testing"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/almacentest"
 	"cursohttp/internal/prueba/pgtest"
 	"cursohttp/pkg/almacen"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+// pgtest.Main stops the tests' PostgreSQL; then every connection and timer the tests started must
+// have ended.
+func TestMain(m *testing.M) { os.Exit(prueba.SinFugas(m, pgtest.Main)) }
 
 func abrirEn(t *testing.T, donde string, o almacen.Opciones) almacen.Almacen {
 	t.Helper()

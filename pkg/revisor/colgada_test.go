@@ -27,7 +27,9 @@ import (
 	"cursohttp/pkg/revisor"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+// pgtest.Main stops the tests' PostgreSQL; then every server, connection and timer the tests
+// started must have ended.
+func TestMain(m *testing.M) { os.Exit(prueba.SinFugas(m, pgtest.Main)) }
 
 // almacenes are the three stores, each opened new for one test.
 var almacenes = []struct {
