@@ -108,18 +108,20 @@ func PuertoOcupado(t testing.TB) string {
 }
 
 // PuertosLibres returns n distinct ports on 127.0.0.1 that nobody listens on, for programs the test
-// starts as processes of their own. All n are held open until each is chosen: closed one by one,
-// the system may hand the same port out twice.
+// starts as processes of their own, and keeps them for the test: until it ends, no other process
+// is handed one of them for a listener on port 0 or an outgoing connection (on Linux; see
+// reservarPuerto), so another package's tests running at the same time cannot take a port between
+// the moment it is chosen and the moment the program listens on it.
 func PuertosLibres(t testing.TB, n int) []int {
 	t.Helper()
 	puertos := make([]int, n)
 	for i := range puertos {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		puerto, soltar, err := reservarPuerto()
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer ln.Close()
-		puertos[i] = ln.Addr().(*net.TCPAddr).Port
+		t.Cleanup(soltar)
+		puertos[i] = puerto
 	}
 	return puertos
 }
