@@ -23,35 +23,30 @@ type crudo struct {
 	todo      string
 }
 
-// pedirCrudo sends one request line on its own connection (with Connection: close) and reads
-// everything until the server closes.
+// pedirCrudo sends one request line on its own connection (with Connection: close) and reads the
+// response as it came.
 func pedirCrudo(t *testing.T, addr, metodo, objetivo string, cuerpo string) crudo {
 	t.Helper()
+	return partir(prueba.PedirCrudo(t, addr, peticionCruda(metodo, objetivo, cuerpo)))
+}
+
+func peticionCruda(metodo, objetivo, cuerpo string) string {
 	peticion := metodo + " " + objetivo + " HTTP/1.1\r\nHost: banco\r\nConnection: close\r\n"
 	if cuerpo != "" {
 		peticion += "Content-Length: " + strconv.Itoa(len(cuerpo)) + "\r\n"
 	}
-	peticion += "\r\n" + cuerpo
-	return leerCrudo(t, addr, peticion)
+	return peticion + "\r\n" + cuerpo
 }
 
-func leerCrudo(t *testing.T, addr, peticion string) crudo {
-	t.Helper()
-	r, err := intentarCrudo(addr, peticion)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-// intentarCrudo is leerCrudo for goroutines other than the test's.
+// intentarCrudo reads everything until the server closes, for what is not an HTTP response (a cut,
+// garbage) and for goroutines other than the test's, which prueba.PedirCrudo is not for.
 func intentarCrudo(addr, peticion string) (crudo, error) {
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		return crudo{}, err
 	}
 	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.SetDeadline(time.Now().Add(prueba.PlazoDeEspera))
 	if _, err := io.WriteString(c, peticion); err != nil {
 		return crudo{}, err
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/servidor"
@@ -234,8 +235,8 @@ func TestCortar(t *testing.T) {
 			if metodo == "POST" {
 				cuerpo = "hola"
 			}
-			if r := pedirCrudo(t, addr, metodo, "/cortar", cuerpo); r.todo != "" {
-				t.Errorf("llegó %q; /cortar no debe escribir nada", r.todo)
+			if r, err := intentarCrudo(addr, peticionCruda(metodo, "/cortar", cuerpo)); err != nil || r.todo != "" {
+				t.Errorf("llegó %q (%v); /cortar no debe escribir nada", r.todo, err)
 			}
 		})
 	}
@@ -248,8 +249,8 @@ func TestBasura(t *testing.T) {
 	for _, metodo := range []string{"GET", "HEAD", "POST", "PUT"} {
 		t.Run(metodo, func(t *testing.T) {
 			t.Parallel()
-			if r := pedirCrudo(t, addr, metodo, "/basura", ""); r.todo != Basura {
-				t.Errorf("llegó %q, se esperaba %q", r.todo, Basura)
+			if r, err := intentarCrudo(addr, peticionCruda(metodo, "/basura", "")); err != nil || r.todo != Basura {
+				t.Errorf("llegó %q (%v), se esperaba %q", r.todo, err, Basura)
 			}
 		})
 	}
@@ -264,13 +265,14 @@ func TestBasura(t *testing.T) {
 func TestLentoSinCliente(t *testing.T) {
 	t.Parallel()
 	var terminados atomic.Int32
-	fin := make(chan struct{}, 1)
+	empezo, fin := make(chan struct{}, 1), make(chan struct{}, 1)
 	banco := Nuevo(zerolog.Nop())
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			terminados.Add(1)
 			fin <- struct{}{}
 		}()
+		empezo <- struct{}{}
 		banco.ServeHTTP(w, r)
 	})
 	ts := servidortest.Nuevo(t, h)
@@ -281,11 +283,11 @@ func TestLentoSinCliente(t *testing.T) {
 		}
 		peticion := "POST /lento/99999 HTTP/1.1\r\nHost: banco\r\nContent-Length: " + strconv.Itoa(len(cuerpo)) + "\r\n\r\n" + cuerpo
 		io.WriteString(c, peticion)
-		time.Sleep(50 * time.Millisecond)
+		<-empezo // /lento/99999 waits 100 s unless the client leaves
 		c.Close()
 		select {
 		case <-fin:
-		case <-time.After(2 * time.Second):
+		case <-time.After(prueba.PlazoDeEspera):
 			t.Fatalf("con cuerpo %q: /lento/99999 siguió esperando después de que el cliente se fue", cuerpo)
 		}
 	}
@@ -317,7 +319,13 @@ func TestLentoApagado(t *testing.T) {
 	}
 	ctx, apagar := context.WithCancel(context.Background())
 	servido := make(chan error, 1)
-	go func() { servido <- servidor.Servir(ctx, ln, servidor.Nuevo(Nuevo(zerolog.Nop())), zerolog.Nop()) }()
+	banco := Nuevo(zerolog.Nop())
+	enCurso := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(enCurso)
+		banco.ServeHTTP(w, r)
+	})
+	go func() { servido <- servidor.Servir(ctx, ln, servidor.Nuevo(h), zerolog.Nop()) }()
 
 	respuesta := make(chan crudo, 1)
 	go func() {
@@ -327,7 +335,7 @@ func TestLentoApagado(t *testing.T) {
 		}
 		respuesta <- r
 	}()
-	time.Sleep(100 * time.Millisecond)
+	<-enCurso
 	apagar()
 
 	r := <-respuesta

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/servidor"
@@ -129,7 +130,7 @@ func TestMentiraGuion(t *testing.T) {
 		{"HTTP/1.1 201 Created", "", "application/json", `{"id":99}` + "\n"},
 	}
 	for i, e := range esperadas {
-		r := leerCrudo(t, addr, postServicios)
+		r := partir(prueba.PedirCrudo(t, addr, postServicios))
 		if r.linea != e.linea || r.cabeceras["Retry-After"] != e.retryAfter || r.cabeceras["Content-Type"] != e.tipo || r.cuerpo != e.cuerpo {
 			t.Errorf("petición %d: %q", i+1, r.todo)
 		}
@@ -180,7 +181,7 @@ func TestMentiraRespuestas(t *testing.T) {
 		t.Run(c.pedida, func(t *testing.T) {
 			t.Parallel()
 			_, log, addr := nuevaMentira(t, c.pedida)
-			r := leerCrudo(t, addr, postServicios)
+			r := partir(prueba.PedirCrudo(t, addr, postServicios))
 			if r.linea != c.linea {
 				t.Errorf("línea %q, se esperaba %q", r.linea, c.linea)
 			}
@@ -214,7 +215,7 @@ func TestMentiraTitulosReales(t *testing.T) {
 	} {
 		_, _, addr := nuevaMentiraCon(t, OpcionesMentira{TitulosReales: true}, c.pedidas...)
 		for i, want := range c.cuerpos {
-			if r := leerCrudo(t, addr, postServicios); r.cuerpo != want+"\n" {
+			if r := partir(prueba.PedirCrudo(t, addr, postServicios)); r.cuerpo != want+"\n" {
 				t.Errorf("%v, petición %d: %q, se esperaba %q", c.pedidas, i+1, r.cuerpo, want)
 			}
 		}
@@ -225,7 +226,7 @@ func TestMentiraTitulosReales(t *testing.T) {
 func TestMentiraRetryAfterVacio(t *testing.T) {
 	t.Parallel()
 	_, _, addr := nuevaMentira(t, "503:")
-	r := leerCrudo(t, addr, postServicios)
+	r := partir(prueba.PedirCrudo(t, addr, postServicios))
 	if !strings.Contains(r.todo, "\r\nRetry-After: \r\n") {
 		t.Errorf("se esperaba «Retry-After: » vacío: %q", r.todo)
 	}
@@ -284,7 +285,7 @@ func TestMentiraMuda(t *testing.T) {
 	}
 	select {
 	case <-terminados:
-	case <-time.After(2 * time.Second):
+	case <-time.After(prueba.PlazoDeEspera):
 		t.Fatal("el manejador siguió esperando a un cliente que se fue")
 	}
 
@@ -295,15 +296,15 @@ func TestMentiraMuda(t *testing.T) {
 	}
 	defer c.Close()
 	io.WriteString(c, postServicios)
-	time.Sleep(100 * time.Millisecond)
+	prueba.Esperar(t, "mudo retiene la segunda petición", func() bool { return len(log.lineas()) == 2 })
 	m.Cerrar()
-	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	c.SetReadDeadline(time.Now().Add(prueba.PlazoDeEspera))
 	if llego, err := io.ReadAll(c); err != nil || len(llego) != 0 {
 		t.Errorf("tras Cerrar llegó %q, %v; se esperaba el cierre sin respuesta", llego, err)
 	}
 	select {
 	case <-terminados:
-	case <-time.After(2 * time.Second):
+	case <-time.After(prueba.PlazoDeEspera):
 		t.Fatal("Cerrar no soltó al manejador")
 	}
 	if got := log.lineas(); len(got) != 2 || got[0] != "petición 1: mudo" || got[1] != "petición 2: mudo" {
@@ -314,7 +315,8 @@ func TestMentiraMuda(t *testing.T) {
 // TestMentiraApagado: Ctrl+C with a "mudo" request held does not wait for it.
 func TestMentiraApagado(t *testing.T) {
 	t.Parallel()
-	m, err := NuevaMentira([]string{"mudo"}, nopLog(), OpcionesMentira{})
+	var log registro
+	m, err := NuevaMentira([]string{"mudo"}, bitacora.NuevoLogger(&log, &log, false), OpcionesMentira{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +335,7 @@ func TestMentiraApagado(t *testing.T) {
 	}
 	defer c.Close()
 	io.WriteString(c, postServicios)
-	time.Sleep(100 * time.Millisecond)
+	prueba.Esperar(t, "mudo retiene la petición", func() bool { return len(log.lineas()) == 1 })
 	inicio := time.Now()
 	apagar()
 	select {

@@ -2,6 +2,7 @@ package pasarela
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/servidor"
 )
@@ -20,35 +22,44 @@ import (
 // answered at once and never holds the revisor, which would wait for the rest until its own read
 // timeout (30 s); and an upload the revisor refuses early gets the 413, not a reset.
 
-// revisorQueLee is an upstream with the suite's server settings that reads every body whole, as the
-// revisor does, and counts the requests it saw and those still reading.
-func revisorQueLee(t *testing.T) (url string, vistas, leyendo *atomic.Int64) {
+// lectura is what an upstream saw of the bodies it read.
+type lectura struct {
+	vistas, leyendo atomic.Int64 // requests seen; bodies still being read
+	// agotadas counts bodies whose read ended at the server's read deadline (EsperaLectura): the
+	// upstream was held until its own timeout instead of being let go when the client's body failed.
+	agotadas atomic.Int64
+}
+
+// libre waits until the upstream reads no body, and fails the test if any read had to wait for its
+// deadline to end.
+func (l *lectura) libre(t *testing.T) {
 	t.Helper()
-	vistas, leyendo = new(atomic.Int64), new(atomic.Int64)
+	prueba.Esperar(t, "el revisor deja de esperar el resto de los cuerpos", func() bool { return l.leyendo.Load() == 0 })
+	if n := l.agotadas.Load(); n != 0 {
+		t.Errorf("el revisor esperó el resto de %d cuerpos hasta su propio plazo de lectura", n)
+	}
+}
+
+// revisorQueLee is an upstream with the suite's server settings that reads every body whole, as the
+// revisor does, and tells how its reads went.
+func revisorQueLee(t *testing.T) (url string, l *lectura) {
+	t.Helper()
+	l = &lectura{}
 	ts := servidortest.Nuevo(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		vistas.Add(1)
-		leyendo.Add(1)
+		l.vistas.Add(1)
+		l.leyendo.Add(1)
 		_, err := io.ReadAll(r.Body)
-		leyendo.Add(-1)
+		if ne := net.Error(nil); errors.As(err, &ne) && ne.Timeout() {
+			l.agotadas.Add(1)
+		}
+		l.leyendo.Add(-1)
 		if err != nil {
 			w.WriteHeader(http.StatusBadRequest)
 			return
 		}
 		w.Write([]byte("ok"))
 	}))
-	return ts.URL, vistas, leyendo
-}
-
-// hastaQue waits up to plazo for cond, and says whether it came true.
-func hastaQue(plazo time.Duration, cond func() bool) bool {
-	for fin := time.Now().Add(plazo); ; time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return true
-		}
-		if time.Now().After(fin) {
-			return false
-		}
-	}
+	return ts.URL, l
 }
 
 const cabecerasDeAlta = "POST /servicios HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer escritura-a\r\nContent-Type: application/json\r\n"
@@ -75,7 +86,7 @@ func TestCuerpoQueFallaSeRespondeEnSeguida(t *testing.T) {
 	for _, c := range casos {
 		t.Run(c.nombre, func(t *testing.T) {
 			t.Parallel()
-			destino, _, leyendo := revisorQueLee(t)
+			destino, lectura := revisorQueLee(t)
 			addr, _ := levantar(t, destino)
 			conn, err := net.Dial("tcp", addr)
 			if err != nil {
@@ -83,9 +94,13 @@ func TestCuerpoQueFallaSeRespondeEnSeguida(t *testing.T) {
 			}
 			defer conn.Close()
 			t0 := time.Now()
-			go io.WriteString(conn, c.peticion) // the gateway may answer before reading it all
+			escrita := make(chan struct{})
+			go func() { // the gateway may answer before reading it all
+				defer close(escrita)
+				io.WriteString(conn, c.peticion)
+			}()
 			if c.final != nil {
-				time.Sleep(50 * time.Millisecond)
+				<-escrita // what the client sent is on its way, then it ends its body
 				c.final(conn.(*net.TCPConn))
 			}
 			if c.responde {
@@ -95,9 +110,7 @@ func TestCuerpoQueFallaSeRespondeEnSeguida(t *testing.T) {
 					t.Errorf("respondió %q (%v) a los %s; se esperaba el 400 del parser en menos de 1 s", linea, err, d.Round(time.Millisecond))
 				}
 			}
-			if !hastaQue(time.Second, func() bool { return leyendo.Load() == 0 }) {
-				t.Errorf("1 s después el revisor seguía esperando el resto del cuerpo")
-			}
+			lectura.libre(t)
 		})
 	}
 }
@@ -106,7 +119,7 @@ func TestCuerpoQueFallaSeRespondeEnSeguida(t *testing.T) {
 // flood of them leaves the gateway answering.
 func TestSubidasAbortadasNoLleganAlRevisor(t *testing.T) {
 	t.Parallel()
-	destino, vistas, leyendo := revisorQueLee(t)
+	destino, lectura := revisorQueLee(t)
 	addr, _ := levantar(t, destino)
 	const subidas, aLaVez = 500, 25
 	var wg sync.WaitGroup
@@ -134,10 +147,8 @@ func TestSubidasAbortadasNoLleganAlRevisor(t *testing.T) {
 	}
 	res.Body.Close()
 	t.Logf("tras %d subidas abortadas, GET: %d en %s", subidas, res.StatusCode, time.Since(t0).Round(time.Millisecond))
-	if !hastaQue(time.Second, func() bool { return leyendo.Load() == 0 }) {
-		t.Errorf("el revisor seguía esperando %d cuerpos", leyendo.Load())
-	}
-	if n := vistas.Load(); n != 1 {
+	lectura.libre(t)
+	if n := lectura.vistas.Load(); n != 1 {
 		t.Errorf("el revisor vio %d peticiones; solo debía ver el GET", n)
 	}
 }

@@ -14,7 +14,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"cursohttp/internal/prueba"
 )
 
 // contarConexiones serves h and counts the connections clients opened.
@@ -119,12 +122,12 @@ func TestDirectoConexionCerradaMientrasEspera(t *testing.T) {
 	d := NuevoDirecto()
 	ir(t, d, "GET", ts.URL, nil, 0)
 	ts.CloseClientConnections()
-	time.Sleep(20 * time.Millisecond)
+	esperarCierreDeLasOciosas(t, d)
 	if cod, cuerpo := ir(t, d, "POST", ts.URL+"/x", strings.NewReader("uno"), 3); cod != 200 || cuerpo != "POST /x uno" {
 		t.Errorf("POST tras el cierre: %d %q", cod, cuerpo)
 	}
 	ts.CloseClientConnections()
-	time.Sleep(20 * time.Millisecond)
+	esperarCierreDeLasOciosas(t, d)
 	if cod, _ := ir(t, d, "GET", ts.URL, nil, 0); cod != 200 {
 		t.Errorf("GET tras el cierre: %d", cod)
 	}
@@ -133,24 +136,16 @@ func TestDirectoConexionCerradaMientrasEspera(t *testing.T) {
 	}
 }
 
-// servidorCrudo accepts connections and hands each to atender.
-func servidorCrudo(t *testing.T, atender func(net.Conn)) string {
+// esperarCierreDeLasOciosas waits until the revisor's close of every pooled connection has reached
+// the gateway's end of it.
+func esperarCierreDeLasOciosas(t *testing.T, d *Directo) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	d.mu.Lock()
+	ociosas := append([]*conexionDirecta(nil), d.ociosas...)
+	d.mu.Unlock()
+	for _, cd := range ociosas {
+		esperarLegible(t, cd.c)
 	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); atender(c) }()
-		}
-	}()
-	return "http://" + ln.Addr().String()
 }
 
 // A connection closed after a request went out is not re-sent when the request has a body (the
@@ -158,7 +153,7 @@ func servidorCrudo(t *testing.T, atender func(net.Conn)) string {
 func TestDirectoNuncaReenviaUnCuerpo(t *testing.T) {
 	t.Parallel()
 	var peticiones atomic.Int64
-	url := servidorCrudo(t, func(c net.Conn) {
+	url := "http://" + prueba.ServidorCrudo(t, func(c net.Conn) {
 		br := bufio.NewReader(c)
 		for {
 			req, err := http.ReadRequest(br)
@@ -188,7 +183,7 @@ func TestDirectoNuncaReenviaUnCuerpo(t *testing.T) {
 // passed on, not turned into an error by the upload that could not finish.
 func TestDirectoRespuestaAntesDelFinDeLaSubida(t *testing.T) {
 	t.Parallel()
-	url := servidorCrudo(t, func(c net.Conn) {
+	url := "http://" + prueba.ServidorCrudo(t, func(c net.Conn) {
 		br := bufio.NewReader(c)
 		req, err := http.ReadRequest(br)
 		if err != nil {
@@ -260,10 +255,15 @@ func TestDirectoNoReusaLoQueElRevisorCierraNiLoViejo(t *testing.T) {
 		w.Write([]byte("ok"))
 	}))
 	d := NuevoDirecto()
-	d.Ociosa = 30 * time.Millisecond
 	ir(t, d, "GET", ts.URL+"/cierra", nil, 0)
 	ir(t, d, "GET", ts.URL+"/a", nil, 0) // a new one: the first said close
-	time.Sleep(60 * time.Millisecond)
+	// The second grows old: idle since longer ago than Ociosa, as after a quiet spell (the timer
+	// that closes old ones on its own has a test of its own: TestDirectoCierraLasOciosas).
+	d.mu.Lock()
+	for _, cd := range d.ociosas {
+		cd.desde = cd.desde.Add(-2 * d.Ociosa)
+	}
+	d.mu.Unlock()
 	ir(t, d, "GET", ts.URL+"/b", nil, 0) // a new one: the second is too old
 	ir(t, d, "GET", ts.URL+"/c", nil, 0) // the third, reused
 	if n.Load() != 3 {
@@ -288,9 +288,7 @@ func TestDirectoSinRevisorYSinRespuesta(t *testing.T) {
 
 	// A revisor that never answers (it holds the connection until the test ends): only Espera can
 	// end the wait, so a timeout error is the proof, however loaded the machine is.
-	fin := make(chan struct{})
-	t.Cleanup(func() { close(fin) })
-	url := servidorCrudo(t, func(c net.Conn) { <-fin })
+	url := "http://" + prueba.ServidorCrudo(t, func(c net.Conn) { io.Copy(io.Discard, c) })
 	d.Espera = 50 * time.Millisecond
 	req, _ = http.NewRequest("GET", url, nil)
 	_, err := d.RoundTrip(req)
@@ -308,39 +306,92 @@ type cuerpoCerrado struct {
 func (c *cuerpoCerrado) Read(p []byte) (int, error) { return c.r.Read(p) }
 func (c *cuerpoCerrado) Close() error               { c.cerrado.Store(true); return nil }
 
-// Many goroutines share the pool; -race checks the bookkeeping.
+// Many goroutines share the pool; -race checks the bookkeeping, and no more connections are opened
+// than there are clients at once. It runs in a bubble (testing/synctest) over in-memory connections:
+// an upload's writer that a loaded machine has not yet let report that it finished would otherwise
+// hit Close's 50 ms wait for it, and the connection, rightly closed then, counted one too many.
+// In the bubble that wait ends only when every goroutine is blocked, so only a writer truly stuck
+// closes its connection, as the rule means.
 func TestDirectoConcurrente(t *testing.T) {
 	t.Parallel()
-	ts, n := contarConexiones(t, http.HandlerFunc(eco))
-	d := NuevoDirecto()
-	// Idle expiry has tests of its own; here a goroutine that a loaded machine leaves waiting
-	// longer than OciosaMaxima must not count as a connection too many.
-	d.Ociosa = time.Hour
-	var wg sync.WaitGroup
-	for g := range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 50 {
-				req, _ := http.NewRequestWithContext(context.Background(), "POST", ts.URL+"/c", strings.NewReader(strconv.Itoa(g*1000+i)))
-				resp, err := d.RoundTrip(req)
-				if err != nil {
-					t.Error(err)
-					return
+	synctest.Test(t, func(t *testing.T) {
+		ln := nuevaEscuchaEnMemoria()
+		srv := &http.Server{Handler: http.HandlerFunc(eco)}
+		servido := make(chan error, 1)
+		go func() { servido <- srv.Serve(ln) }()
+		d := NuevoDirecto()
+		d.Dial = ln.Dial
+		var wg sync.WaitGroup
+		for g := range 16 {
+			wg.Go(func() {
+				for i := range 50 {
+					req, _ := http.NewRequestWithContext(context.Background(), "POST", "http://revisor/c", strings.NewReader(strconv.Itoa(g*1000+i)))
+					resp, err := d.RoundTrip(req)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					b, _ := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					if want := "POST /c " + strconv.Itoa(g*1000+i); string(b) != want {
+						t.Errorf("%q, se esperaba %q", b, want)
+					}
 				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if want := "POST /c " + strconv.Itoa(g*1000+i); string(b) != want {
-					t.Errorf("%q, se esperaba %q", b, want)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if n.Load() > 16 {
-		t.Errorf("%d conexiones para 16 clientes", n.Load())
+			})
+		}
+		wg.Wait()
+		if n := ln.marcadas.Load(); n > 16 {
+			t.Errorf("%d conexiones para 16 clientes", n)
+		}
+		d.CloseIdleConnections()
+		srv.Close()
+		if err := <-servido; !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+}
+
+// escuchaEnMemoria is a listener whose connections are net.Pipe pairs made by its Dial: everything
+// on them blocks on channels, which a synctest bubble can see.
+type escuchaEnMemoria struct {
+	conexiones chan net.Conn
+	cerrada    chan struct{}
+	cerrar     sync.Once
+	marcadas   atomic.Int64 // connections dialled
+}
+
+func nuevaEscuchaEnMemoria() *escuchaEnMemoria {
+	return &escuchaEnMemoria{conexiones: make(chan net.Conn), cerrada: make(chan struct{})}
+}
+
+func (l *escuchaEnMemoria) Dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	cliente, servidor := net.Pipe()
+	select {
+	case l.conexiones <- servidor:
+		l.marcadas.Add(1)
+		return cliente, nil
+	case <-l.cerrada:
+		return nil, net.ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
+
+func (l *escuchaEnMemoria) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conexiones:
+		return c, nil
+	case <-l.cerrada:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *escuchaEnMemoria) Close() error {
+	l.cerrar.Do(func() { close(l.cerrada) })
+	return nil
+}
+
+func (l *escuchaEnMemoria) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80} }
 
 // https (a --destino a student could give) goes through the standard Transport.
 func TestDirectoHTTPSporElOtro(t *testing.T) {
@@ -377,12 +428,7 @@ func TestDirectoCierraLasOciosas(t *testing.T) {
 		go func() { defer wg.Done(); ir(t, d, "GET", ts.URL, nil, 0) }()
 	}
 	wg.Wait()
-	for i := 0; abiertas.Load() > 0 && i < 100; i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := abiertas.Load(); n != 0 {
-		t.Errorf("%d conexiones abiertas 1 s después", n)
-	}
+	prueba.Esperar(t, "la pasarela cierra sus conexiones ociosas", func() bool { return abiertas.Load() == 0 })
 	if cod, _ := ir(t, d, "GET", ts.URL, nil, 0); cod != 200 {
 		t.Errorf("después de cerrarlas: %d", cod)
 	}
@@ -424,8 +470,9 @@ func conexionesDePrueba(t *testing.T) map[string]*conexionDirecta {
 		}
 		conexiones[nombre] = &conexionDirecta{c: c, br: bufio.NewReader(c), bw: bufio.NewWriter(c)}
 	}
-	// Let the FIN and the stray bytes reach the client's socket before anyone looks.
-	time.Sleep(50 * time.Millisecond)
+	// The FIN and the stray bytes reach the client's socket before anyone looks.
+	esperarLegible(t, conexiones["cerrada"].c)
+	esperarLegible(t, conexiones["con-bytes"].c)
 	return conexiones
 }
 

@@ -67,7 +67,7 @@ func TestModos(t *testing.T) {
 			addr, log := levantar(t, destino)
 			for i, want := range c.clientes {
 				inicio := time.Now()
-				got := sinFecha(crudo(t, addr, post("Idempotency-Key: k\r\nX-Simular: "+c.modo+"\r\n", cuerpoPorPasarela)))
+				got := sinFecha(prueba.PedirCrudo(t, addr, post("Idempotency-Key: k\r\nX-Simular: "+c.modo+"\r\n", cuerpoPorPasarela)))
 				if got != want {
 					t.Errorf("petición %d:\n%q\nse esperaba\n%q", i+1, got, want)
 				}
@@ -92,7 +92,7 @@ func TestPerderNCuentaAparte(t *testing.T) {
 	addr, _ := levantar(t, destino)
 	var codigos []string
 	for _, modo := range []string{"perder-primera", "perder:2", "perder:2", "perder:2", "perder-primera"} {
-		codigos = append(codigos, crudo(t, addr, post("Idempotency-Key: k\r\nX-Simular: "+modo+"\r\n", cuerpoPorPasarela))[9:12])
+		codigos = append(codigos, prueba.PedirCrudo(t, addr, post("Idempotency-Key: k\r\nX-Simular: "+modo+"\r\n", cuerpoPorPasarela))[9:12])
 	}
 	if strings.Join(codigos, " ") != "502 502 502 201 201" {
 		t.Fatalf("códigos %v", codigos)
@@ -273,7 +273,7 @@ func TestSimulacionReproducible(t *testing.T) {
 		addr := servidortest.Nuevo(t, p).Listener.Addr().String()
 		var b strings.Builder
 		for range 40 {
-			if strings.HasPrefix(crudo(t, addr, post("", cuerpoPorPasarela)), "HTTP/1.1 502") {
+			if strings.HasPrefix(prueba.PedirCrudo(t, addr, post("", cuerpoPorPasarela)), "HTTP/1.1 502") {
 				b.WriteByte('x')
 			} else {
 				b.WriteByte('.')
@@ -283,7 +283,7 @@ func TestSimulacionReproducible(t *testing.T) {
 			t.Errorf("el revisor vio %d de 40: perder hace el trabajo", len(vistas()))
 		}
 		// X-Simular wins over the draw.
-		if got := crudo(t, addr, post("X-Simular: codigo:409\r\n", cuerpoPorPasarela)); !strings.HasPrefix(got, "HTTP/1.1 409") {
+		if got := prueba.PedirCrudo(t, addr, post("X-Simular: codigo:409\r\n", cuerpoPorPasarela)); !strings.HasPrefix(got, "HTTP/1.1 409") {
 			t.Errorf("X-Simular no mandó sobre --simular:\n%s", got)
 		}
 		return b.String()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 )
 
@@ -106,13 +107,13 @@ func TestObjetivoComoElCurso(t *testing.T) {
 	}))
 	addr, log := levantar(t, ts.URL)
 	for _, o := range []string{"/servicios/../servicios/1", "/servicios/1#frag", "/servicios/%41", "//servicios", "/x?a'b", "/ñ", "/y?"} {
-		got := crudo(t, addr, "GET "+o+" HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
+		got := prueba.PedirCrudo(t, addr, "GET "+o+" HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
 		if !strings.HasPrefix(got, "HTTP/1.1 204 ") {
 			t.Fatalf("%s:\n%s", o, got)
 		}
 	}
 	for _, o := range []string{"*", "http://otro.example/servicios"} {
-		got := crudo(t, addr, "OPTIONS "+o+" HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
+		got := prueba.PedirCrudo(t, addr, "OPTIONS "+o+" HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
 		if !strings.HasPrefix(got, "HTTP/1.1 502 Bad Gateway\r\n") || !strings.HasSuffix(got, sinRevisor) {
 			t.Fatalf("%s:\n%s", o, got)
 		}

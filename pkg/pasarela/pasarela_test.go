@@ -31,40 +31,6 @@ func levantar(t testing.TB, destino string) (string, *prueba.Buffer) {
 	return ts.Listener.Addr().String(), log
 }
 
-// crudo sends one raw request and returns the raw response: status line, headers as written, body.
-func crudo(t testing.TB, addr, peticion string) string {
-	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := io.WriteString(c, peticion); err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(c)
-	var cab strings.Builder
-	largo := 0
-	for {
-		linea, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("leyendo cabeceras: %v (%q)", err, cab.String())
-		}
-		cab.WriteString(linea)
-		if linea == "\r\n" {
-			break
-		}
-		if n, v, ok := strings.Cut(linea, ":"); ok && strings.EqualFold(n, "content-length") {
-			largo, _ = strconv.Atoi(strings.TrimSpace(v))
-		}
-	}
-	cuerpo := make([]byte, largo)
-	if _, err := io.ReadFull(r, cuerpo); err != nil {
-		t.Fatal(err)
-	}
-	return cab.String() + string(cuerpo)
-}
-
 func sinFecha(s string) string {
 	var out []string
 	for _, l := range strings.Split(s, "\r\n") {
@@ -119,7 +85,7 @@ func TestReenvia(t *testing.T) {
 	t.Parallel()
 	destino, vistas := revisorFalso(t)
 	addr, log := levantar(t, destino)
-	got := sinFecha(crudo(t, addr, post("Idempotency-Key: k1\r\nIf-Match: *\r\nX-Simular: otra-cosa\r\n", cuerpoPorPasarela)))
+	got := sinFecha(prueba.PedirCrudo(t, addr, post("Idempotency-Key: k1\r\nIf-Match: *\r\nX-Simular: otra-cosa\r\n", cuerpoPorPasarela)))
 	want := "HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 92\r\nlocation: /servicios/7\r\netag: \"7-1-7b8bb8f3\"\r\nConnection: close\r\n\r\n" +
 		`{"id":7,"nombre":"por-pasarela","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}` + "\n"
 	if got != want {
@@ -157,7 +123,7 @@ func TestFraseDelRevisor(t *testing.T) {
 		io.WriteString(w, "{}\n")
 	}))
 	addr, _ := levantar(t, ts.URL)
-	got := crudo(t, addr, post("", cuerpoPorPasarela))
+	got := prueba.PedirCrudo(t, addr, post("", cuerpoPorPasarela))
 	if !strings.HasPrefix(got, "HTTP/1.1 422 Unprocessable Content\r\n") || !strings.Contains(got, "\r\ncontent-language: es\r\n") {
 		t.Fatalf("respuesta:\n%s", got)
 	}
@@ -173,7 +139,7 @@ func TestNoSigueRedirecciones(t *testing.T) {
 		w.WriteHeader(301)
 	}))
 	addr, _ := levantar(t, ts.URL)
-	got := crudo(t, addr, "GET /viejo/servicios HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
+	got := prueba.PedirCrudo(t, addr, "GET /viejo/servicios HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
 	if !strings.HasPrefix(got, "HTTP/1.1 301 Moved Permanently\r\n") || !strings.Contains(got, "\r\nlocation: /servicios\r\n") || llamadas.Load() != 1 {
 		t.Fatalf("llamadas %d, respuesta:\n%s", llamadas.Load(), got)
 	}
@@ -201,12 +167,12 @@ func TestPerderPrimera(t *testing.T) {
 			t.Parallel()
 			destino, vistas := revisorFalso(t)
 			addr, log := levantar(t, destino)
-			got := sinFecha(crudo(t, addr, post(c.primera+"X-Simular: perder-primera\r\n", cuerpoPorPasarela)))
+			got := sinFecha(prueba.PedirCrudo(t, addr, post(c.primera+"X-Simular: perder-primera\r\n", cuerpoPorPasarela)))
 			want := "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/problem+json\r\nContent-Length: 128\r\nConnection: close\r\n\r\n" + perdida
 			if got != want {
 				t.Fatalf("primera:\n%q\nse esperaba\n%q", got, want)
 			}
-			segunda := crudo(t, addr, post(c.segunda+"X-Simular: perder-primera\r\n", c.cuerpo2))
+			segunda := prueba.PedirCrudo(t, addr, post(c.segunda+"X-Simular: perder-primera\r\n", c.cuerpo2))
 			if pierde := strings.HasPrefix(segunda, "HTTP/1.1 502"); pierde != c.segundaPierde {
 				t.Fatalf("segunda:\n%s", segunda)
 			}
@@ -224,7 +190,7 @@ func TestPerderPrimera(t *testing.T) {
 				t.Fatalf("bitácora %q", log.String())
 			}
 			// Without the header nothing is lost, even a request never seen before.
-			if got := crudo(t, addr, post("Idempotency-Key: nunca-vista\r\n", cuerpoPorPasarela)); !strings.HasPrefix(got, "HTTP/1.1 201") {
+			if got := prueba.PedirCrudo(t, addr, post("Idempotency-Key: nunca-vista\r\n", cuerpoPorPasarela)); !strings.HasPrefix(got, "HTTP/1.1 201") {
 				t.Fatalf("sin X-Simular:\n%s", got)
 			}
 		})
@@ -242,7 +208,7 @@ func TestPerderPrimeraConcurrente(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if strings.HasPrefix(crudo(t, addr, post("Idempotency-Key: una\r\nX-Simular: perder-primera\r\n", cuerpoPorPasarela)), "HTTP/1.1 502") {
+			if strings.HasPrefix(prueba.PedirCrudo(t, addr, post("Idempotency-Key: una\r\nX-Simular: perder-primera\r\n", cuerpoPorPasarela)), "HTTP/1.1 502") {
 				perdidas.Add(1)
 			}
 		}()
@@ -262,7 +228,7 @@ func TestRevisorApagado(t *testing.T) {
 	addr, log := levantar(t, muerto)
 	want := "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/problem+json\r\nContent-Length: 115\r\nConnection: close\r\n\r\n" + sinRevisor
 	for i := range 2 {
-		if got := sinFecha(crudo(t, addr, post("", `{"nombre":"sin-revisor","url":"http://127.0.0.1:18081/codigo/200"}`))); got != want {
+		if got := sinFecha(prueba.PedirCrudo(t, addr, post("", `{"nombre":"sin-revisor","url":"http://127.0.0.1:18081/codigo/200"}`))); got != want {
 			t.Fatalf("petición %d:\n%q\nse esperaba\n%q", i, got, want)
 		}
 	}
@@ -285,7 +251,7 @@ func TestRevisorCorta(t *testing.T) {
 	}))
 	addr, log := levantar(t, ts.URL)
 	for _, ruta := range []string{"/cortar", "/a-medias"} {
-		got := crudo(t, addr, "GET "+ruta+" HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
+		got := prueba.PedirCrudo(t, addr, "GET "+ruta+" HTTP/1.1\r\nHost: p\r\nConnection: close\r\n\r\n")
 		if !strings.HasPrefix(got, "HTTP/1.1 502 Bad Gateway\r\n") || !strings.HasSuffix(got, sinRevisor) {
 			t.Fatalf("%s:\n%s", ruta, got)
 		}
@@ -360,8 +326,8 @@ func TestCuerpoGrande(t *testing.T) {
 	destino, vistas := revisorFalso(t)
 	addr, _ := levantar(t, destino)
 	grande := strings.Repeat("x", 20000)
-	crudo(t, addr, post("X-Simular: perder-primera\r\n", grande))
-	got := crudo(t, addr, post("X-Simular: perder-primera\r\n", grande))
+	prueba.PedirCrudo(t, addr, post("X-Simular: perder-primera\r\n", grande))
+	got := prueba.PedirCrudo(t, addr, post("X-Simular: perder-primera\r\n", grande))
 	if !strings.HasPrefix(got, "HTTP/1.1 201") {
 		t.Fatalf("la segunda con el mismo cuerpo grande debía pasar:\n%s", got)
 	}
@@ -493,7 +459,7 @@ func TestCabecerasRepetidas(t *testing.T) {
 	t.Parallel()
 	destino, vistas := revisorFalso(t)
 	addr, log := levantar(t, destino)
-	got := crudo(t, addr, post("Authorization: Bearer escritura-b\r\nContent-Type: text/plain\r\n"+
+	got := prueba.PedirCrudo(t, addr, post("Authorization: Bearer escritura-b\r\nContent-Type: text/plain\r\n"+
 		"Idempotency-Key: a\r\nIdempotency-Key: b\r\nIf-Match: \"1\"\r\nIf-Match: \"2\"\r\n"+
 		"X-Simular: perder-primera\r\nX-Simular: perder-primera\r\n", cuerpoPorPasarela))
 	if !strings.HasPrefix(got, "HTTP/1.1 201 Created\r\n") {

@@ -33,7 +33,7 @@ func TestLibroAcotadoEnBytes(t *testing.T) {
 	for range n {
 		// Raw, as an attacker sends it (a Go client would escape each «<»); the revisor's answer,
 		// whatever it is, does not matter: the ledger notes the request.
-		if r := crudo(t, addr, "GET "+ruta+" HTTP/1.1\r\nHost: x\r\nIdempotency-Key: "+llave+"\r\n\r\n"); !strings.HasPrefix(r, "HTTP/1.1 ") {
+		if r := prueba.PedirCrudo(t, addr, "GET "+ruta+" HTTP/1.1\r\nHost: x\r\nIdempotency-Key: "+llave+"\r\n\r\n"); !strings.HasPrefix(r, "HTTP/1.1 ") {
 			t.Fatalf("la petición larga: %.80q", r)
 		}
 	}

@@ -216,12 +216,10 @@ func (r respuestaDePrueba) codigo() string { return strings.Fields(r.linea)[1] }
 // esperarTerminada polls a check until it is finished, as a student would with Retry-After: 1.
 func (e *entorno) esperarTerminada(id string) respuestaDePrueba {
 	e.t.Helper()
-	limite := time.Now().Add(10 * time.Second)
-	for {
-		r := e.pedir("GET", "/revisiones/"+id, "", cred("admin"))
-		if !strings.Contains(r.cuerpo, `"pendiente"`) || time.Now().After(limite) {
-			return r
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var r respuestaDePrueba
+	prueba.Esperar(e.t, "la revisión "+id+" termina", func() bool {
+		r = e.pedir("GET", "/revisiones/"+id, "", cred("admin"))
+		return !strings.Contains(r.cuerpo, `"pendiente"`)
+	})
+	return r
 }

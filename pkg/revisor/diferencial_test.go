@@ -63,19 +63,8 @@ func TestDiferencialRevisionUsaElServicioAlCorrer(t *testing.T) {
 		t.Fatalf("PUT: %s %s", r.linea, r.cuerpo)
 	}
 	const quiere = `{"id":1,"servicio":1,"estado":"terminada","resultado":{"estado":"CAIDO","codigo":503,"ms":N,"detalle":"503 (reintentar en 120 s)"}}` + "\n"
-	limite := time.Now().Add(5 * time.Second)
-	for {
-		r := e.pedir("GET", "/revisiones/1", "", cred("admin"))
-		if !strings.Contains(r.cuerpo, `"pendiente"`) {
-			if got := normalizar(r.cuerpo); got != quiere {
-				t.Errorf("la revisión usó el servicio de antes del PUT:\n%s\nse esperaba\n%s", got, quiere)
-			}
-			return
-		}
-		if time.Now().After(limite) {
-			t.Fatalf("sigue pendiente: %s", r.cuerpo)
-		}
-		time.Sleep(50 * time.Millisecond)
+	if got := normalizar(e.esperarTerminada("1").cuerpo); got != quiere {
+		t.Errorf("la revisión usó el servicio de antes del PUT:\n%s\nse esperaba\n%s", got, quiere)
 	}
 }
 

@@ -2,6 +2,7 @@ package revisor
 
 import (
 	"bufio"
+	"cursohttp/internal/prueba"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -74,20 +76,43 @@ Content-Length: 60
 	}
 }
 
-// M1 (§6.6.4): two keyless registrations of one name 100 ms apart: 201 and 409, one service.
+// M1 (§6.6.4): two keyless registrations of one name, the second sent while the first is still
+// being saved (the lesson sends it 100 ms later, inside the first's 500 ms): 201 and 409, one
+// service. The store holds the first at its creation until the second arrives there too, and lets
+// the second go on once the first is done, so both are in flight at once however loaded the
+// machine is.
 func TestLeccion6AltasSimultaneasUnSoloNombre(t *testing.T) {
 	t.Parallel()
-	e := nuevoEntorno(t)
-	var wg sync.WaitGroup
-	codigos := make([]string, 2)
-	for i := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			time.Sleep(time.Duration(i) * 100 * time.Millisecond)
-			codigos[i] = e.pedir("POST", "/servicios", `{"nombre":"correo","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT).codigo()
-		}()
+	av := &almacenAvisador{}
+	e := nuevoEntorno(t, avisando(av))
+	primera, soltarPrimera := make(chan struct{}), make(chan struct{})
+	segunda, primeraHecha := make(chan struct{}), make(chan struct{})
+	var llegadas atomic.Int32
+	av.al(func(a *almacenAvisador) {
+		a.alCrear = func(_ int, nombre string) {
+			switch llegadas.Add(1) {
+			case 1:
+				close(primera)
+				<-soltarPrimera
+			case 2:
+				close(segunda)
+				<-primeraHecha
+			}
+		}
+	})
+	alta := func() string {
+		return e.pedir("POST", "/servicios", `{"nombre":"correo","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT).codigo()
 	}
+	codigos := make([]string, 2)
+	hecha := make(chan struct{})
+	go func() { codigos[0] = alta(); close(hecha) }()
+	<-primera
+	var wg sync.WaitGroup
+	wg.Go(func() { codigos[1] = alta() })
+	<-segunda
+	close(soltarPrimera)
+	<-hecha
+	close(primeraHecha)
 	wg.Wait()
 	if codigos[0] != "201" || codigos[1] != "409" {
 		t.Errorf("códigos %v, se esperaba [201 409]", codigos)
@@ -128,7 +153,8 @@ func TestLeccion6SerieCReintentos(t *testing.T) {
 // Series I (§6.8.4): everything from earlier lessons still works.
 func TestLeccion6SerieILoDemas(t *testing.T) {
 	t.Parallel()
-	e := nuevoEntorno(t, rapido)
+	av := &almacenAvisador{} // for the slow PUTs: see pedirLento
+	e := nuevoEntorno(t, rapido, avisando(av))
 	e.pedir("POST", "/servicios", `{"nombre":"metadatos","url":"http://169.254.169.254/latest/meta-data/"}`, cred("escritura-a"), jsonCT).comoLaLeccion(t, `HTTP/1.1 422 Unprocessable Content
 Content-Type: application/problem+json
 Content-Language: es
@@ -166,18 +192,14 @@ Content-Length: 263
 	e.pedir("PUT", "/servicios/1", catalogo1500, cred("escritura-a"), jsonCT, `If-Match: "9-9", `+etag).comoLaLeccion(t, cambiado("2"))
 	e.pedir("PUT", "/servicios/1", catalogo1500, cred("escritura-a"), jsonCT, "If-Match: *").comoLaLeccion(t, cambiado("3"))
 
-	// The lost update: a slow PUT whose body arrives 1 s late and a fast one in between.
+	// The lost update: a slow PUT whose body arrives late and a fast one in between.
 	etag = e.pedir("GET", "/servicios/1", "", cred("escritura-a")).cab.Get("ETag")
-	lenta := make(chan respuestaDePrueba)
-	go func() {
-		lenta <- e.pedirLento("PUT", "/servicios/1", `{"nombre":"catalogo","url":"http://127.0.0.1:18081/codigo/200","limite_ms":1000}`, time.Second,
-			cred("escritura-a"), jsonCT, "If-Match: "+etag)
-	}()
-	time.Sleep(300 * time.Millisecond)
+	terminarLenta := e.pedirLento(av, 1, "PUT", "/servicios/1", `{"nombre":"catalogo","url":"http://127.0.0.1:18081/codigo/200","limite_ms":1000}`,
+		cred("escritura-a"), jsonCT, "If-Match: "+etag)
 	if r := e.pedir("PUT", "/servicios/1", `{"nombre":"catalogo","url":"http://127.0.0.1:18081/codigo/200","limite_ms":3000}`, cred("escritura-a"), jsonCT, "If-Match: "+etag); r.codigo() != "200" {
 		t.Errorf("rápida: %s", r.linea)
 	}
-	(<-lenta).comoLaLeccion(t, `HTTP/1.1 412 Precondition Failed
+	terminarLenta().comoLaLeccion(t, `HTTP/1.1 412 Precondition Failed
 Content-Type: application/problem+json
 Content-Language: es
 
@@ -199,14 +221,11 @@ Content-Language: es
 		t.Fatalf("efimero en %s (las altas rechazadas por SSRF no gastan ids)", loc)
 	}
 	etag = e.pedir("GET", loc, "", cred("escritura-a")).cab.Get("ETag")
-	go func() {
-		lenta <- e.pedirLento("PUT", loc, `{"nombre":"efimero","url":"http://127.0.0.1:18081/codigo/200"}`, time.Second, cred("escritura-a"), jsonCT, "If-Match: "+etag)
-	}()
-	time.Sleep(300 * time.Millisecond)
+	terminarLento := e.pedirLento(av, 7, "PUT", loc, `{"nombre":"efimero","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT, "If-Match: "+etag)
 	if r := e.pedir("DELETE", loc, "", cred("escritura-a")); r.codigo() != "204" {
 		t.Errorf("DELETE en el hueco: %s", r.linea)
 	}
-	(<-lenta).comoLaLeccion(t, `HTTP/1.1 410 Gone
+	terminarLento().comoLaLeccion(t, `HTTP/1.1 410 Gone
 Content-Type: application/problem+json
 Content-Language: es
 
@@ -285,16 +304,29 @@ Content-Language: es
 {"type":"https://revisor.example/problemas/respuesta-invalida","title":"El servicio no dio una respuesta HTTP válida","status":502,"detail":"el servicio 8 no dio una respuesta HTTP válida: cortó la conexión o respondió algo que no es HTTP","instance":"/servicios/8/salud"}`)
 }
 
-// pedirLento sends the headers at once and the body after a pause, as `( sleep 1; printf … ) |
-// curl -T -` does.
-func (e *entorno) pedirLento(metodo, ruta, cuerpo string, pausa time.Duration, cabeceras ...string) respuestaDePrueba {
+// pedirLento sends the headers at once and holds the body, as `( sleep 1; printf … ) | curl -T -`
+// does; it returns once the revisor has read service id (and so checked the If-Match against it),
+// with the function that sends the body and returns the answer.
+func (e *entorno) pedirLento(av *almacenAvisador, id int, metodo, ruta, cuerpo string, cabeceras ...string) func() respuestaDePrueba {
+	leido := make(chan struct{})
+	var una sync.Once
+	av.al(func(a *almacenAvisador) {
+		a.alBuscar = func(n int, _ string) {
+			if n == id {
+				una.Do(func() { close(leido) })
+			}
+		}
+	})
 	pr, pw := io.Pipe()
-	go func() {
-		time.Sleep(pausa)
+	respuesta := make(chan respuestaDePrueba, 1)
+	go func() { respuesta <- e.pedirCon(metodo, ruta, pr, cabeceras...) }()
+	<-leido
+	av.al(func(a *almacenAvisador) { a.alBuscar = nil })
+	return func() respuestaDePrueba {
 		pw.Write([]byte(e.lab18081(cuerpo)))
 		pw.Close()
-	}()
-	return e.pedirCon(metodo, ruta, pr, cabeceras...)
+		return <-respuesta
+	}
 }
 
 // pedirPorPartes sends the body chunked.
@@ -438,15 +470,13 @@ func TestCierreEnEtapasTieneTope(t *testing.T) {
 	if _, err := br.ReadByte(); err != io.EOF {
 		t.Errorf("tras el 413 se esperaba el fin de la escritura, no %v", err)
 	}
-	// The write side is already closed (EOF above at once); the whole connection goes after the wait.
-	for time.Since(inicio) < 3*time.Second {
-		if _, err := conn.Write([]byte("aaaa")); err != nil {
-			if d := time.Since(inicio); d < 200*time.Millisecond {
-				t.Errorf("cerró del todo a los %v, antes de la espera", d)
-			}
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	// The write side is already closed (EOF above at once); the whole connection goes after the wait,
+	// which is what is timed here: a write fails once the revisor has closed it (reset).
+	prueba.Esperar(t, "la conexión se cierra del todo tras la espera", func() bool {
+		_, err := conn.Write([]byte("aaaa"))
+		return err != nil
+	})
+	if d := time.Since(inicio); d < 200*time.Millisecond {
+		t.Errorf("cerró del todo a los %v, antes de la espera", d)
 	}
-	t.Error("la conexión sigue abierta después de la espera")
 }

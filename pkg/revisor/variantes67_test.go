@@ -2,9 +2,10 @@ package revisor
 
 import (
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
+	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/variantes"
 )
 
@@ -44,18 +45,35 @@ Content-Length: 86
 // registration releases its key, and a request without a key is untouched.
 func TestDefectoSinHuellaLoDemasIgual(t *testing.T) {
 	t.Parallel()
-	e := nuevoEntorno(t, func(o *Opciones) { o.Guardar = 300 * time.Millisecond },
-		conVariante(t, variantes.Pedido{Defecto: variantes.SinHuella}))
+	// The original holds k3 and is held at its creation, past its save pause, until the second has
+	// its answer: "still running" however loaded the machine is.
+	av := &almacenAvisador{}
+	e := nuevoEntorno(t, rapido, conVariante(t, variantes.Pedido{Defecto: variantes.SinHuella}), avisando(av))
+	tomada, soltar := make(chan struct{}), make(chan struct{})
+	var una sync.Once
+	av.al(func(a *almacenAvisador) {
+		a.alTomar = func(llave string, tipo idempotencia.Tipo) {
+			if llave == "k3" && tipo == idempotencia.Nueva {
+				una.Do(func() { close(tomada) })
+			}
+		}
+		a.alCrear = func(_ int, nombre string) {
+			if nombre == "correo" {
+				<-soltar
+			}
+		}
+	})
 	original := make(chan respuestaDePrueba)
 	go func() {
 		original <- e.pedir("POST", "/servicios", `{"nombre":"correo","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT, "Idempotency-Key: k3")
 	}()
-	time.Sleep(100 * time.Millisecond)
+	<-tomada
 	// Even with another body: without the fingerprint it is "the same request", still running.
 	if r := e.pedir("POST", "/servicios", `{"nombre":"otro","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT, "Idempotency-Key: k3"); r.codigo() != "409" ||
 		!strings.Contains(r.cuerpo, "llave-en-curso") {
 		t.Errorf("en curso: %s %s", r.linea, r.cuerpo)
 	}
+	close(soltar)
 	if r := <-original; r.codigo() != "201" {
 		t.Errorf("la original: %s", r.linea)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/encabezado"
 )
 
@@ -38,10 +39,10 @@ func TestPuertoOcupadoDiceUnaFraseClara(t *testing.T) {
 
 func TestServirApagaConCalma(t *testing.T) {
 	t.Parallel()
-	enCurso := make(chan struct{})
+	enCurso, soltar := make(chan struct{}), make(chan struct{})
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		close(enCurso)
-		time.Sleep(300 * time.Millisecond)
+		<-soltar
 		encabezado.Escribir(w, r, 422)
 		io.WriteString(w, "terminé")
 	})
@@ -66,6 +67,15 @@ func TestServirApagaConCalma(t *testing.T) {
 	}()
 	<-enCurso
 	cancelar() // as Ctrl+C: the request in flight must still finish
+	// The handler ends only once the shutdown has begun: the server no longer takes connections.
+	prueba.Esperar(t, "el servidor deja de aceptar conexiones", func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+		}
+		return err != nil
+	})
+	close(soltar)
 	if got := <-respuesta; got != "422 Unprocessable Content terminé" {
 		t.Errorf("respuesta en vuelo = %q", got)
 	}

@@ -19,8 +19,9 @@ import (
 // connection closed or the new one refused; a log line says so; idle keep-alive connections are
 // closed sooner near a cap.
 
-// servirConTopes serves h on 127.0.0.1 with the caps of o, as the three servers do.
-func servirConTopes(t *testing.T, o Opciones, h http.Handler) (string, *prueba.Buffer) {
+// servirConTopes serves h on 127.0.0.1 with the caps of o, as the three servers do; alEstado, if
+// given, also hears each connection's change of state, after the caps do.
+func servirConTopes(t *testing.T, o Opciones, h http.Handler, alEstado ...func(net.Conn, http.ConnState)) (string, *prueba.Buffer) {
 	t.Helper()
 	log := &prueba.Buffer{}
 	o.Direccion, o.Log = "127.0.0.1", bitacora.NuevoLogger(log, log, false)
@@ -29,6 +30,15 @@ func servirConTopes(t *testing.T, o Opciones, h http.Handler) (string, *prueba.B
 		t.Fatal(err)
 	}
 	srv := Nuevo(h)
+	if len(alEstado) > 0 {
+		propio := srv.ConnState
+		srv.ConnState = func(c net.Conn, s http.ConnState) {
+			propio(c, s)
+			for _, f := range alEstado {
+				f(c, s)
+			}
+		}
+	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return ln.Addr().String(), log
@@ -158,15 +168,22 @@ func TestTopeTotal(t *testing.T) {
 	t.Run("cierra la ociosa más vieja para hacer lugar", func(t *testing.T) {
 		t.Parallel()
 		h, _, _ := retenidas(t)
-		addr, log := servirConTopes(t, Opciones{TopeConexiones: 3}, h)
+		// The server's side of each connection says when it became idle: each is idle before the next
+		// opens, so the first is the oldest however late the server's goroutines run.
+		ociosa := make(chan struct{}, 10)
+		addr, log := servirConTopes(t, Opciones{TopeConexiones: 3}, h, func(_ net.Conn, s http.ConnState) {
+			if s == http.StateIdle {
+				ociosa <- struct{}{}
+			}
+		})
 		var ociosas []net.Conn
 		for range 3 {
 			c := conectar(t, addr, "")
 			if got := pedirEn(c, "/"); got != "ok" {
 				t.Fatalf("%q", got)
 			}
+			<-ociosa
 			ociosas = append(ociosas, c)
-			time.Sleep(20 * time.Millisecond)
 		}
 		if got := pedirEn(conectar(t, addr, ""), "/"); got != "ok" {
 			t.Fatalf("con tres ociosas, una nueva no fue atendida: %q", got)
