@@ -3,6 +3,7 @@
 package pruebas
 
 import (
+	"cursohttp/internal/prueba"
 	"fmt"
 	"io"
 	"net/http"
@@ -53,13 +54,13 @@ func TestBitacoraDelRevisorBajoCarga(t *testing.T) {
 		return string(b)
 	}
 	var base string
-	for limite := time.Now().Add(10 * time.Second); base == ""; time.Sleep(5 * time.Millisecond) {
-		if m := direccion.FindStringSubmatch(leer()); m != nil {
+	prueba.Esperar(t, "el revisor escribe su dirección en la bitácora", func() bool {
+		m := direccion.FindStringSubmatch(leer())
+		if m != nil {
 			base = "http://" + m[1]
-		} else if time.Now().After(limite) {
-			t.Fatalf("el revisor no arrancó: %q", leer())
 		}
-	}
+		return m != nil
+	})
 
 	const clientes, peticiones, cadaCuanto = 8, 500, 50
 	referencia := regexp.MustCompile(`urn:uuid:([0-9a-f-]{36})`)

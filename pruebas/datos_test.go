@@ -104,16 +104,21 @@ func probarKill9(t *testing.T, donde string) {
 	listo := make(chan struct{})
 	go func() {
 		defer close(listo)
+		paso := time.NewTicker(150 * time.Millisecond) // the load's pace
+		defer paso.Stop()
 		for i := range 40 {
 			wg.Add(1)
 			go lanzar(i)
-			time.Sleep(150 * time.Millisecond)
+			<-paso.C
 		}
 	}()
 	azar := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 13))
 	for range 4 {
+		// Time itself is the fault here: the kill lands at a moment drawn at random, so that over the
+		// runs it falls in every phase of a registration, which no event of ours could pick.
 		time.Sleep(time.Duration(300+azar.IntN(1200)) * time.Millisecond)
 		rev.matar()
+		// Down for a random moment too: shorter or longer than alta-segura's next wait.
 		time.Sleep(time.Duration(50+azar.IntN(400)) * time.Millisecond)
 		rev = arrancar(t, "revisor", "--puerto", puerto, "--datos", donde)
 	}

@@ -40,7 +40,7 @@ func lostres(t *testing.T) []struct {
 
 // goteo opens a connection, writes inicio at once and then one byte of resto at a time every
 // cadencia, and returns how long the server kept the connection open and what it wrote back.
-func goteo(t *testing.T, addr, inicio, resto string, cadencia, tope time.Duration) (time.Duration, string) {
+func goteo(t *testing.T, addr, inicio, resto string, cadencia, tope time.Duration, empezado chan<- struct{}) (time.Duration, string) {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -51,6 +51,7 @@ func goteo(t *testing.T, addr, inicio, resto string, cadencia, tope time.Duratio
 	if _, err := io.WriteString(c, inicio); err != nil {
 		t.Fatal(err)
 	}
+	empezado <- struct{}{}
 	parar := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -102,13 +103,16 @@ func TestCabecerasGoteadas(t *testing.T) {
 			t.Parallel()
 			const clientes = 20
 			tiempos := make(chan time.Duration, clientes)
+			empezados := make(chan struct{}, clientes)
 			for range clientes {
 				go func() {
-					d, _ := goteo(t, s.p.addr, "GET "+s.ruta+" HTTP/1.1\r\nHost: x\r\nX-Goteo: ", "abcdefgh", 200*time.Millisecond, servidor.EsperaCabeceras+5*time.Second)
+					d, _ := goteo(t, s.p.addr, "GET "+s.ruta+" HTTP/1.1\r\nHost: x\r\nX-Goteo: ", "abcdefgh", 200*time.Millisecond, servidor.EsperaCabeceras+5*time.Second, empezados)
 					tiempos <- d
 				}()
 			}
-			time.Sleep(time.Second)
+			for range clientes { // all of them are in the middle of their headers
+				<-empezados
+			}
 			atiende(t, s.p.url()+s.ruta)
 			var peor time.Duration
 			for range clientes {
@@ -135,12 +139,12 @@ func TestCuerpoGoteado(t *testing.T) {
 				"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
 			var d time.Duration
 			var recibido string
-			hecho := make(chan struct{})
+			hecho, empezado := make(chan struct{}), make(chan struct{}, 1)
 			go func() {
 				defer close(hecho)
-				d, recibido = goteo(t, s.p.addr, cabeceras, `{"nombre":"lento",`, 500*time.Millisecond, servidor.EsperaLectura+5*time.Second)
+				d, recibido = goteo(t, s.p.addr, cabeceras, `{"nombre":"lento",`, 500*time.Millisecond, servidor.EsperaLectura+5*time.Second, empezado)
 			}()
-			time.Sleep(2 * time.Second)
+			<-empezado // its headers are in and its body drips
 			atiende(t, s.p.url()+s.ruta)
 			<-hecho
 			estado, _, _ := strings.Cut(recibido, "\r\n")

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/jsonjs"
 )
 
@@ -69,6 +70,7 @@ func TestReinicioDelRevisorDuranteAltaSegura(t *testing.T) {
 		wg       sync.WaitGroup
 		ultimo   time.Time // when the last revisor answered its start-up line
 	)
+	terminadas := make(chan *altaSegura, 1000) // each intent as it ends (four a second)
 	lanzar := func(i int) {
 		defer wg.Done()
 		a := &altaSegura{nombre: fmt.Sprintf("reinicio-%d", i), inicio: time.Now()}
@@ -79,31 +81,71 @@ func TestReinicioDelRevisorDuranteAltaSegura(t *testing.T) {
 		mu.Lock()
 		corridas = append(corridas, a)
 		mu.Unlock()
+		terminadas <- a
 	}
-	// One intent every 250 ms for 10 s, while the revisor is crashed and restarted, then stopped
-	// gracefully and kept down for 5 s (longer than alta-segura's 3.5 s of waits), then restarted.
-	listo := make(chan struct{})
+	// esperar waits for an intent that ends as cumple says.
+	esperar := func(que string, cumple func(*altaSegura) bool) {
+		t.Helper()
+		for {
+			select {
+			case a := <-terminadas:
+				if cumple(a) {
+					return
+				}
+			case <-time.After(prueba.PlazoDeEspera):
+				t.Fatalf("no pasó en %v: %s", prueba.PlazoDeEspera, que)
+			}
+		}
+	}
+	// One intent every 250 ms (the load's pace), while the revisor is crashed and restarted, then
+	// stopped gracefully and kept down longer than alta-segura's 3.5 s of waits, then restarted; and
+	// four more intents against that last revisor. Each step waits for what the intents lived.
+	parar, listo := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(listo)
-		for i := range 40 {
+		paso := time.NewTicker(250 * time.Millisecond)
+		defer paso.Stop()
+		for i := 0; ; i++ {
 			wg.Add(1)
 			go lanzar(i)
-			time.Sleep(250 * time.Millisecond)
+			select {
+			case <-paso.C:
+			case <-parar:
+				return
+			}
 		}
 	}()
-	time.Sleep(300 * time.Millisecond)
+	esperar("una intención hecha con el primer revisor", func(a *altaSegura) bool { return a.codigo == 0 })
+	const sinRevisor = "pasarela: el revisor no respondió"
+	antes := strings.Count(pas.salida.String(), sinRevisor)
 	rev.matar()
-	time.Sleep(time.Second)
+	caida := time.Now()
+	// Down until an intent in flight met it down and will retry (the gateway's 502 for it).
+	prueba.Esperar(t, "la pasarela no encuentra al revisor caído", func() bool {
+		return strings.Count(pas.salida.String(), sinRevisor) > antes
+	})
 	rev = arrancar(t, "revisor", "--puerto", puerto)
-	time.Sleep(1200 * time.Millisecond)
+	reinicio := time.Now()
+	esperar("una intención hecha con el revisor reiniciado", func(a *altaSegura) bool {
+		return a.codigo == 0 && a.final.After(reinicio)
+	})
 	rev.parar(t)
-	time.Sleep(5 * time.Second)
+	parado := time.Now()
+	// Down until an intent that started after the stop gave up: longer than its waits.
+	esperar("una intención que empezó con el revisor parado se rinde", func(a *altaSegura) bool {
+		return a.codigo == 1 && a.inicio.After(parado)
+	})
 	rev = arrancar(t, "revisor", "--puerto", puerto)
 	mu.Lock()
 	ultimo = time.Now()
 	mu.Unlock()
+	for range 4 {
+		esperar("una intención empezada con el último revisor termina", func(a *altaSegura) bool { return a.despuesDelUlti })
+	}
+	close(parar)
 	<-listo
 	wg.Wait()
+	t.Logf("el revisor estuvo caído %v la primera vez", reinicio.Sub(caida).Round(time.Millisecond))
 
 	hechos, noHechos := 0, 0
 	for _, a := range corridas {

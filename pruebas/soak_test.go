@@ -16,9 +16,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/altasegura"
 	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/pasarela"
 )
 
 // duracionSoak is SOAK_DURACION (a Go duration) or 45 s: long enough for thousands of intents, short
@@ -66,10 +66,14 @@ func TestSoakAltasPorLaPasarela(t *testing.T) {
 	)
 	ctx := context.Background()
 	fin := time.Now().Add(duracion)
+	// Closed when the first goroutine has seen the end and stopped: the others are still at work.
+	acabando := make(chan struct{})
+	var primera sync.Once
 	for g := range goroutinas {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer primera.Do(func() { close(acabando) })
 			for i := 0; time.Now().Before(fin); i++ {
 				in := intento{nombre: fmt.Sprintf("soak-%d-%d", g, i), llave: uuid.NewString()}
 				var out bytes.Buffer
@@ -85,10 +89,11 @@ func TestSoakAltasPorLaPasarela(t *testing.T) {
 		}()
 	}
 
-	// Footprints once the load is steady (a third in) and again at its end, still under load.
+	// Footprints once the load is steady (a third in) and again at its end, still under load. The
+	// soak is defined by its duration: the third is a moment in time.
 	time.Sleep(duracion / 3)
 	revA, pasA := medir(rev), medir(pas)
-	time.Sleep(time.Until(fin))
+	<-acabando
 	revB, pasB := medir(rev), medir(pas)
 	wg.Wait()
 	transporte.CloseIdleConnections()
@@ -127,8 +132,11 @@ func TestSoakAltasPorLaPasarela(t *testing.T) {
 
 	// After the load the connections are gone (the gateway's idle ones to the revisor after
 	// pasarela.OciosaMaxima): nothing kept a connection, or the goroutine serving it.
-	time.Sleep(pasarela.OciosaMaxima + time.Second)
-	revC, pasC := medir(rev), medir(pas)
+	var revC, pasC medida
+	prueba.Esperar(t, "en reposo, el revisor y la pasarela tienen los descriptores del arranque", func() bool {
+		revC, pasC = medir(rev), medir(pas)
+		return revC.fds <= revInicio.fds && pasC.fds <= pasInicio.fds
+	})
 	t.Logf("%s: %d intenciones (%d no hechas a la primera y repetidas con su llave), %d servicios soak- en el revisor",
 		duracion, len(intentos), noHechos, soak)
 	t.Logf("revisor:  al empezar %s; a un tercio %s; al final %s; en reposo %s", revInicio, revA, revB, revC)

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/pgtest"
 	"cursohttp/pkg/altasegura"
 )
@@ -120,13 +120,23 @@ func TestDosRevisoresUnPostgres(t *testing.T) {
 	if codigo != 201 {
 		t.Fatalf("alta de sondeado: %d %s", codigo, texto)
 	}
+	var aceptadas []string
 	for i, r := range []*proceso{uno, otro, uno, otro} {
-		codigo, _, texto := pedir(t, "POST", r.url()+sondeado+"/revisiones", "escritura-a", "", "")
+		codigo, revision, texto := pedir(t, "POST", r.url()+sondeado+"/revisiones", "escritura-a", "", "")
 		if quiere := map[bool]int{true: 202, false: 429}[i < 3]; codigo != quiere {
 			t.Errorf("revisión %d, alternando revisores: %d %s; se esperaba %d", i+1, codigo, texto, quiere)
 		}
+		if codigo == 202 {
+			aceptadas = append(aceptadas, revision)
+		}
 	}
-	time.Sleep(2500 * time.Millisecond)
+	// Each accepted check ran (terminada, as either revisor sees it); then each sounded the service once.
+	for _, revision := range aceptadas {
+		prueba.Esperar(t, "la revisión "+revision+" termina", func() bool {
+			_, _, estado := pedir(t, "GET", otro.url()+revision, "admin", "", "")
+			return strings.Contains(estado, `"estado":"terminada"`)
+		})
+	}
 	if n := sondeos.Load(); n != 3 {
 		t.Errorf("3 revisiones sondearon el servicio %d veces", n)
 	}
@@ -139,17 +149,10 @@ func TestDosRevisoresUnPostgres(t *testing.T) {
 	}
 	uno.matar()
 	antes := sondeos.Load()
-	limite := time.Now().Add(15 * time.Second)
-	for {
+	prueba.Esperar(t, "el otro revisor hace la revisión del muerto", func() bool {
 		_, _, estado := pedir(t, "GET", otro.url()+revision, "admin", "", "")
-		if strings.Contains(estado, `"estado":"terminada"`) {
-			break
-		}
-		if time.Now().After(limite) {
-			t.Fatalf("la revisión del revisor muerto sigue sin hacerse: %s", estado)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return strings.Contains(estado, `"estado":"terminada"`)
+	})
 	if n := sondeos.Load() - antes; n != 1 {
 		t.Errorf("la revisión heredada sondeó %d veces", n)
 	}

@@ -162,7 +162,11 @@ func TestLimiteDeEntorno(t *testing.T) {
 	if !strings.HasPrefix(out, "intento 1: sin respuesta (tiempo agotado: 1000 ms)\n") || !strings.HasSuffix(out, "intento 2: 201 {\"id\":7}\n") || codigo != 0 {
 		t.Errorf("ALTA_LIMITE_MS=1000: salida %d:\n%s", codigo, out)
 	}
-	lenta := func(w http.ResponseWriter) { time.Sleep(300 * time.Millisecond); creado(w) }
+	lenta := func(w http.ResponseWriter) {
+		// Time is under test: an answer 300 ms late is within the 2000 ms that a nonsense value keeps.
+		time.Sleep(300 * time.Millisecond)
+		creado(w)
+	}
 	ts, _, _ = pasarelaDePrueba(t, lenta, creado)
 	codigo, out, _ = correr(t, map[string]string{"ALTA_LIMITE_MS": "abc"}, "paciente", "http://x", "--pasarela", ts.URL)
 	if out != "intento 1: 201 {\"id\":7}\n" || codigo != 0 {

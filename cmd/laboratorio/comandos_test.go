@@ -169,14 +169,14 @@ func TestCorrerMentiraYHostil(t *testing.T) {
 // TestMentiraMudaNoDetieneElApagado: Ctrl+C with a "mudo" request held exits at once.
 func TestMentiraMudaNoDetieneElApagado(t *testing.T) {
 	t.Parallel()
-	addr, _, parar := arrancar(t, "mentira", "mudo")
+	addr, out, parar := arrancar(t, "mentira", "mudo")
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	io.WriteString(c, "POST /servicios HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
-	time.Sleep(100 * time.Millisecond)
+	prueba.Esperar(t, "mudo retiene la petición", func() bool { return strings.Contains(out.String(), "petición 1: mudo") })
 	inicio := time.Now()
 	if codigo := parar(); codigo != cli.SalidaBien {
 		t.Errorf("salida %d", codigo)

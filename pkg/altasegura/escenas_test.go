@@ -65,18 +65,19 @@ type proceso struct {
 
 func (p *proceso) salida() string { p.mu.Lock(); defer p.mu.Unlock(); return p.log.String() }
 
-// salidaCuando waits until what the program printed satisfies cumple, for at most 5 s, and returns
-// it: a line a server writes while answering reaches the test through a pipe, possibly after the
-// client already has its answer and has exited.
-func (p *proceso) salidaCuando(cumple func(string) bool) string {
-	limite := time.Now().Add(5 * time.Second)
-	for {
-		s := p.salida()
-		if cumple(s) || time.Now().After(limite) {
-			return s
+// salidaCuando waits until what the program printed satisfies cumple, and returns it: a line a
+// server writes while answering reaches the test through a pipe, possibly after the client already
+// has its answer and has exited. If it never does, the test fails showing what was printed.
+func (p *proceso) salidaCuando(t *testing.T, cumple func(string) bool) string {
+	t.Helper()
+	s := p.salida()
+	defer func() {
+		if !cumple(s) {
+			t.Logf("lo que escribió:\n%s", s)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	}()
+	prueba.Esperar(t, "la salida esperada", func() bool { s = p.salida(); return cumple(s) })
+	return s
 }
 
 // contiene is the condition of salidaCuando that the output has texto n times.
@@ -233,10 +234,10 @@ func TestEscenaRespuestaPerdida(t *testing.T) {
 	}
 	// The key is not printed on success; the revisor's log shows it was one UUID, replayed once.
 	repetida := regexp.MustCompile(`(?m)^idempotencia: la llave ` + uuidRe.String() + ` ya se atendió; repito su respuesta$`)
-	if log := rev.salidaCuando(func(s string) bool { return len(repetida.FindAllString(s, -1)) == 1 }); len(repetida.FindAllString(log, -1)) != 1 {
+	if log := rev.salidaCuando(t, func(s string) bool { return len(repetida.FindAllString(s, -1)) == 1 }); len(repetida.FindAllString(log, -1)) != 1 {
 		t.Errorf("bitácora del revisor:\n%s", log)
 	}
-	if log := pas.salidaCuando(contiene("pasarela: el revisor respondió 201, pero la respuesta se pierde\n", 2)); strings.Count(log, "pasarela: el revisor respondió 201, pero la respuesta se pierde\n") != 2 {
+	if log := pas.salidaCuando(t, contiene("pasarela: el revisor respondió 201, pero la respuesta se pierde\n", 2)); strings.Count(log, "pasarela: el revisor respondió 201, pero la respuesta se pierde\n") != 2 {
 		t.Errorf("bitácora de la pasarela:\n%s", log)
 	}
 }
@@ -264,7 +265,7 @@ func TestEscenaNadieResponde(t *testing.T) {
 	if codigo != 1 {
 		t.Errorf("código de salida %d", codigo)
 	}
-	if log := pas.salidaCuando(contiene("pasarela: el revisor no respondió\n", 8)); strings.Count(log, "pasarela: el revisor no respondió\n") != 8 {
+	if log := pas.salidaCuando(t, contiene("pasarela: el revisor no respondió\n", 8)); strings.Count(log, "pasarela: el revisor no respondió\n") != 8 {
 		t.Errorf("la pasarela registró %d veces que el revisor no respondió:\n%s", strings.Count(log, "pasarela: el revisor no respondió\n"), log)
 	}
 	pas.parar()
@@ -298,7 +299,7 @@ func TestEscenaLoQueRecibe(t *testing.T) {
 		t.Errorf("código de salida %d", codigo)
 	}
 	want := "pasarela: el revisor respondió 422, pero la respuesta se pierde\npasarela: el revisor respondió 503, pero la respuesta se pierde\n"
-	if log := pas.salidaCuando(func(s string) bool { return strings.HasSuffix(s, want) }); !strings.HasSuffix(log, want) {
+	if log := pas.salidaCuando(t, func(s string) bool { return strings.HasSuffix(s, want) }); !strings.HasSuffix(log, want) {
 		t.Errorf("bitácora de la pasarela:\n%s", log)
 	}
 }
@@ -348,7 +349,7 @@ func TestEscenaMentira(t *testing.T) {
 				t.Errorf("no esperó los 2 s que pidió Retry-After")
 			}
 			sinInicio := func(s string) string { return strings.SplitN(s, "\n", 2)[1] }
-			if log := m.salidaCuando(func(s string) bool { return sinInicio(s) == c.bitacora }); sinInicio(log) != c.bitacora {
+			if log := m.salidaCuando(t, func(s string) bool { return sinInicio(s) == c.bitacora }); sinInicio(log) != c.bitacora {
 				t.Errorf("bitácora del servidor de mentira:\n%s", log)
 			}
 		})
@@ -382,12 +383,12 @@ func TestEscenaLlavePorIntento(t *testing.T) {
 	if n := strings.Count(lista, `"nombre":"agenda"`); n != 1 || !strings.Contains(lista, `{"id":7,"nombre":"agenda"`) {
 		t.Errorf("%d servicios agenda:\n%s", n, lista)
 	}
-	if log := rev.salidaCuando(contiene("POST /servicios\n", 4)); strings.Count(log, "POST /servicios\n") != 4 || strings.Contains(log, "idempotencia:") {
+	if log := rev.salidaCuando(t, contiene("POST /servicios\n", 4)); strings.Count(log, "POST /servicios\n") != 4 || strings.Contains(log, "idempotencia:") {
 		t.Errorf("bitácora del revisor:\n%s", log)
 	}
 	want := "pasarela: el revisor respondió 201, pero la respuesta se pierde\n" +
 		strings.Repeat("pasarela: el revisor respondió 409, pero la respuesta se pierde\n", 3)
-	if log := pas.salidaCuando(func(s string) bool { return strings.HasSuffix(s, want) }); !strings.HasSuffix(log, want) {
+	if log := pas.salidaCuando(t, func(s string) bool { return strings.HasSuffix(s, want) }); !strings.HasSuffix(log, want) {
 		t.Errorf("bitácora de la pasarela:\n%s", log)
 	}
 }
@@ -437,7 +438,7 @@ func TestEscenaUnaTraza(t *testing.T) {
 	}
 	// The gateway's line about the lost answer is attempt 1's: a span whose parent is the attempt.
 	var perdida map[string]any
-	logPas := pas.salidaCuando(contiene(`"message":"pasarela: el revisor respondió 201, pero la respuesta se pierde"`, 1))
+	logPas := pas.salidaCuando(t, contiene(`"message":"pasarela: el revisor respondió 201, pero la respuesta se pierde"`, 1))
 	for _, l := range lineasJSON(t, "pasarela", logPas) {
 		if l["message"] == "pasarela: el revisor respondió 201, pero la respuesta se pierde" {
 			perdida = l
@@ -449,7 +450,7 @@ func TestEscenaUnaTraza(t *testing.T) {
 	// The revisor saw both attempts in the trace, the first as the gateway's child, and the
 	// replay of the second under the same trace.
 	var posts, repetida []map[string]any
-	logRev := rev.salidaCuando(contiene(`"message":"idempotencia: la llave `, 1))
+	logRev := rev.salidaCuando(t, contiene(`"message":"idempotencia: la llave `, 1))
 	for _, l := range lineasJSON(t, "revisor", logRev) {
 		switch {
 		case l["message"] == "POST /servicios":

@@ -325,17 +325,6 @@ func TestEstadoRancio(t *testing.T) {
 	}
 }
 
-// esperarHasta polls cond for up to 10 s.
-func esperarHasta(t *testing.T, que string, cond func() bool) {
-	t.Helper()
-	for limite := time.Now().Add(10 * time.Second); !cond(); {
-		if time.Now().After(limite) {
-			t.Fatalf("no pasó en 10 s: %s", que)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // If one server cannot start, make lab stops the ones it already started and fails.
 func TestPrimerPlanoConElPuertoOcupado(t *testing.T) {
 	t.Parallel()

@@ -4,6 +4,7 @@ package control
 
 import (
 	"context"
+	"cursohttp/internal/prueba"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,7 +24,7 @@ func TestPrimerPlanoYUnaSenal(t *testing.T) {
 	senales := make(chan os.Signal, 1)
 	fin := make(chan error, 1)
 	go func() { fin <- c.PrimerPlano(senales) }()
-	esperarHasta(t, "los tres escuchan", func() bool {
+	prueba.Esperar(t, "los tres escuchan", func() bool {
 		return escucha(c.Servidores[0]) && escucha(c.Servidores[1]) && escucha(c.Servidores[2])
 	})
 	if err := c.Estado(context.Background()); err != nil {
@@ -43,7 +44,7 @@ func TestPrimerPlanoYUnaSenal(t *testing.T) {
 		resp.Body.Close()
 		lento <- resp.StatusCode
 	}()
-	esperarHasta(t, "la petición lenta llega", func() bool { return strings.Contains(out.String(), "GET /lento/700") })
+	prueba.Esperar(t, "la petición lenta llega", func() bool { return strings.Contains(out.String(), "GET /lento/700") })
 	senales <- os.Interrupt
 	select {
 	case err := <-fin:
@@ -76,7 +77,7 @@ func TestPrimerPlanoDosSenales(t *testing.T) {
 	senales := make(chan os.Signal, 2)
 	fin := make(chan error, 1)
 	go func() { fin <- c.PrimerPlano(senales) }()
-	esperarHasta(t, "los tres escuchan", func() bool {
+	prueba.Esperar(t, "los tres escuchan", func() bool {
 		return escucha(c.Servidores[0]) && escucha(c.Servidores[1]) && escucha(c.Servidores[2])
 	})
 	go func() {
@@ -84,9 +85,9 @@ func TestPrimerPlanoDosSenales(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	esperarHasta(t, "la petición lenta llega", func() bool { return strings.Contains(out.String(), "GET /lento/9000") })
+	prueba.Esperar(t, "la petición lenta llega", func() bool { return strings.Contains(out.String(), "GET /lento/9000") })
 	senales <- os.Interrupt
-	esperarHasta(t, "el laboratorio dice que espera", func() bool {
+	prueba.Esperar(t, "el laboratorio dice que espera", func() bool {
 		return strings.Contains(out.String(), "laboratorio | esperando a que termine 1 petición en curso")
 	})
 	t0 := time.Now()

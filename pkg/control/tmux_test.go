@@ -1,13 +1,13 @@
 package control
 
 import (
+	"cursohttp/internal/prueba"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 )
 
 // tmuxPrivado is a tmux server of this test alone (-L), closed at the end.
@@ -59,14 +59,14 @@ func TestTmuxFueraDeTmux(t *testing.T) {
 	if got := paneles(t, tm, SesionTmux); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("paneles %q, se esperaban %q", got, want)
 	}
-	esperarHasta(t, "los tres servidores escuchan en sus paneles", func() bool {
+	prueba.Esperar(t, "los tres servidores escuchan en sus paneles", func() bool {
 		return escucha(c.Servidores[0]) && escucha(c.Servidores[1]) && escucha(c.Servidores[2])
 	})
 	// The fourth pane has the programs on its PATH.
 	ids := strings.Split(must(t)(tm.correr("list-panes", "-t", "="+SesionTmux+":lab", "-F", "#{pane_id}")), "\n")
 	tm.correr("send-keys", "-t", ids[3], "-l", "command -v revisor")
 	tm.correr("send-keys", "-t", ids[3], "Enter")
-	esperarHasta(t, "el cuarto panel encuentra revisor en su PATH", func() bool {
+	prueba.Esperar(t, "el cuarto panel encuentra revisor en su PATH", func() bool {
 		out, _ := tm.correr("capture-pane", "-p", "-t", ids[3])
 		if strings.Contains(out, binarios+"/revisor") {
 			return true
@@ -77,14 +77,18 @@ func TestTmuxFueraDeTmux(t *testing.T) {
 
 	// Ctrl+C stops the server and leaves its pane; ↑ Enter starts it again.
 	tm.correr("send-keys", "-t", ids[0], "C-c")
-	esperarHasta(t, "Ctrl+C detiene el laboratorio", func() bool { return !escucha(c.Servidores[0]) })
-	time.Sleep(100 * time.Millisecond)
+	prueba.Esperar(t, "Ctrl+C detiene el laboratorio", func() bool { return !escucha(c.Servidores[0]) })
+	// The pane's shell has the terminal back (or the pane is gone, which the count below tells).
+	prueba.Esperar(t, "el shell del panel vuelve tras Ctrl+C", func() bool {
+		orden, _ := tm.correr("display-message", "-p", "-t", ids[0], "#{pane_current_command}")
+		return !strings.Contains(orden, "laboratorio")
+	})
 	if n := len(paneles(t, tm, SesionTmux)); n != 4 {
 		t.Fatalf("tras Ctrl+C quedan %d paneles", n)
 	}
 	tm.correr("send-keys", "-t", ids[0], "Up")
 	tm.correr("send-keys", "-t", ids[0], "Enter")
-	esperarHasta(t, "↑ Enter vuelve a arrancar el laboratorio", func() bool { return escucha(c.Servidores[0]) })
+	prueba.Esperar(t, "↑ Enter vuelve a arrancar el laboratorio", func() bool { return escucha(c.Servidores[0]) })
 
 	// A second run finds its session and creates nothing.
 	if creada, err := c.AbrirTmux(tm, false, dir); err != nil || creada {
@@ -96,7 +100,7 @@ func TestTmuxFueraDeTmux(t *testing.T) {
 	for _, id := range ids[:3] {
 		tm.correr("send-keys", "-t", id, "C-c")
 	}
-	esperarHasta(t, "Ctrl+C los detiene", func() bool {
+	prueba.Esperar(t, "Ctrl+C los detiene", func() bool {
 		return !escucha(c.Servidores[0]) && !escucha(c.Servidores[1]) && !escucha(c.Servidores[2])
 	})
 }
@@ -142,11 +146,11 @@ func TestTmuxDentroDeTmux(t *testing.T) {
 	if got := paneles(t, tm, "mia"); len(got) != 5 {
 		t.Errorf("paneles de la sesión: %q, se esperaban 1 + 4", got)
 	}
-	esperarHasta(t, "los tres servidores escuchan", func() bool {
+	prueba.Esperar(t, "los tres servidores escuchan", func() bool {
 		return escucha(c.Servidores[0]) && escucha(c.Servidores[1]) && escucha(c.Servidores[2])
 	})
 	tm.correr("kill-server")
-	esperarHasta(t, "al cerrar tmux se detienen", func() bool {
+	prueba.Esperar(t, "al cerrar tmux se detienen", func() bool {
 		return !escucha(c.Servidores[0]) && !escucha(c.Servidores[1]) && !escucha(c.Servidores[2])
 	})
 }

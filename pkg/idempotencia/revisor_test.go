@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"cursohttp/internal/prueba"
+	"cursohttp/internal/prueba/almacentest"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/bitacora"
@@ -23,6 +24,8 @@ import (
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/ordenes/comprobar"
 	"cursohttp/pkg/revisor"
+
+	"github.com/rs/zerolog"
 )
 
 // conLlaves is the course's store in memory with the key records configured by o.
@@ -175,18 +178,33 @@ func TestSeriesDyG(t *testing.T) {
 }
 
 // S-D4: the same key while the original is inside its 500 ms save → 409 at once; the original 201.
+// The store holds the original at its creation until the second has its answer: a 409 that waited
+// for the original would never come.
 func TestEnCursoRevisor(t *testing.T) {
 	t.Parallel()
-	base, _ := levantarRevisor(t, idempotencia.Opciones{})
+	av := &almacentest.Avisador{Almacen: conLlaves(idempotencia.Opciones{})}
+	tomada, soltar := make(chan struct{}), make(chan struct{})
+	var una sync.Once
+	av.Al(almacentest.Ganchos{
+		AlTomar: func(llave string, tipo idempotencia.Tipo) {
+			if tipo == idempotencia.Nueva {
+				una.Do(func() { close(tomada) })
+			}
+		},
+		AlCrear: func(string) { <-soltar },
+	})
+	rv := revisor.Nuevo(revisor.Opciones{Log: zerolog.Nop(), Almacen: av})
+	t.Cleanup(rv.Cerrar)
+	base := servidortest.Nuevo(t, rv).URL
 	correo := `{"nombre":"correo","url":"http://127.0.0.1:18081/codigo/200"}`
 	original := make(chan respuestaAlta, 1)
 	go func() { original <- alta(t, base, "escritura-a", "alta-correo-1", correo) }()
-	time.Sleep(100 * time.Millisecond)
-	antes := time.Now()
+	<-tomada
 	segunda := alta(t, base, "escritura-a", "alta-correo-1", correo)
+	close(soltar)
 	want := `{"type":"https://revisor.example/problemas/llave-en-curso","title":"Esa Idempotency-Key sigue en curso","status":409,"detail":"la petición original con la llave alta-correo-1 todavía no termina","instance":"/servicios"}` + "\n"
-	if segunda.codigo != 409 || segunda.cuerpo != want || time.Since(antes) > 300*time.Millisecond {
-		t.Fatalf("segunda: %+v (en %v)", segunda, time.Since(antes))
+	if segunda.codigo != 409 || segunda.cuerpo != want {
+		t.Fatalf("segunda: %+v", segunda)
 	}
 	if p := <-original; p.codigo != 201 {
 		t.Fatalf("primera: %+v", p)
@@ -294,9 +312,7 @@ func TestAltasColgadasEnElDNS(t *testing.T) {
 			colgadas <- alta(t, base, "escritura-b", "dns-"+n, `{"nombre":"dns-`+n+`","url":"http://colgado.example/"}`)
 		}()
 	}
-	for dns.preguntas.Load() < enCurso {
-		time.Sleep(5 * time.Millisecond)
-	}
+	prueba.Esperar(t, "las altas colgadas preguntan al DNS", func() bool { return dns.preguntas.Load() >= enCurso })
 	t0 := time.Now()
 	r := alta(t, base, "escritura-b", "dns-mas", `{"nombre":"dns-mas","url":"http://colgado.example/"}`)
 	if r.codigo != 429 || !strings.Contains(r.cuerpo, `"type":"https://revisor.example/problemas/demasiadas-altas-en-curso"`) || time.Since(t0) > time.Second {

@@ -3,6 +3,7 @@ package revisor
 import (
 	"bufio"
 	"cursohttp/internal/prueba"
+	"cursohttp/internal/prueba/almacentest"
 	"fmt"
 	"io"
 	"net"
@@ -83,23 +84,21 @@ Content-Length: 60
 // machine is.
 func TestLeccion6AltasSimultaneasUnSoloNombre(t *testing.T) {
 	t.Parallel()
-	av := &almacenAvisador{}
+	av := &almacentest.Avisador{}
 	e := nuevoEntorno(t, avisando(av))
 	primera, soltarPrimera := make(chan struct{}), make(chan struct{})
 	segunda, primeraHecha := make(chan struct{}), make(chan struct{})
 	var llegadas atomic.Int32
-	av.al(func(a *almacenAvisador) {
-		a.alCrear = func(_ int, nombre string) {
-			switch llegadas.Add(1) {
-			case 1:
-				close(primera)
-				<-soltarPrimera
-			case 2:
-				close(segunda)
-				<-primeraHecha
-			}
+	av.Al(almacentest.Ganchos{AlCrear: func(string) {
+		switch llegadas.Add(1) {
+		case 1:
+			close(primera)
+			<-soltarPrimera
+		case 2:
+			close(segunda)
+			<-primeraHecha
 		}
-	})
+	}})
 	alta := func() string {
 		return e.pedir("POST", "/servicios", `{"nombre":"correo","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT).codigo()
 	}
@@ -153,7 +152,7 @@ func TestLeccion6SerieCReintentos(t *testing.T) {
 // Series I (§6.8.4): everything from earlier lessons still works.
 func TestLeccion6SerieILoDemas(t *testing.T) {
 	t.Parallel()
-	av := &almacenAvisador{} // for the slow PUTs: see pedirLento
+	av := &almacentest.Avisador{} // for the slow PUTs: see pedirLento
 	e := nuevoEntorno(t, rapido, avisando(av))
 	e.pedir("POST", "/servicios", `{"nombre":"metadatos","url":"http://169.254.169.254/latest/meta-data/"}`, cred("escritura-a"), jsonCT).comoLaLeccion(t, `HTTP/1.1 422 Unprocessable Content
 Content-Type: application/problem+json
@@ -307,21 +306,19 @@ Content-Language: es
 // pedirLento sends the headers at once and holds the body, as `( sleep 1; printf … ) | curl -T -`
 // does; it returns once the revisor has read service id (and so checked the If-Match against it),
 // with the function that sends the body and returns the answer.
-func (e *entorno) pedirLento(av *almacenAvisador, id int, metodo, ruta, cuerpo string, cabeceras ...string) func() respuestaDePrueba {
+func (e *entorno) pedirLento(av *almacentest.Avisador, id int, metodo, ruta, cuerpo string, cabeceras ...string) func() respuestaDePrueba {
 	leido := make(chan struct{})
 	var una sync.Once
-	av.al(func(a *almacenAvisador) {
-		a.alBuscar = func(n int, _ string) {
-			if n == id {
-				una.Do(func() { close(leido) })
-			}
+	av.Al(almacentest.Ganchos{AlBuscar: func(n int) {
+		if n == id {
+			una.Do(func() { close(leido) })
 		}
-	})
+	}})
 	pr, pw := io.Pipe()
 	respuesta := make(chan respuestaDePrueba, 1)
 	go func() { respuesta <- e.pedirCon(metodo, ruta, pr, cabeceras...) }()
 	<-leido
-	av.al(func(a *almacenAvisador) { a.alBuscar = nil })
+	av.Al(almacentest.Ganchos{})
 	return func() respuestaDePrueba {
 		pw.Write([]byte(e.lab18081(cuerpo)))
 		pw.Close()

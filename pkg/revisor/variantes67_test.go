@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"cursohttp/internal/prueba/almacentest"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/variantes"
 )
@@ -47,21 +48,21 @@ func TestDefectoSinHuellaLoDemasIgual(t *testing.T) {
 	t.Parallel()
 	// The original holds k3 and is held at its creation, past its save pause, until the second has
 	// its answer: "still running" however loaded the machine is.
-	av := &almacenAvisador{}
+	av := &almacentest.Avisador{}
 	e := nuevoEntorno(t, rapido, conVariante(t, variantes.Pedido{Defecto: variantes.SinHuella}), avisando(av))
 	tomada, soltar := make(chan struct{}), make(chan struct{})
 	var una sync.Once
-	av.al(func(a *almacenAvisador) {
-		a.alTomar = func(llave string, tipo idempotencia.Tipo) {
+	av.Al(almacentest.Ganchos{
+		AlTomar: func(llave string, tipo idempotencia.Tipo) {
 			if llave == "k3" && tipo == idempotencia.Nueva {
 				una.Do(func() { close(tomada) })
 			}
-		}
-		a.alCrear = func(_ int, nombre string) {
+		},
+		AlCrear: func(nombre string) {
 			if nombre == "correo" {
 				<-soltar
 			}
-		}
+		},
 	})
 	original := make(chan respuestaDePrueba)
 	go func() {

@@ -288,7 +288,8 @@ func TestEscrituraSinLectorSeCorta(t *testing.T) {
 	const espera = 300 * time.Millisecond
 	escritas := make(chan error, 1)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(2 * espera) // a slow handler, as /lento/MS: not cut
+		// Time is under test: a slow handler, as /lento/MS, longer than one write's deadline, is not cut.
+		time.Sleep(2 * espera)
 		trozo := make([]byte, 64<<10)
 		var err error
 		for err == nil {
@@ -342,6 +343,7 @@ func TestEscrituraLentaPeroConstanteSigue(t *testing.T) {
 		if err != nil {
 			break
 		}
+		// Time is under test: a slow reader whose whole read outlasts one deadline is not cut.
 		time.Sleep(20 * time.Millisecond)
 	}
 	if leido != len(cuerpo) || time.Since(inicio) < espera {

@@ -40,6 +40,7 @@ func nuevoLaboratorio(t *testing.T) *laboratorio {
 		lab.mu.Unlock()
 		if m := lento.FindStringSubmatch(r.URL.RequestURI()); m != nil {
 			ms, _ := strconv.Atoi(m[1])
+			// A slow service, as the lab's /lento/MS: the check's time limit is what is under test.
 			time.Sleep(time.Duration(ms) * time.Millisecond)
 			fmt.Fprintf(w, "200 OK\ntardé %d ms\n", ms)
 			return
@@ -297,9 +298,15 @@ func TestRetryAfterCortoSeObedece(t *testing.T) {
 func TestCancelarNoGuarda(t *testing.T) {
 	t.Parallel()
 	lab := nuevoLaboratorio(t)
-	s := nuevaSonda([]string{lab.addr()}, nil)
 	ctx, cancelar := context.WithCancel(context.Background())
-	go func() { time.Sleep(50 * time.Millisecond); cancelar() }()
+	o := Opciones{Politica: reintento.PoliticaRevision()}
+	// The revisor shuts down while the check waits to try again.
+	o.Politica.Dormir = func(ctx context.Context, _ time.Duration) error {
+		cancelar()
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	s := Nueva(destinos.Nuevo([]string{lab.addr()}, nil), o)
 	if _, ok := s.RevisarConReintentos(ctx, lab.URL+"/codigo/502", 2000); ok {
 		t.Error("un chequeo cortado por el apagado no debe dar resultado")
 	}

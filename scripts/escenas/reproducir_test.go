@@ -244,15 +244,27 @@ func TestUnPuertoOcupadoSeDiceClaro(t *testing.T) {
 
 func TestNadaQuedaCorriendoTrasUnComando(t *testing.T) {
 	r, _ := reproductorDePrueba(t)
-	marca := filepath.Join(t.TempDir(), "vivo")
+	dir := t.TempDir()
+	marca, pid := filepath.Join(dir, "vivo"), filepath.Join(dir, "pid")
 	e := escenaDeTexto(t, `# 9.9 — prueba
-$ (sleep 1; touch `+marca+`) & echo lanzado
+$ (sleep 1; touch `+marca+`) & echo $! > `+pid+`; echo lanzado
 lanzado
 `)
 	if res := r.Reproducir(context.Background(), e); !res.Bien() {
 		t.Fatalf("%v %q", res.Err, res.Diferencias)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	// The background job is gone (killed with its command's group, and reaped), not merely quiet.
+	texto, err := os.ReadFile(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(texto)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prueba.Esperar(t, "el proceso en segundo plano termina", func() bool {
+		return syscall.Kill(n, 0) == syscall.ESRCH
+	})
 	if _, err := os.Stat(marca); err == nil {
 		t.Errorf("un proceso en segundo plano sobrevivió a su comando")
 	}
