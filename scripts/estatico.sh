@@ -35,6 +35,23 @@ sin_bases() {
   done
   return 0
 }
+# Tests wait for events, not time (issue 23): at most 10 time.Sleep in _test.go files, each with a
+# comment on the line above saying why time itself is under test (prueba.Esperar, a channel, a log
+# line or testing/synctest do the rest).
+esperas_en_pruebas() {
+  local archivos
+  archivos=$(git ls-files --cached --others --exclude-standard '*_test.go' 2>/dev/null || find . -name '*_test.go')
+  [ -n "$archivos" ] || return 0
+  awk -v tope=10 '
+    FNR == 1 { antes = "" }
+    $0 ~ /time\.Sleep\(/ && $0 !~ /^[ \t]*\/\// {
+      n++
+      if (antes !~ /^[ \t]*\/\//) printf "%s:%d: time.Sleep sin un comentario en la línea de arriba que diga por qué el tiempo está a prueba\n", FILENAME, FNR
+    }
+    { antes = $0 }
+    END { if (n > tope) printf "%d time.Sleep en las pruebas, el tope es %d: que esperen el evento (prueba.Esperar, un canal, una línea de la bitácora) o usen testing/synctest\n", n, tope }
+  ' $archivos
+}
 
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
@@ -56,6 +73,7 @@ correr "deadcode -test" sin_salida deadcode -test ./...
 correr "programas sin paquetes de prueba" sin_salida enlazan_pruebas
 correr "alta-segura sin código de servidor" sin_salida cliente_sin_servidor
 correr "laboratorio, pasarela y alta-segura sin SQLite ni pgx" sin_salida sin_bases
+correr "pruebas que esperan eventos (10 time.Sleep como mucho, comentados)" sin_salida esperas_en_pruebas
 wait
 
 fallos=0
