@@ -88,23 +88,30 @@ func TestClaseEnNavegador(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Two students grade their clients and post the results; a third has the token wrong. A name
-	// with HTML and script in it is posted directly (with the lab's token, which also may), and
-	// one post carries no token at all.
+	// Two students grade their clients and post the results; a third has the token wrong, and is
+	// told so before its client runs (a client that leaves a mark when it does). A name with HTML
+	// and script in it is posted directly (with the lab's token, which also may), and one post
+	// carries no token at all.
 	alta := filepath.Join(bin, "alta-segura")
+	marca := filepath.Join(t.TempDir(), "el-cliente-corrio")
+	delIntruso := filepath.Join(t.TempDir(), "cliente-del-intruso")
+	if err := os.WriteFile(delIntruso, []byte("#!/bin/sh\n: > '"+marca+"'\nexec '"+alta+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	var ana, bruno, intruso corrida
 	var grupo sync.WaitGroup
 	for _, c := range []struct {
 		r       *corrida
 		alumno  string
 		tok     string
+		cliente string
 		defecto []string
 	}{
-		{&ana, "Ana", tokenClase, nil},
-		{&bruno, "Bruno", tokenClase, []string{"--defecto", "llave-por-intento"}},
-		{&intruso, "Intruso", "no-es-el-token", nil},
+		{&ana, "Ana", tokenClase, alta, nil},
+		{&bruno, "Bruno", tokenClase, alta, []string{"--defecto", "llave-por-intento"}},
+		{&intruso, "Intruso", "no-es-el-token", delIntruso, nil},
 	} {
-		grupo.Go(func() { *c.r = calificar(ctx, t, bin, carpeta, url, c.alumno, c.tok, alta, c.defecto...) })
+		grupo.Go(func() { *c.r = calificar(ctx, t, bin, carpeta, url, c.alumno, c.tok, c.cliente, c.defecto...) })
 	}
 	const hostil = `Eva <img src=x onerror=window.xss=1><script>xss=2</script>`
 	cuerpo := func(alumno string) string {
@@ -124,9 +131,15 @@ func TestClaseEnNavegador(t *testing.T) {
 	if !ana.paso("misma-llave") || bruno.paso("misma-llave") {
 		t.Fatalf("alta-segura y su versión rota no se distinguieron en misma-llave:\n%s\n%s", ana.salida, bruno.salida)
 	}
-	if intruso.codigo == 0 || !strings.Contains(intruso.errores, "el panel respondió 401") {
-		t.Errorf("con otro token: salida %d, dijo %q", intruso.codigo, intruso.errores)
+	// A wrong token is said before grading: one line, exit 1, no report, the client never ran.
+	if intruso.codigo != 1 || intruso.salida != "" || strings.Count(intruso.errores, "\n") != 1 ||
+		!strings.HasPrefix(intruso.errores, "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 401: ") {
+		t.Errorf("con otro token: salida %d, informe %q, dijo %q", intruso.codigo, intruso.salida, intruso.errores)
 	}
+	if _, err := os.Stat(marca); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("con otro token el cliente se corrió igual (%v)", err)
+	}
+	t.Logf("con otro token, revisor comprobar cliente se negó en %v", intruso.fin.Sub(intruso.inicio).Round(time.Millisecond))
 	// The refusal tells a student where the class token comes from, not how to find the lab's.
 	if !strings.Contains(intruso.errores, "token de la clase") || strings.Contains(intruso.errores, "«laboratorio lab token» lo muestra") {
 		t.Errorf("el rechazo no dice de dónde sale el token de la clase: %q", intruso.errores)
@@ -180,16 +193,20 @@ func TestClaseEnNavegador(t *testing.T) {
 	// browser (its preflight is not approved).
 	deOtroSitioALaClase(ctx, t, nav, url, tokenClase, panel)
 	rechazos := func(l []string) bool {
-		return contar(l, "panel: rechazo POST /clase/resultados: ") >= 4
+		return contar(l, "panel: rechazo POST /clase/resultados: ") >= 3 && contar(l, "panel: rechazo GET /clase/resultados: ") >= 1
 	}
 	if err := panel.esperar(ctx, rechazos); err != nil {
-		t.Fatalf("el panel no dijo los 4 rechazos (sin token, otro token, dos de otro sitio): %v\n%s", err, panel.todo())
+		t.Fatalf("el panel no dijo los 4 rechazos (sin token, otro token antes de calificar, dos de otro sitio): %v\n%s", err, panel.todo())
 	}
 	lineas := panel.lineas()
-	for _, motivo := range []string{"publicar resultados pide el token de la clase", "ese no es el token de la clase ni el del laboratorio"} {
-		if contar(lineas, "panel: rechazo POST /clase/resultados: "+motivo) != 1 {
+	for _, motivo := range []string{"POST /clase/resultados: publicar resultados pide el token de la clase",
+		"GET /clase/resultados: ese no es el token de la clase ni el del laboratorio"} {
+		if contar(lineas, "panel: rechazo "+motivo) != 1 {
 			t.Errorf("el panel no dijo una vez «%s»:\n%s", motivo, panel.todo())
 		}
+	}
+	if n := contar(lineas, "panel: rechazo POST /clase/resultados: ese no es el token"); n != 0 {
+		t.Errorf("el intruso llegó a publicar %d veces:\n%s", n, panel.todo())
 	}
 	if n := contar(lineas, "panel: rechazo POST /clase/resultados: una página de otro sitio"); n != 2 {
 		t.Errorf("%d rechazos de otro sitio, se esperaban 2:\n%s", n, panel.todo())
@@ -273,8 +290,9 @@ func (c corrida) paso(id string) bool {
 	return false
 }
 
-// calificar runs the grader on alta-segura as a student does with --puertos-libres: alta-segura
-// takes its gateway from --pasarela, so a line of sh hands it PASARELA_URL.
+// calificar runs the grader on alta-segura (or a script that runs it) as a student does with
+// --puertos-libres: alta-segura takes its gateway from --pasarela, so a line of sh hands it
+// PASARELA_URL.
 func calificar(ctx context.Context, t *testing.T, bin, carpeta, panel, alumno, tok, alta string, defecto ...string) corrida {
 	args := append([]string{"comprobar", "cliente", "--puertos-libres", "--semilla", "7", "--json",
 		"--enviar", panel, "--alumno", alumno, "--token", tok,
@@ -294,6 +312,9 @@ func calificar(ctx context.Context, t *testing.T, bin, carpeta, panel, alumno, t
 	case err != nil:
 		t.Errorf("revisor comprobar cliente (%s): %v\n%s", alumno, err, c.errores)
 		return c
+	}
+	if c.salida == "" && c.codigo != 0 {
+		return c // refused before grading: no report; the caller says whether it should have been
 	}
 	if err := json.Unmarshal([]byte(c.salida), &c.informe); err != nil || len(c.informe.Comprobaciones) == 0 {
 		t.Errorf("revisor comprobar cliente --json (%s): %v\n%s\n%s", alumno, err, c.salida, c.errores)

@@ -26,7 +26,7 @@ import (
 // the lab's); reading it needs nothing, as the timeline page.
 const (
 	RutaClase      = "/clase"            // GET: the page
-	RutaResultados = "/clase/resultados" // POST: one grading, JSON (Resultados)
+	RutaResultados = "/clase/resultados" // POST: one grading, JSON (Resultados); GET: 204 if the token may post
 	RutaEstado     = "/clase/estado"     // GET: the whole class, JSON, for the page
 )
 
@@ -154,6 +154,13 @@ func (p *Panel) servirClase(w http.ResponseWriter, r *http.Request) bool {
 	case r.URL.Path == RutaResultados && r.Method == http.MethodPost:
 		if p.exigir(w, r, token.Clase) {
 			p.recibirResultados(w, r)
+		}
+	case r.URL.Path == RutaResultados && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		// The grader asks this before grading a client (seconds of work), so that a wrong token
+		// or address is said at once: the same guard as the POST, and nothing changes.
+		if p.exigir(w, r, token.Clase) {
+			w.Header().Set("Cache-Control", "no-store")
+			w.WriteHeader(http.StatusNoContent)
 		}
 	case r.URL.Path == RutaEstado && (r.Method == http.MethodGet || r.Method == http.MethodHead):
 		c := p.clase

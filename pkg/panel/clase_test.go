@@ -133,14 +133,55 @@ func TestPaginaDeLaClase(t *testing.T) {
 	comprobar(estadoDe(t, srv2.URL))
 }
 
-// What revisor comprobar cliente --enviar sends is what the page takes.
+// What revisor comprobar cliente --enviar sends is what the page takes; what it asks before
+// grading (GET /clase/resultados) refuses what the post would refuse, and changes nothing.
 func TestEnviarResultados(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(Nuevo(Opciones{Token: "lab", TokenClase: "clase"}))
 	defer srv.Close()
+	ctx := context.Background()
 	cs := []examen.Comprobacion{{ID: "una-escritura", Paso: true}, {ID: "se-rinde"}}
-	if err := examen.Enviar(context.Background(), srv.URL, "otro", "Eva", cs); err == nil || !strings.Contains(err.Error(), "401") {
-		t.Errorf("con un token malo: %v", err)
+	for _, tok := range []string{"", "otro"} {
+		antes, despues := examen.ComprobarPanel(ctx, srv.URL, tok), examen.Enviar(ctx, srv.URL, tok, "Eva", cs)
+		if antes == nil || despues == nil || antes.Error() != despues.Error() ||
+			!strings.HasPrefix(antes.Error(), "el panel respondió 401: ") || !strings.HasSuffix(antes.Error(), PistaClase) {
+			t.Errorf("con el token %q: antes %v; al enviar %v", tok, antes, despues)
+		}
+	}
+	for _, tok := range []string{"clase", "lab"} {
+		if err := examen.ComprobarPanel(ctx, srv.URL+"/", tok); err != nil {
+			t.Errorf("con el token %q: %v", tok, err)
+		}
+	}
+	if e := estadoDe(t, srv.URL); len(e.Alumnos) != 0 {
+		t.Fatalf("preguntar cambió la clase: %+v", e)
+	}
+	// The same guard as the post: from another site, 403 whatever the token; HEAD as GET.
+	for _, c := range []struct {
+		metodo, sitio string
+		codigo        int
+	}{{http.MethodGet, "cross-site", 403}, {http.MethodGet, "same-site", 403}, {http.MethodHead, "", 204}, {http.MethodGet, "", 204}} {
+		req, _ := http.NewRequest(c.metodo, srv.URL+RutaResultados, nil)
+		req.Header.Set("Authorization", "Bearer clase")
+		if c.sitio != "" {
+			req.Header.Set("Sec-Fetch-Site", c.sitio)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.codigo || (c.codigo == 204 && len(b) != 0) {
+			t.Errorf("%s %s desde %q: %d %q", c.metodo, RutaResultados, c.sitio, resp.StatusCode, b)
+		}
+	}
+	// No panel there: one line that says where it looked.
+	cerrado := httptest.NewServer(http.NotFoundHandler())
+	cerrado.Close()
+	if err := examen.ComprobarPanel(ctx, cerrado.URL, "clase"); err == nil ||
+		!strings.HasPrefix(err.Error(), "no llego al panel en "+cerrado.URL+" (") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("sin panel: %v", err)
 	}
 	if err := examen.Enviar(context.Background(), srv.URL+"/", "clase", "Eva", cs); err != nil {
 		t.Fatal(err)

@@ -50,7 +50,8 @@ codigo-de-salida. Sale con 0 solo si pasan las 8. docs/comprobar.md las explica.
 
 Con --enviar URL --alumno NOMBRE manda el resultado a la página de la clase del panel
 (laboratorio panel, /clase), con el token de la clase que da el profesor (--token, o
-CURSOHTTP_TOKEN_CLASE).`
+CURSOHTTP_TOKEN_CLASE). Antes de calificar pregunta al panel si aceptará ese token; si no (otro
+token, otra URL, el panel no está), lo dice en una línea y sale con 1 sin correr el cliente.`
 
 // NuevoCmd is `revisor comprobar cliente`; runF nil grades with examen.Correr (tests pass their
 // own to see the options without running anything).
@@ -100,6 +101,17 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 					tokenClase, _ = f.Variable(token.Variable)
 				}
 			}
+			// A grading takes seconds: a panel that would refuse the results (a wrong token, a
+			// wrong address, no panel) is said now, before the client runs.
+			if enviar != "" {
+				if err := examen.ComprobarPanel(c.Context(), enviar, tokenClase); err != nil {
+					if c.Context().Err() != nil {
+						return cli.Salir(curso.Interrumpido)
+					}
+					fmt.Fprintf(f.Err, "%s: no califico, el panel no aceptaría los resultados: %v\n", c.CommandPath(), err)
+					return cli.Salir(1)
+				}
+			}
 			o.Orden = args
 			inf, err := runF(c.Context(), o)
 			if err != nil {
@@ -134,7 +146,7 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	c.Flags().DurationVar(&o.Limite, "limite", examen.LimitePorOmision, "cuánto puede durar cada corrida del cliente antes de detenerla")
 	c.Flags().IntVar(&o.Paralelo, "paralelo", examen.ParaleloPorOmision, "cuántas corridas del cliente a la vez (menos para un cliente que tarda en arrancar, como una JVM)")
 	c.Flags().BoolVar(&o.PuertosLibres, "puertos-libres", false, "el revisor y la pasarela en puertos libres en vez de 18080 y 18082 (el cliente los lee de PASARELA_URL)")
-	c.Flags().StringVar(&enviar, "enviar", "", "manda los resultados a la página de la clase del panel en esta URL (http://127.0.0.1:18084), con --alumno")
+	c.Flags().Var(cli.URL{Destino: &enviar, Vacia: true}, "enviar", "manda los resultados a la página de la clase del panel en esta URL (http://127.0.0.1:18084), con --alumno")
 	c.Flags().StringVar(&alumno, "alumno", "", "el nombre con el que salen los resultados en la página de la clase")
 	c.Flags().StringVar(&tokenClase, "token", "", "el token de la clase que dio el profesor (si no se dice: CURSOHTTP_TOKEN_CLASE, o CURSOHTTP_TOKEN)")
 	c.Flags().BoolVar(&comoJSON, "json", false, "el informe en JSON: cada comprobación con su id y su resultado, y cada alta")

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -12,6 +16,7 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/panel"
 )
 
 func ejecutar(t *testing.T, correr func(context.Context, examen.Opciones) (*examen.Informe, error), args ...string) (int, string, string) {
@@ -19,7 +24,9 @@ func ejecutar(t *testing.T, correr func(context.Context, examen.Opciones) (*exam
 	var out, errOut bytes.Buffer
 	raiz := &cobra.Command{Use: "revisor"}
 	comprobar := &cobra.Command{Use: "comprobar"}
-	comprobar.AddCommand(NuevoCmd(entorno.NuevaFabrica(&out, &errOut), correr))
+	f := entorno.NuevaFabrica(&out, &errOut)
+	f.Variable = func(string) (string, bool) { return "", false } // no token from the tester's environment
+	comprobar.AddCommand(NuevoCmd(f, correr))
 	raiz.AddCommand(comprobar)
 	codigo := cli.Ejecutar(context.Background(), raiz, append([]string{"comprobar", "cliente"}, args...), nil, &out, &errOut)
 	return codigo, out.String(), errOut.String()
@@ -65,5 +72,67 @@ func TestOrdenCliente(t *testing.T) {
 		if codigo != 2 || out != "" || !strings.HasPrefix(errOut, linea) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%q: código %d, salida %q, error %q", args, codigo, out, errOut)
 		}
+	}
+}
+
+// With --enviar, the panel is asked first: a wrong token, no token or no panel stops the run with
+// one line and exit 1 before the client runs (a grading takes seconds); the right one lets it run
+// and post. A panel that refuses the post at the end (here, gone during the grading) is still said.
+func TestEnviarPreguntaAntes(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(panel.Nuevo(panel.Opciones{Token: "lab", TokenClase: "clase"}))
+	defer srv.Close()
+	cerrado := httptest.NewServer(http.NotFoundHandler())
+	cerrado.Close()
+	var corridas atomic.Int32
+	informe := func(context.Context, examen.Opciones) (*examen.Informe, error) {
+		corridas.Add(1)
+		return &examen.Informe{Comprobaciones: []examen.Comprobacion{{ID: "una-escritura", Paso: true, Linea: "bien"}}}, nil
+	}
+	for _, c := range []struct {
+		url, tok, linea string
+	}{
+		{srv.URL, "otro", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 401: ese no es el token de la clase ni el del laboratorio: " + panel.PistaClase},
+		{srv.URL, "", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 401: publicar resultados pide"},
+		{cerrado.URL, "clase", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: no llego al panel en " + cerrado.URL + " ("},
+		{srv.URL + "/otra/", "clase", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 404: "},
+	} {
+		codigo, out, errOut := ejecutar(t, informe, "--enviar", c.url, "--alumno", "Ana", "--token", c.tok, "--", "alta-segura")
+		if codigo != 1 || out != "" || !strings.HasPrefix(errOut, c.linea) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("--enviar %s --token %q: código %d, salida %q, error %q", c.url, c.tok, codigo, out, errOut)
+		}
+	}
+	if n := corridas.Load(); n != 0 {
+		t.Fatalf("el cliente se calificó %d veces con un panel que no aceptaría los resultados", n)
+	}
+	if codigo, out, errOut := ejecutar(t, informe, "--enviar", "127.0.0.1:18084", "--alumno", "Ana", "--", "alta-segura"); codigo != 2 ||
+		!strings.HasPrefix(errOut, "revisor comprobar cliente: ") || !strings.Contains(errOut, "«127.0.0.1:18084»") || out != "" {
+		t.Errorf("--enviar sin http://: código %d, error %q", codigo, errOut)
+	}
+
+	codigo, out, errOut := ejecutar(t, informe, "--enviar", srv.URL, "--alumno", "Ana", "--token", "clase", "--", "alta-segura")
+	if codigo != 0 || errOut != "" || !strings.Contains(out, "1 de 1") || corridas.Load() != 1 {
+		t.Fatalf("con el token de la clase: código %d, salida %q, error %q, %d corridas", codigo, out, errOut, corridas.Load())
+	}
+	resp, err := http.Get(srv.URL + panel.RutaEstado)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"nombre":"Ana"`) {
+		t.Errorf("el panel no tiene a Ana: %s", b)
+	}
+
+	// The panel answers the question, then goes away while the client is graded.
+	otro := httptest.NewServer(panel.Nuevo(panel.Opciones{Token: "lab", TokenClase: "clase"}))
+	defer otro.Close()
+	codigo, out, errOut = ejecutar(t, func(ctx context.Context, o examen.Opciones) (*examen.Informe, error) {
+		otro.Close()
+		return informe(ctx, o)
+	}, "--enviar", otro.URL, "--alumno", "Ana", "--token", "clase", "--", "alta-segura")
+	if codigo != 1 || !strings.Contains(out, "1 de 1") ||
+		!strings.HasPrefix(errOut, "revisor comprobar cliente: no pude enviar los resultados al panel: no llego al panel en "+otro.URL) {
+		t.Errorf("el panel se fue durante la calificación: código %d, salida %q, error %q", codigo, out, errOut)
 	}
 }
