@@ -11,6 +11,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -165,11 +169,11 @@ func TestClaseEnNavegador(t *testing.T) {
 	esperadas := map[string][]celdaClase{
 		"Ana":   ana.celdas(estado, "Ana"),
 		"Bruno": bruno.celdas(estado, "Bruno"),
-		hostil:  append([]celdaClase{{"✔", "bien", "bien a las " + hora(*estado.alumno(hostil).Checks["una-escritura"].UltimoOK)}}, slices.Repeat([]celdaClase{{"—", "", ""}}, 7)...),
+		hostil:  estado.celdas(hostil, ids),
 	}
 
 	// The page, within its next redraw: one row per student (by name), the columns the runs gave.
-	if err := pagina.Esperar(ctx, `document.querySelectorAll("#alumnos tr").length === 3`); err != nil {
+	if err := pagina.Esperar(ctx, `document.querySelectorAll("#bloques tbody tr").length === 3`); err != nil {
 		t.Fatalf("la página no mostró a los tres alumnos: %v", err)
 	}
 	vista := leerClase(ctx, t, pagina)
@@ -182,11 +186,7 @@ func TestClaseEnNavegador(t *testing.T) {
 	if vista.Estado != "3 alumnos; se actualiza sola" {
 		t.Errorf("la página dice %q", vista.Estado)
 	}
-	// On a projector the whole table is in sight: no sideways scroll, every row above the fold.
-	if vista.AnchoTabla > vista.Ancho || vista.AnchoDocumento > vista.Ancho || vista.FondoTabla > vista.Alto {
-		t.Errorf("a %d×%d la tabla mide %d de ancho (el documento %d) y acaba en %d", vista.Ancho, vista.Alto,
-			vista.AnchoTabla, vista.AnchoDocumento, vista.FondoTabla)
-	}
+	vista.enPantalla(t, 3)
 
 	// A page of another site the student opens tries to post as the class: the forms and the
 	// no-cors fetch reach the panel and are refused; the fetch with the token never leaves the
@@ -228,8 +228,8 @@ func TestClaseEnNavegador(t *testing.T) {
 	if ok := *estado.alumno("Ana").Checks["misma-llave"].UltimoOK; !ok.Equal(antes.alumno("Ana").Ultima) {
 		t.Errorf("misma-llave de Ana pasó por última vez a las %v; su primera corrida fue a las %v", ok, antes.alumno("Ana").Ultima)
 	}
-	fila := `[...document.querySelectorAll("#alumnos tr")].find(f => f.firstChild.textContent === "Ana")`
-	if err := pagina.Esperar(ctx, fila+`.lastChild.textContent === "`+hora(estado.alumno("Ana").Ultima)+`"`); err != nil {
+	fila := `[...document.querySelectorAll("#bloques tbody tr")].find(f => f.firstChild.textContent === "Ana")`
+	if err := pagina.Esperar(ctx, fila+`.lastChild.dataset.hora === "`+hora(estado.alumno("Ana").Ultima)+`"`); err != nil {
 		t.Fatalf("la fila de Ana no cambió sola: %v", err)
 	}
 	vista = leerClase(ctx, t, pagina)
@@ -238,6 +238,68 @@ func TestClaseEnNavegador(t *testing.T) {
 		t.Error("la página se recargó para mostrar la segunda corrida")
 	}
 	guardarCaptura(ctx, t, pagina, "clase.png")
+
+	// A real class: 27 more students post their results (some names long), 30 in all with the 8
+	// checks. At 1280×800 every row, every check and its header is inside the viewport, in type
+	// that reads from the back of a room, with ✔ and ✘ told apart by lightness, not only hue.
+	for i, nombre := range claseDe27 {
+		var cs []map[string]any
+		for j, id := range ids {
+			cs = append(cs, map[string]any{"id": id, "paso": (i+j)%3 != 0})
+		}
+		b, _ := json.Marshal(map[string]any{"alumno": nombre, "comprobaciones": cs})
+		if codigo := postarClase(t, url, tokenClase, string(b)); codigo != http.StatusNoContent {
+			t.Fatalf("%s: %d", nombre, codigo)
+		}
+	}
+	estado = leerEstado(t, url)
+	nombres = append(nombres, claseDe27...)
+	for _, n := range claseDe27 {
+		esperadas[n] = estado.celdas(n, ids)
+	}
+	if err := pagina.Esperar(ctx, `document.querySelector("#estado").textContent === "30 alumnos; se actualiza sola"`); err != nil {
+		t.Fatalf("la página no mostró a los 30: %v", err)
+	}
+	vista = leerClase(ctx, t, pagina)
+	comprobarVista(t, vista, ids, nombres, esperadas, estado)
+	vista.enPantalla(t, 30)
+	if vista.Contraste == nil || vista.Contraste.Fondos < 3 || vista.Contraste.Bien < 4.5 || vista.Contraste.Mal < 4.5 {
+		t.Errorf("✔ y ✘ no se distinguen sin color (contraste entre sus fondos ≥ 3, de cada marca con su fondo ≥ 4,5): %+v", vista.Contraste)
+	}
+	guardarCaptura(ctx, t, pagina, "clase-30.png")
+
+	// When a check last passed is a cell's detail: with the focus on it (Tab, or the pointer), a
+	// bar in sight says who, which check, when it last passed and when the student was graded.
+	celdaDeAna := fila + `.querySelector('td[data-id="misma-llave"]')`
+	if err := pagina.AlFrente(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := pagina.Evaluar(ctx, celdaDeAna+`.focus()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	var detalle struct {
+		Texto   string
+		Visible bool
+	}
+	const jsDetalle = `(() => { const b = document.querySelector("#detalle"), r = b.getBoundingClientRect();
+		return {Texto: b.textContent, Visible: !b.hidden && r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.right <= innerWidth}; })()`
+	if err := pagina.Evaluar(ctx, jsDetalle, &detalle); err != nil {
+		t.Fatal(err)
+	}
+	deAna := estado.alumno("Ana")
+	if want := "Ana · ✘ misma-llave: pasó por última vez a las " + hora(*deAna.Checks["misma-llave"].UltimoOK) + " · calificado a las " + hora(deAna.Ultima); !detalle.Visible || detalle.Texto != want {
+		t.Errorf("con el foco en misma-llave de Ana, la barra (visible %v) dice %q; se esperaba %q", detalle.Visible, detalle.Texto, want)
+	}
+	if err := pagina.Evaluar(ctx, `document.activeElement.blur()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := pagina.Evaluar(ctx, jsDetalle, &detalle); err != nil || detalle.Visible {
+		t.Errorf("sin foco la barra sigue a la vista (%v): %q", err, detalle.Texto)
+	}
+
+	// The panel behind a proxy that answers 503 for a while: the open page says so (the code, the
+	// time of what it still shows, greyed) and comes back by itself when the panel answers again.
+	panelEn503(ctx, t, nav, url)
 
 	// The panel stops and starts again with the same file: the open page says it lost the panel,
 	// then shows the same rows from the new one; a page opened now shows them too.
@@ -260,8 +322,8 @@ func TestClaseEnNavegador(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := nueva.Esperar(ctx, `document.querySelectorAll("#alumnos tr").length === 3`); err != nil {
-		t.Fatalf("una página abierta tras el reinicio no muestra a los tres alumnos: %v", err)
+	if err := nueva.Esperar(ctx, `document.querySelectorAll("#bloques tbody tr").length === 30`); err != nil {
+		t.Fatalf("una página abierta tras el reinicio no muestra a los 30 alumnos: %v", err)
 	}
 	comprobarVista(t, leerClase(ctx, t, nueva), ids, nombres, esperadas, estado)
 
@@ -330,17 +392,41 @@ type celdaClase struct{ Marca, Clase, Nota string }
 func (c corrida) celdas(e estadoClase, alumno string) []celdaClase {
 	var cs []celdaClase
 	for _, x := range c.informe.Comprobaciones {
-		celda := celdaClase{"✘", "mal", "nunca pasó"}
+		celda := celdaClase{"✘", "mal", x.ID + ": nunca pasó"}
 		if x.Paso {
 			celda.Marca, celda.Clase = "✔", "bien"
 		}
 		if ok := e.alumno(alumno).Checks[x.ID].UltimoOK; ok != nil {
-			celda.Nota = "bien a las " + hora(*ok)
+			celda.Nota = x.ID + ": pasó por última vez a las " + hora(*ok)
 		}
 		cs = append(cs, celda)
 	}
 	return cs
 }
+
+// celdas are what alumno's row must show by the panel's own account (a result posted directly).
+func (e estadoClase) celdas(alumno string, ids []string) []celdaClase {
+	var cs []celdaClase
+	for _, id := range ids {
+		x, ok := e.alumno(alumno).Checks[id]
+		switch {
+		case !ok:
+			cs = append(cs, celdaClase{"—", "falta", id + ": no llegó su resultado"})
+		case x.UltimoOK == nil:
+			cs = append(cs, celdaClase{"✘", "mal", id + ": nunca pasó"})
+		case x.Paso:
+			cs = append(cs, celdaClase{"✔", "bien", id + ": pasó por última vez a las " + hora(*x.UltimoOK)})
+		default:
+			cs = append(cs, celdaClase{"✘", "mal", id + ": pasó por última vez a las " + hora(*x.UltimoOK)})
+		}
+	}
+	return cs
+}
+
+// claseDe27 fill a class of 30 with the three above: names as a class has them, a few long.
+var claseDe27 = []string{"Alba", "Bea Castro", "Carlos", "Diego", "Elena", "Fátima", "Gonzalo", "Hugo", "Irene",
+	"Javier", "Lucía", "Manuel", "María José Fernández de la Vega", "Nuria", "Óscar", "Pablo", "Quim", "Raquel",
+	"Sofía", "Tomás", "Úrsula", "Valeria", "Xavier", "Yago", "Zoe", "Juan Carlos Rodríguez Peña", "Lola"}
 
 // hora is a time as the page writes it (hh:mm:ss, local time: Chromium and the test share TZ).
 func hora(t time.Time) string { return t.Local().Format("15:04:05") }
@@ -408,37 +494,64 @@ func postarClase(t *testing.T, url, tok, cuerpo string) int {
 
 // vistaClase is what the class page shows, read from its DOM.
 type vistaClase struct {
-	Columnas []string
-	Filas    []struct {
-		Nombre string
-		Celdas []celdaClase
-		Ultima string
+	Bloques   [][]string // each block's headers: a check's id, else the header's text
+	Cabeceras []struct{ ID, Texto, Titulo string }
+	Leyenda   []string
+	Filas     []struct {
+		Nombre       string
+		Celdas       []celdaClase
+		Ultima, Hora string
 	}
-	Estado                                              string
-	Elementos                                           string // elements in the table's body other than the page's own
-	Imagenes                                            int
-	Xss                                                 string
-	Violaciones                                         int
-	SinRecargar                                         bool
-	Ancho, Alto, AnchoTabla, AnchoDocumento, FondoTabla int
+	Estado      string
+	Elementos   string // elements in the rows other than the page's own
+	Imagenes    int
+	Xss         string
+	Violaciones int
+	SinRecargar bool
+	// What must be in sight at once: the boxes that are not (each cell and header, the legend,
+	// the title and the status), how far the document scrolls, the least type of a row.
+	Fuera                       []string
+	Ancho, Alto, AnchoDocumento int
+	AltoDocumento               int
+	Letra                       float64
+	Contraste                   *struct{ Fondos, Bien, Mal float64 }
 }
 
 const jsLeerClase = `(() => {
-	const filas = [...document.querySelectorAll("#alumnos tr")].map(tr => {
-		const tds = [...tr.children];
-		return {Nombre: tds[0].textContent, Ultima: tds[tds.length - 1].textContent,
+	const filas = [...document.querySelectorAll("#bloques tbody tr")].map(tr => {
+		const tds = [...tr.children], u = tds[tds.length - 1];
+		return {Nombre: tds[0].textContent, Ultima: u.textContent, Hora: u.dataset.hora || "",
 			Celdas: tds.slice(1, -1).map(td => ({Marca: td.firstChild ? td.firstChild.nodeValue || "" : "",
 				Clase: td.className, Nota: td.querySelector("small") ? td.querySelector("small").textContent : ""}))};
 	});
-	const ajenos = [...document.querySelectorAll("#alumnos *")].filter(e => !["TR", "TD", "SMALL"].includes(e.tagName));
-	const tabla = document.querySelector("#clase").getBoundingClientRect();
-	return {Columnas: [...document.querySelectorAll("#columnas th")].map(th => th.textContent), Filas: filas,
-		Estado: document.querySelector("#estado").textContent,
+	const ajenos = [...document.querySelectorAll("#bloques tbody *")].filter(e => !["TR", "TD", "SPAN", "SMALL"].includes(e.tagName));
+	const caja = (e) => e.getBoundingClientRect();
+	const fuera = [...document.querySelectorAll("#bloques td, #bloques th, #leyenda:not([hidden]) span, h1, #estado")].filter(e => {
+		const r = caja(e);
+		return r.width <= 0 || r.height <= 0 || r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight;
+	}).map(e => e.tagName + " «" + e.textContent.slice(0, 30) + "» " + JSON.stringify(caja(e)));
+	const letras = [...document.querySelectorAll("#bloques td.nombre, #bloques td[data-id]")].map(td => parseFloat(getComputedStyle(td).fontSize));
+	// WCAG's relative luminance and contrast ratio: lightness alone, what a colour-blind eye keeps.
+	const luz = (c) => {
+		const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map(Number).map(v => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+		return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+	};
+	const contraste = (a, b) => { const [x, y] = [luz(a), luz(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+	const bien = document.querySelector("#bloques td.bien"), mal = document.querySelector("#bloques td.mal");
+	const estilo = (e) => getComputedStyle(e);
+	return {Bloques: [...document.querySelectorAll("#bloques table")].map(t => [...t.querySelectorAll("thead th")].map(th => th.dataset.id || th.textContent)),
+		Cabeceras: [...document.querySelectorAll("#bloques table:first-child thead th[data-id]")].map(th => ({ID: th.dataset.id, Texto: th.textContent,
+			Titulo: th.querySelector("abbr") ? th.querySelector("abbr").title : ""})),
+		Leyenda: document.querySelector("#leyenda").hidden ? [] : [...document.querySelectorAll("#leyenda span")].map(s => s.textContent),
+		Filas: filas, Estado: document.querySelector("#estado").textContent,
 		Elementos: ajenos.map(e => e.tagName).join(","), Imagenes: document.images.length,
 		Xss: window.xss === undefined ? "" : String(window.xss), Violaciones: window.violaciones || 0,
 		SinRecargar: window.sinRecargar === true,
-		Ancho: window.innerWidth, Alto: window.innerHeight, AnchoTabla: Math.ceil(tabla.right),
-		AnchoDocumento: document.documentElement.scrollWidth, FondoTabla: Math.ceil(tabla.bottom)};
+		Fuera: fuera, Ancho: innerWidth, Alto: innerHeight,
+		AnchoDocumento: document.documentElement.scrollWidth, AltoDocumento: document.documentElement.scrollHeight,
+		Letra: letras.length ? Math.min(...letras) : 0,
+		Contraste: bien && mal ? {Fondos: contraste(estilo(bien).backgroundColor, estilo(mal).backgroundColor),
+			Bien: contraste(estilo(bien).color, estilo(bien).backgroundColor), Mal: contraste(estilo(mal).color, estilo(mal).backgroundColor)} : null};
 })()`
 
 func leerClase(ctx context.Context, t *testing.T, p *navegador.Pagina) vistaClase {
@@ -450,12 +563,22 @@ func leerClase(ctx context.Context, t *testing.T, p *navegador.Pagina) vistaClas
 	return v
 }
 
-// comprobarVista: the columns are the checks in the runs' order; one row per student, in the
-// panel's order, each with its name as text, each check's cell and its last grading's time.
+// comprobarVista: each block's columns are the checks in the runs' order, each header the check's
+// name or its abbreviation, which the legend spells out; one row per student, in the panel's
+// order down the blocks, each with its name as text, each check's cell and its last grading's
+// time (hh:mm in sight, with the seconds in its details).
 func comprobarVista(t *testing.T, v vistaClase, ids, nombres []string, celdas map[string][]celdaClase, e estadoClase) {
 	t.Helper()
-	if want := append(append([]string{"alumno"}, ids...), "última"); !slices.Equal(v.Columnas, want) {
-		t.Errorf("columnas %q, se esperaban %q", v.Columnas, want)
+	want := append(append([]string{"alumno"}, ids...), "última")
+	for i, b := range v.Bloques {
+		if !slices.Equal(b, want) {
+			t.Errorf("bloque %d: columnas %q, se esperaban %q", i, b, want)
+		}
+	}
+	for _, c := range v.Cabeceras {
+		if c.Texto != c.ID && (c.Titulo != c.ID || !slices.Contains(v.Leyenda, c.Texto+" "+c.ID)) {
+			t.Errorf("la cabecera %q de %s no es su nombre ni una abreviatura de la leyenda %q", c.Texto, c.ID, v.Leyenda)
+		}
 	}
 	var vistos []string
 	for _, f := range v.Filas {
@@ -469,9 +592,71 @@ func comprobarVista(t *testing.T, v vistaClase, ids, nombres []string, celdas ma
 		if !slices.Equal(f.Celdas, celdas[f.Nombre]) {
 			t.Errorf("%q:\n muestra  %v\n se esperaba %v", f.Nombre, f.Celdas, celdas[f.Nombre])
 		}
-		if want := hora(e.alumno(f.Nombre).Ultima); f.Ultima != want {
-			t.Errorf("%q: última %q, se esperaba %q", f.Nombre, f.Ultima, want)
+		if want := hora(e.alumno(f.Nombre).Ultima); f.Hora != want || f.Ultima != want[:5] {
+			t.Errorf("%q: última %q (%q), se esperaba %q", f.Nombre, f.Ultima, f.Hora, want)
 		}
+	}
+}
+
+// enPantalla: on a projector the whole class is in sight at once: every cell, header and legend
+// entry inside the viewport, nothing to scroll, and the rows in type of at least 16 px (20 px for
+// a class of 30 at 1280×800: what reads from the back of a room).
+func (v vistaClase) enPantalla(t *testing.T, alumnos int) {
+	t.Helper()
+	if len(v.Filas) != alumnos {
+		t.Errorf("%d filas a la vista, se esperaban %d", len(v.Filas), alumnos)
+	}
+	if len(v.Fuera) > 0 {
+		t.Errorf("a %d×%d, %d cajas fuera de la pantalla, como %q", v.Ancho, v.Alto, len(v.Fuera), v.Fuera[0])
+	}
+	if v.AnchoDocumento > v.Ancho || v.AltoDocumento > v.Alto {
+		t.Errorf("a %d×%d el documento mide %d×%d: hay que desplazarse", v.Ancho, v.Alto, v.AnchoDocumento, v.AltoDocumento)
+	}
+	if minimo := 16.0 + 4*float64(min(alumnos, 30))/30; v.Letra < minimo {
+		t.Errorf("con %d alumnos la letra de las filas es de %.1f px; se quería al menos %.0f", alumnos, v.Letra, minimo)
+	}
+}
+
+// panelEn503 opens the class page through a proxy in front of the panel that, while told to,
+// answers 503 for the class (as one does when it cannot reach the panel): the page says the code,
+// greys what it still shows and says from when; told to stop, the page is back by itself.
+func panelEn503(ctx context.Context, t *testing.T, nav *navegador.Navegador, panel string) {
+	t.Helper()
+	destino, err := neturl.Parse(panel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	transporte := &http.Transport{}
+	defer transporte.CloseIdleConnections()
+	proxy := httputil.NewSingleHostReverseProxy(destino)
+	proxy.Transport = transporte
+	var falla atomic.Bool
+	delante := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/clase/estado" && falla.Load() {
+			http.Error(w, "el panel no está al alcance", http.StatusServiceUnavailable)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer delante.Close()
+	p, err := nav.Abrir(ctx, delante.URL+"/clase", 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const filas = `document.querySelectorAll("#bloques tbody tr").length === 30`
+	const gris = `document.body.classList.contains("atrasada") && getComputedStyle(document.querySelector("#bloques")).opacity < 1`
+	if err := p.Esperar(ctx, `document.querySelector("#estado").textContent === "30 alumnos; se actualiza sola" && `+filas); err != nil {
+		t.Fatalf("la página tras el proxy no cargó: %v", err)
+	}
+	falla.Store(true)
+	if err := p.Esperar(ctx, `/^el panel respondió 503 Service Unavailable; lo de abajo es de las \d\d:\d\d:\d\d; reintento cada 2 s$/.test(document.querySelector("#estado").textContent) && `+gris+` && `+filas); err != nil {
+		var estado string
+		p.Evaluar(ctx, `document.querySelector("#estado").textContent`, &estado)
+		t.Fatalf("con el panel en 503 la página dice %q: %v", estado, err)
+	}
+	falla.Store(false)
+	if err := p.Esperar(ctx, `document.querySelector("#estado").textContent === "30 alumnos; se actualiza sola" && !(`+gris+`) && `+filas); err != nil {
+		t.Fatalf("la página no volvió cuando el panel respondió otra vez: %v", err)
 	}
 }
 

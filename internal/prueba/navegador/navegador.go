@@ -206,6 +206,16 @@ func (n *Navegador) Abrir(ctx context.Context, url string, ancho, alto int) (*Pa
 	return p, nil
 }
 
+// AlFrente brings the tab to the front, focused as the window a user looks at: a tab behind
+// others gets no focus events, so what a page does on focus (Tab) is tested with it in front.
+func (p *Pagina) AlFrente(ctx context.Context) error {
+	if _, err := p.n.Llamar(ctx, p.sesion, "Page.bringToFront", nil); err != nil {
+		return err
+	}
+	_, err := p.n.Llamar(ctx, p.sesion, "Emulation.setFocusEmulationEnabled", map[string]any{"enabled": true})
+	return err
+}
+
 // Evaluar runs a JavaScript expression in the page and decodes its value (JSON) into v.
 func (p *Pagina) Evaluar(ctx context.Context, expresion string, v any) error {
 	r, err := p.n.Llamar(ctx, p.sesion, "Runtime.evaluate", map[string]any{"expression": expresion, "returnByValue": true, "awaitPromise": true})
