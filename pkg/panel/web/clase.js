@@ -210,10 +210,14 @@ function decir() {
   document.body.classList.toggle("desborda", Boolean(eleccion && eleccion.desborda));
 }
 
+const ordenAlfabetico = new Intl.Collator("es", { sensitivity: "base", numeric: true });
+
 function dibujar(e) {
   // The rows are new on every read: the cell that had the focus gets it back.
   const foco = document.activeElement && document.activeElement.closest ? document.activeElement.closest("td[data-id]") : null;
   const donde = foco && { alumno: foco.parentElement.firstChild.textContent, id: foco.dataset.id };
+  // In the order a Spanish class list has («Óscar» before «Zoe»); the panel sends them by bytes.
+  e.alumnos.sort((a, b) => ordenAlfabetico.compare(a.nombre, b.nombre));
   clase = e;
   filas = e.alumnos.map((a) => fila(a, e.comprobaciones));
   document.body.classList.remove("atrasada");
