@@ -139,6 +139,31 @@ func ListaJSON(w http.ResponseWriter, r *http.Request, codigo int, miembro strin
 	w.Write([]byte(fin))
 }
 
+// ArmarLista builds whole the body ListaJSON sends for the same list, to be sent many times (see
+// Preparar), in a buffer of reserva bytes to start with; false, and nothing kept, once the body
+// passes tope bytes.
+func ArmarLista(miembro string, n int, e func(int) any, reserva, tope int) ([]byte, bool) {
+	var b bytes.Buffer
+	b.Grow(min(reserva, tope))
+	b.WriteByte('{')
+	jsonjs.EscribirTexto(&b, miembro)
+	b.WriteString(":[")
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		jsonjs.Agregar(&b, e(i))
+		if b.Len() > tope {
+			return nil, false
+		}
+	}
+	b.WriteString("]}\n")
+	if b.Len() > tope {
+		return nil, false
+	}
+	return b.Bytes(), true
+}
+
 // JSON sends datos as JSON.stringify(datos) + "\n", application/json.
 func JSON(w http.ResponseWriter, r *http.Request, codigo int, datos any, cabeceras ...Cabecera) {
 	cuerpo := append(jsonjs.Codificar(datos), '\n')

@@ -101,3 +101,27 @@ func TestListaJSONComoJSON(t *testing.T) {
 		}
 	}
 }
+
+// ArmarLista builds the body JSON sends for the same object, from a buffer too small or large
+// enough, when it fits in its limit to the byte, and nothing when it is one byte short.
+func TestArmarListaComoJSON(t *testing.T) {
+	t.Parallel()
+	elemento := func(i int) any {
+		return jsonjs.Objeto{{Nombre: "id", Valor: i}, {Nombre: "url", Valor: "http://x/\"" + strings.Repeat("ñ", i%50)}}
+	}
+	for _, n := range []int{0, 1, 3, 100} {
+		lista := make([]jsonjs.Objeto, n)
+		for i := range lista {
+			lista[i] = elemento(i).(jsonjs.Objeto)
+		}
+		quiere := append(jsonjs.Codificar(jsonjs.Objeto{{Nombre: "servicios", Valor: lista}}), '\n')
+		for _, reserva := range []int{0, len(quiere) / 2, len(quiere)} {
+			if got, ok := ArmarLista("servicios", n, elemento, reserva, len(quiere)); !ok || string(got) != string(quiere) {
+				t.Errorf("%d elementos en %d bytes, reservando %d: %v, %q\nse esperaba %q", n, len(quiere), reserva, ok, got, quiere)
+			}
+		}
+		if got, ok := ArmarLista("servicios", n, elemento, len(quiere), len(quiere)-1); ok || got != nil {
+			t.Errorf("%d elementos en %d bytes, uno menos de los que ocupan: %v, %d bytes", n, len(quiere)-1, ok, len(got))
+		}
+	}
+}

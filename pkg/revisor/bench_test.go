@@ -1,8 +1,10 @@
 package revisor
 
 import (
+	"context"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +78,19 @@ func BenchmarkRutaInexistente(b *testing.B) {
 // BenchmarkListar: GET /servicios with the course's start-up services.
 func BenchmarkListar(b *testing.B) {
 	b.Run("manejador", func(b *testing.B) { benchHandler(b, "/servicios", conCredencial) })
+}
+
+// BenchmarkListarGrande: GET /servicios of admin over the sin-leer attack's list, 100 services per
+// team with URLs of 2,048 characters (617 KB), the list unchanged between requests.
+func BenchmarkListarGrande(b *testing.B) {
+	a := almacen.NuevaMemoria(almacen.Opciones{})
+	url := "http://127.0.0.1:18081/" + strings.Repeat("u", URLMaxima-23)
+	for i := range 300 {
+		if _, err := a.Crear(context.Background(), []string{"a", "b", "*"}[i%3], almacen.Datos{Nombre: "grande-" + strconv.Itoa(i), URL: url, LimiteMs: 2000}, 0, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchHandlerCon(b, Nuevo(Opciones{Log: zerolog.Nop(), Almacen: a}), "/servicios", http.Header{"Authorization": {"Bearer admin"}})
 }
 
 // BenchmarkAltaRepetida: POST /servicios repeated with its Idempotency-Key, answered from the record.

@@ -107,6 +107,7 @@ type Revisor struct {
 	almacen       almacen.Almacen
 	arranque      string // the store's ETag suffix
 	vistas        *vistas
+	listados      *listados
 	verificador   *destinos.Verificador
 	sonda         *sonda.Sonda
 	rutas         []ruta
@@ -190,6 +191,7 @@ func Nuevo(o Opciones) *Revisor {
 		almacen:       o.Almacen,
 		arranque:      o.Almacen.Arranque(),
 		vistas:        &vistas{arranque: o.Almacen.Arranque()},
+		listados:      nuevosListados(topes.Listados),
 		verificador:   o.Verificador,
 		sonda:         o.Sonda,
 		rutas:         tabla,

@@ -141,19 +141,25 @@ func (rv *Revisor) nombreRepetido(c *contexto, nombre string, existente int) {
 
 // GET /servicios
 func (rv *Revisor) listar(c *contexto) {
-	rv.escribirLista(c, representar)
+	rv.escribirLista(c, formaActual)
 }
 
-// escribirLista answers {"servicios":[…]} with the credential's services as representar shows
-// them. It never holds the whole list's JSON (respuesta.ListaJSON), so a team's long list costs the
-// revisor no more memory than a short one.
-func (rv *Revisor) escribirLista(c *contexto, representar func(almacen.Servicio) jsonjs.Objeto, cabeceras ...respuesta.Cabecera) {
+// escribirLista answers {"servicios":[…]} with the credential's services in form f. The listing is
+// built once for as long as the team's list stays the same (listados); one that does not fit in
+// their budget is streamed and never held whole (respuesta.ListaJSON), so a team's long list costs
+// the revisor no more memory than a short one.
+func (rv *Revisor) escribirLista(c *contexto, f *formaLista) {
 	propios, err := rv.almacen.Listar(c.r.Context(), c.credencial.Equipo)
 	if err != nil {
 		rv.averia(c.w, c.r, err)
 		return
 	}
-	respuesta.ListaJSON(c.w, c.r, http.StatusOK, "servicios", len(propios), func(i int) any { return representar(propios[i]) }, cabeceras...)
+	if l := rv.listados.tomar(c.credencial.Equipo, f, propios); l != nil {
+		defer l.soltar()
+		l.enviar.Enviar(c.w, c.r)
+		return
+	}
+	respuesta.ListaJSON(c.w, c.r, http.StatusOK, "servicios", len(propios), func(i int) any { return f.representar(propios[i]) }, f.cabeceras...)
 }
 
 // POST /servicios

@@ -12,10 +12,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/topes"
 )
 
 // Issue 16: what a writer can make the revisor hold is bounded — a team's services, a URL's
-// length — and a listing never builds the whole list's JSON in memory.
+// length — and a listing's JSON is never built for each request.
 
 func TestURLDemasiadoLarga(t *testing.T) {
 	t.Parallel()
@@ -91,12 +92,13 @@ func (c *contador) Header() http.Header         { return c.h }
 func (c *contador) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
 func (c *contador) WriteHeader(int)             {}
 
-// A listing of 3,000 services with 2 KB URLs is about 6 MB of JSON. What listing them allocates must
-// not follow the URLs' size: compared with the same services with short URLs, it allocates no more
-// than a small buffer more (the old listing held the whole body, 6 MB more). Not parallel: it reads
-// the process's allocation counters.
-func TestListarNoGuardaLaListaEnMemoria(t *testing.T) {
-	medir := func(url string) (asignado uint64, largo int) {
+// A listing of 3,000 services with 2 KB URLs is about 6 MB of JSON. What listing them again
+// allocates must not follow the URLs' size: compared with the same services with short URLs, it
+// allocates no more than a small buffer more — whether the listing is kept (listados) or, with no
+// budget for it, streamed (the old listing built the whole body each time, 6 MB more). Not parallel:
+// it reads the process's allocation counters.
+func TestListarNoArmaLaListaEnCadaPeticion(t *testing.T) {
+	medir := func(url string, tope int64) (asignado uint64, largo int) {
 		a := almacen.NuevaMemoria(almacen.Opciones{Arranque: arranqueDePrueba})
 		for i := range 3000 {
 			equipo := []string{"a", "b", "*"}[i%3]
@@ -106,6 +108,7 @@ func TestListarNoGuardaLaListaEnMemoria(t *testing.T) {
 		}
 		rv := Nuevo(Opciones{Log: zerolog.Nop(), Almacen: a})
 		defer rv.Cerrar()
+		rv.listados = nuevosListados(tope)
 		listar := func() *contador {
 			r, _ := http.NewRequest("GET", "/servicios", nil)
 			r.RequestURI = "/servicios"
@@ -125,13 +128,15 @@ func TestListarNoGuardaLaListaEnMemoria(t *testing.T) {
 		}
 		return despues.TotalAlloc - antes.TotalAlloc, w.n
 	}
-	corto, largoCorto := medir("http://127.0.0.1:18081/")
-	largo, largoLargo := medir("http://127.0.0.1:18081/" + strings.Repeat("u", URLMaxima-23))
-	t.Logf("listar %d bytes asignó %d; con URLs cortas, %d bytes asignó %d", largoLargo, largo, largoCorto, corto)
-	if largoLargo < 6_000_000 {
-		t.Fatalf("la lista larga tiene %d bytes", largoLargo)
-	}
-	if largo > corto+512<<10 {
-		t.Errorf("con URLs de %d caracteres, listar asignó %d bytes más que con URLs cortas: la lista entera se armó en memoria", URLMaxima, largo-corto)
+	for _, tope := range []int64{topes.Listados, 0} {
+		corto, largoCorto := medir("http://127.0.0.1:18081/", tope)
+		largo, largoLargo := medir("http://127.0.0.1:18081/"+strings.Repeat("u", URLMaxima-23), tope)
+		t.Logf("con %d bytes para listados, listar %d bytes asignó %d; con URLs cortas, %d bytes asignó %d", tope, largoLargo, largo, largoCorto, corto)
+		if largoLargo < 6_000_000 {
+			t.Fatalf("la lista larga tiene %d bytes", largoLargo)
+		}
+		if largo > corto+512<<10 {
+			t.Errorf("con %d bytes para listados y URLs de %d caracteres, listar asignó %d bytes más que con URLs cortas: la lista entera se armó otra vez", tope, URLMaxima, largo-corto)
+		}
 	}
 }

@@ -28,7 +28,7 @@ func representarV1(s almacen.Servicio) jsonjs.Objeto {
 
 // GET /v1/servicios
 func (rv *Revisor) listarV1(c *contexto) {
-	rv.escribirLista(c, representarV1, avisosV1...)
+	rv.escribirLista(c, formaV1)
 }
 
 // GET /v1/servicios/{id}

@@ -28,6 +28,7 @@ const (
 	URL                 = 2048     // a service's URL: characters (UTF-16, as JavaScript counts) and bytes (UTF-8)
 	ServiciosPorEquipo  = 10_000   // live services per team (--tope-servicios)
 	Listado             = 64 << 10 // bytes of a listing built in memory before it is streamed
+	Listados            = 32 << 20 // bytes of the listings kept to be sent again, all together
 	Llaves              = 10_000   // Idempotency-Key records in all (--tope-llaves)
 	LlavesPorCredencial = 2_000    // the same, per credential (--tope-llaves-credencial)
 	LlavesEnCurso       = 32       // keys in progress per credential (--tope-llaves-en-curso)
@@ -143,6 +144,7 @@ func Tabla() []Tope {
 		{"url", URL, Cantidad, "la URL de un servicio, en caracteres y en bytes"},
 		{"servicios-por-equipo", ServiciosPorEquipo, Cantidad, "los servicios vivos de un equipo (--tope-servicios)"},
 		{"listado", Listado, Bytes, "lo que un listado arma en memoria antes de mandarse por partes"},
+		{"listados", Listados, Bytes, "los listados que el revisor guarda para mandarlos otra vez, todos juntos"},
 		{"llaves", Llaves, Cantidad, "los registros de Idempotency-Key (--tope-llaves)"},
 		{"llaves-por-credencial", LlavesPorCredencial, Cantidad, "los de una credencial (--tope-llaves-credencial)"},
 		{"llaves-en-curso", LlavesEnCurso, Cantidad, "las llaves en curso de una credencial (--tope-llaves-en-curso)"},
