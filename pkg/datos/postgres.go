@@ -167,7 +167,10 @@ func (a *postgresAlmacen) latir(ctx context.Context) error {
 
 // latirSiempre renews the row every Latido until the store closes. A beat that fails (the database
 // away) is simply tried again at the next: the others give this process Vida from its last beat, or
-// from the moment the database came back. It also drops the rows of processes dead for an hour.
+// from the moment the database came back. A beat may take up to Vida, not only Latido: after a
+// restart or a cut it must open a new connection, which on a loaded machine can take longer than a
+// Latido, and cut off at each Latido it would never finish while the row lapsed. It also drops the
+// rows of processes dead for an hour.
 func (a *postgresAlmacen) latirSiempre(ctx context.Context) {
 	t := time.NewTicker(a.latido)
 	defer t.Stop()
@@ -177,7 +180,7 @@ func (a *postgresAlmacen) latirSiempre(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		latido, listo := context.WithTimeout(ctx, a.latido)
+		latido, listo := context.WithTimeout(ctx, a.vida)
 		if a.latir(latido) == nil {
 			a.db.ExecContext(latido, `DELETE FROM instancias WHERE hasta < clock_timestamp() - interval '1 hour'`)
 		}

@@ -88,7 +88,12 @@ func (s *Servidor) arrancar(ctx context.Context, bin string) error {
 		esperar()
 		return nil
 	}
-	limite := time.Now().Add(15 * time.Second)
+	// 15 s unless the caller's context says how long: a loaded machine may need longer.
+	espera := 15 * time.Second
+	if d, ok := ctx.Deadline(); ok {
+		espera = time.Until(d)
+	}
+	limite := time.Now().Add(espera)
 	for {
 		c, err := pgx.Connect(ctx, s.URL("postgres"))
 		if err == nil {
@@ -102,7 +107,7 @@ func (s *Servidor) arrancar(ctx context.Context, bin string) error {
 		}
 		if time.Now().After(limite) || ctx.Err() != nil {
 			s.detener()
-			return fmt.Errorf("postgres no aceptó conexiones en 15 s: %s", ultimaLinea(bitacora.bytes()))
+			return fmt.Errorf("postgres no aceptó conexiones en %v: %s", espera.Round(time.Second), ultimaLinea(bitacora.bytes()))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

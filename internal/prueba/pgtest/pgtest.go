@@ -33,12 +33,17 @@ var (
 	cuenta   atomic.Int64
 )
 
+// arranqueMaximo bounds starting a throwaway server (initdb, then the server until it answers): on
+// a loaded machine initdb alone took over 30 s, and the test was then skipped, or failed under CI,
+// for a server that was only slow. Reaching it means the server is not coming.
+const arranqueMaximo = 3 * time.Minute
+
 func preparar() {
 	if url := os.Getenv(VariableURL); url != "" {
 		servidor = url
 		return
 	}
-	ctx, listo := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, listo := context.WithTimeout(context.Background(), arranqueMaximo)
 	defer listo()
 	s, err := pgefimero.Arrancar(ctx, "")
 	if err != nil {
@@ -83,7 +88,7 @@ func Base(t testing.TB) string {
 // tests' databases with it. It skips or fails as Base does when no server can be started.
 func Propio(t testing.TB) *pgefimero.Servidor {
 	t.Helper()
-	ctx, listo := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, listo := context.WithTimeout(context.Background(), arranqueMaximo)
 	defer listo()
 	s, err := pgefimero.Arrancar(ctx, "")
 	if err != nil {
