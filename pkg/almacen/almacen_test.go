@@ -1,6 +1,7 @@
 package almacen_test
 
 import (
+	"strconv"
 	"testing"
 
 	"cursohttp/internal/prueba/almacentest"
@@ -30,5 +31,24 @@ func TestNuevoSorteaElArranque(t *testing.T) {
 	t.Parallel()
 	if a, b := almacen.Nuevo(), almacen.Nuevo(); a.Arranque() == b.Arranque() {
 		t.Errorf("dos almacenes sortearon el mismo arranque %q", a.Arranque())
+	}
+}
+
+// A registration among many services: the name is checked through an index, so each one costs the
+// same with 30,000 services as with six (the campaign's servicios-no-ascii family registers that
+// many; a scan of every service made it quadratic).
+func BenchmarkCrearEntreMuchos(b *testing.B) {
+	a := almacen.NuevaMemoria(almacen.Opciones{})
+	ctx := b.Context()
+	for i := range 30_000 {
+		if _, err := a.Crear(ctx, "a", almacen.Datos{Nombre: "previo-" + strconv.Itoa(i), URL: "http://x/", LimiteMs: 2000}, 0, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := a.Crear(ctx, "a", almacen.Datos{Nombre: "nuevo-" + strconv.Itoa(i), URL: "http://x/", LimiteMs: 2000}, 0, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

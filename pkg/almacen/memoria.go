@@ -17,7 +17,8 @@ import (
 type Memoria struct {
 	mu          sync.Mutex
 	servicios   map[int]*Servicio
-	porEquipo   map[string]int // live services per team
+	porEquipo   map[string]int     // live services per team
+	nombres     map[nombreDe][]int // live services by team and name, ids ascending
 	retirados   map[int]string
 	revisiones  map[int]*Revision
 	porServicio map[int][]int
@@ -45,6 +46,7 @@ func NuevaMemoria(o Opciones) *Memoria {
 	a := &Memoria{
 		servicios:   map[int]*Servicio{},
 		porEquipo:   map[string]int{},
+		nombres:     map[nombreDe][]int{},
 		retirados:   map[int]string{},
 		revisiones:  map[int]*Revision{},
 		porServicio: map[int][]int{},
@@ -59,6 +61,9 @@ func NuevaMemoria(o Opciones) *Memoria {
 	return a
 }
 
+// nombreDe is a live service's team and name: what a registration must not repeat.
+type nombreDe struct{ equipo, nombre string }
+
 // Arranque implements Almacen.
 func (a *Memoria) Arranque() string { return a.arranque }
 
@@ -67,18 +72,39 @@ func (a *Memoria) crear(d Datos, equipo string) Servicio {
 	a.sigServicio++
 	a.servicios[s.ID] = s
 	a.porEquipo[equipo]++
+	a.nombrar(s)
 	return *s
 }
 
-// porNombre finds a live service of equipo called nombre. Call with mu held.
+// porNombre finds the live service of equipo called nombre (the oldest, should there be two).
+// Call with mu held. An index, not a scan: a registration checks its name in constant time however
+// many services there are (the scan made 30,000 registrations quadratic).
 func (a *Memoria) porNombre(equipo, nombre string) *Servicio {
-	var hallado *Servicio
-	for _, s := range a.servicios {
-		if s.Equipo == equipo && s.Nombre == nombre && (hallado == nil || s.ID < hallado.ID) {
-			hallado = s
-		}
+	if ids := a.nombres[nombreDe{equipo, nombre}]; len(ids) > 0 {
+		return a.servicios[ids[0]]
 	}
-	return hallado
+	return nil
+}
+
+// nombrar and olvidarNombre keep the index of names. Call with mu held.
+func (a *Memoria) nombrar(s *Servicio) {
+	k := nombreDe{s.Equipo, s.Nombre}
+	ids := a.nombres[k]
+	i, _ := slices.BinarySearch(ids, s.ID)
+	a.nombres[k] = slices.Insert(ids, i, s.ID)
+}
+
+func (a *Memoria) olvidarNombre(s *Servicio) {
+	k := nombreDe{s.Equipo, s.Nombre}
+	ids := a.nombres[k]
+	if i, ok := slices.BinarySearch(ids, s.ID); ok {
+		ids = slices.Delete(ids, i, i+1)
+	}
+	if len(ids) == 0 {
+		delete(a.nombres, k)
+	} else {
+		a.nombres[k] = ids
+	}
 }
 
 // Crear implements Almacen. The key's response is recorded before the store's lock is released, so
@@ -143,6 +169,7 @@ func (a *Memoria) Retirar(_ context.Context, id int) (bool, error) {
 		return false, nil
 	}
 	delete(a.servicios, id)
+	a.olvidarNombre(s)
 	if a.porEquipo[s.Equipo]--; a.porEquipo[s.Equipo] == 0 {
 		delete(a.porEquipo, s.Equipo)
 	}
@@ -178,7 +205,9 @@ func (a *Memoria) Cambiar(_ context.Context, id int, versionLeida *int, d Datos)
 	if versionLeida != nil && s.Version != *versionLeida {
 		return Servicio{}, ErrConflicto
 	}
+	a.olvidarNombre(s)
 	s.Nombre, s.URL, s.LimiteMs = d.Nombre, d.URL, d.LimiteMs
+	a.nombrar(s)
 	s.Version++
 	return *s, nil
 }
