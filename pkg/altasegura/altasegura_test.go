@@ -9,12 +9,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/reintento"
 	"cursohttp/pkg/traza"
@@ -212,27 +214,14 @@ func TestEscenas(t *testing.T) {
 // S-F6 / S-I36: a server that accepts and never answers; each attempt is cut by the limit.
 func TestMudo(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go io.Copy(io.Discard, c)
-		}
-	}()
+	addr := prueba.ServidorCrudo(t, func(c net.Conn) { io.Copy(io.Discard, c) })
 	limite, texto := LimiteDeEntorno("300", true)
 	var out bytes.Buffer
 	inicio := time.Now()
 	politica := reintento.PoliticaAlta()
 	politica.Dormir = func(context.Context, time.Duration) error { return nil }
 	codigo := Correr(context.Background(), Opciones{
-		Nombre: "muda", URL: "http://127.0.0.1:18081/codigo/200", Pasarela: "http://" + ln.Addr().String(),
+		Nombre: "muda", URL: "http://127.0.0.1:18081/codigo/200", Pasarela: "http://" + addr,
 		Limite: limite, LimiteTexto: texto, Salida: &out, Llave: func() string { return llaveFija },
 		Politica: politica,
 	})
@@ -252,28 +241,12 @@ func TestMudo(t *testing.T) {
 func TestCodigoDeNode(t *testing.T) {
 	t.Parallel()
 	servir := func(atender func(net.Conn)) string {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ln.Close() })
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				go func() {
-					bufio.NewReader(c).ReadString('\n')
-					atender(c)
-				}()
-			}
-		}()
-		return "http://" + ln.Addr().String()
+		return "http://" + prueba.ServidorCrudo(t, func(c net.Conn) {
+			bufio.NewReader(c).ReadString('\n')
+			atender(c)
+		})
 	}
-	cerrado, _ := net.Listen("tcp", "127.0.0.1:0")
-	rechaza := "http://" + cerrado.Addr().String()
-	cerrado.Close()
+	rechaza := "http://127.0.0.1:" + strconv.Itoa(prueba.PuertosLibres(t, 1)[0]) // nobody listens
 	casos := []struct {
 		nombre, base, want string
 	}{
@@ -399,26 +372,16 @@ func TestResultadoDeUnIntento(t *testing.T) {
 // the cut attempt is not reported as "sin respuesta" and nothing more is tried.
 func TestInterrumpido(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	var peticiones atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			peticiones.Add(1)
-			go io.Copy(io.Discard, c) // never answers
-		}
-	}()
+	// Ctrl+C comes while the first attempt waits for an answer that never comes.
 	ctx, cancelar := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancelar)
+	var peticiones atomic.Int32
+	addr := prueba.ServidorCrudo(t, func(c net.Conn) {
+		peticiones.Add(1)
+		cancelar()
+		io.Copy(io.Discard, c) // never answers
+	})
 	var out bytes.Buffer
-	codigo := Correr(ctx, Opciones{Nombre: "a", URL: "http://127.0.0.1:18081/codigo/200", Pasarela: "http://" + ln.Addr().String(), Salida: &out})
+	codigo := Correr(ctx, Opciones{Nombre: "a", URL: "http://127.0.0.1:18081/codigo/200", Pasarela: "http://" + addr, Salida: &out})
 	if codigo != curso.Interrumpido || out.Len() != 0 || peticiones.Load() != 1 {
 		t.Fatalf("durante el intento: código %d, %d peticiones, salida %q", codigo, peticiones.Load(), out.String())
 	}

@@ -3,14 +3,15 @@ package eventos
 import (
 	"bufio"
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/traza"
 )
 
@@ -80,12 +81,7 @@ func TestEmisorMandaTodoAlCerrar(t *testing.T) {
 // counted as lost, and the program is told once, not once per event.
 func TestEmisorSinPanel(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close() // nobody listens there now
+	addr := "127.0.0.1:" + strconv.Itoa(prueba.PuertosLibres(t, 1)[0]) // nobody listens there
 	var mu sync.Mutex
 	var avisos []string
 	e := NuevoEmisor("http://"+addr, "", func(s string) { mu.Lock(); avisos = append(avisos, s); mu.Unlock() })

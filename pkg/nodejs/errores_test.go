@@ -1,12 +1,14 @@
 package nodejs
 
 import (
+	"cursohttp/internal/prueba"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"syscall"
 	"testing"
 )
@@ -50,15 +52,10 @@ func TestCodigoDeError(t *testing.T) {
 // A real refused connection on this system, whatever number it reports it with, is ECONNREFUSED.
 func TestRechazadaDeVerdad(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	_, err = net.Dial("tcp", addr)
+	addr := "127.0.0.1:" + strconv.Itoa(prueba.PuertosLibres(t, 1)[0]) // nobody listens, nor may
+	_, err := net.Dial("tcp", addr)
 	if err == nil {
-		t.Skip("alguien abrió el puerto entre tanto")
+		t.Fatal("alguien escucha en un puerto reservado")
 	}
 	if !Rechazada(err) || CodigoDeError(err) != "ECONNREFUSED" {
 		t.Errorf("%v: Rechazada %v, código %s", err, Rechazada(err), CodigoDeError(err))

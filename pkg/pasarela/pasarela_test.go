@@ -265,37 +265,23 @@ func TestRevisorCorta(t *testing.T) {
 // dies before the answer. The gateway retries nothing: the revisor must see the POST once.
 func TestNoReenviaPorSuCuenta(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
 	var posts atomic.Int32
-	go func() {
+	revisor := prueba.ServidorCrudo(t, func(c net.Conn) {
+		r := bufio.NewReader(c)
 		for {
-			c, err := ln.Accept()
+			req, err := http.ReadRequest(r)
 			if err != nil {
 				return
 			}
-			go func(c net.Conn) {
-				defer c.Close()
-				r := bufio.NewReader(c)
-				for {
-					req, err := http.ReadRequest(r)
-					if err != nil {
-						return
-					}
-					io.Copy(io.Discard, req.Body)
-					if req.Method == "POST" {
-						posts.Add(1)
-						return // did the work, then the connection dies without an answer
-					}
-					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-				}
-			}(c)
+			io.Copy(io.Discard, req.Body)
+			if req.Method == "POST" {
+				posts.Add(1)
+				return // did the work, then the connection dies without an answer
+			}
+			fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
 		}
-	}()
-	addr, _ := levantar(t, "http://"+ln.Addr().String())
+	})
+	addr, _ := levantar(t, "http://"+revisor)
 	// Same client connection to the gateway; the gateway reuses its pooled connection upstream.
 	c, err := net.Dial("tcp", addr)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/reintento"
@@ -115,13 +116,8 @@ func nuevaSonda(permitidos []string, esp *sinEspera) *Sonda {
 func TestCincoDesenlaces(t *testing.T) {
 	t.Parallel()
 	lab := nuevoLaboratorio(t)
-	// A port that refuses: listen, note it, close.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cerrado := ln.Addr().String()
-	ln.Close()
+	// A port that refuses: nobody listens there, nor may until the test ends.
+	cerrado := "127.0.0.1:" + strconv.Itoa(prueba.PuertosLibres(t, 1)[0])
 	s := nuevaSonda([]string{lab.addr(), cerrado}, nil)
 	ctx := context.Background()
 

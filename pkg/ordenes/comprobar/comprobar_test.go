@@ -7,12 +7,14 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/leccion7"
 	"cursohttp/internal/prueba/ordenestest"
 	"cursohttp/internal/prueba/servidortest"
@@ -86,12 +88,7 @@ func TestComprobarTablaConElPuertoOcupado(t *testing.T) {
 func TestComprobarTablaCierraElServicioHostil(t *testing.T) {
 	t.Parallel()
 	lab, _ := ordenestest.Laboratorio(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	direccion := ln.Addr().String()
-	ln.Close()
+	direccion := "127.0.0.1:" + strconv.Itoa(prueba.PuertosLibres(t, 1)[0])
 	var out bytes.Buffer
 	e := ordenestest.Entorno(&out)
 	e.Laboratorio = lab

@@ -3,12 +3,13 @@ package comprobar
 import (
 	"bytes"
 	"context"
-	"net"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/ordenestest"
 	"cursohttp/pkg/variantes"
 )
@@ -66,9 +67,7 @@ ok    dos llaves distintas con el mismo cuerpo: la segunda choca con el nombre (
 // Nobody listening: every check fails with the reason, no crash, exit 1.
 func TestComprobarIdempotenciaSinRevisor(t *testing.T) {
 	t.Parallel()
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	base := "http://" + ln.Addr().String()
-	ln.Close()
+	base := "http://127.0.0.1:" + strconv.Itoa(prueba.PuertosLibres(t, 1)[0]) // nobody listens there
 	var out bytes.Buffer
 	if codigo := ComprobarIdempotencia(context.Background(), base, &out); codigo != 1 {
 		t.Fatalf("código %d", codigo)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/ordenestest"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/cli"
@@ -118,24 +119,10 @@ func TestRevisarConUnaListaRota(t *testing.T) {
 func TestRevisarSinRespuestaDice(t *testing.T) {
 	t.Parallel()
 	servir := func(atender func(net.Conn)) string {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ln.Close() })
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				go func() {
-					bufio.NewReader(c).ReadString('\n')
-					atender(c)
-				}()
-			}
-		}()
-		return "http://" + ln.Addr().String()
+		return "http://" + prueba.ServidorCrudo(t, func(c net.Conn) {
+			bufio.NewReader(c).ReadString('\n')
+			atender(c)
+		})
 	}
 	casos := []struct {
 		nombre  string
