@@ -108,23 +108,6 @@ func (p *proceso) terminar(t *testing.T, sig os.Signal) int {
 	return -1
 }
 
-// crudoE2E sends a request and returns the whole answer as bytes on the wire.
-func crudoE2E(t *testing.T, addr, peticion string) string {
-	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(5 * time.Second))
-	io.WriteString(c, peticion)
-	todo, err := io.ReadAll(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(todo)
-}
-
 // sinFecha drops the Date header, the one thing that changes between runs.
 func sinFecha(s string) string {
 	return regexp.MustCompile(`Date: [^\r]*\r\n`).ReplaceAllString(s, "")
@@ -140,7 +123,7 @@ func TestE2ELaboratorio(t *testing.T) {
 	}
 	addr, puerto := m[1], m[2]
 
-	got := sinFecha(crudoE2E(t, addr, "GET /codigo/503 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+	got := sinFecha(prueba.PedirCrudo(t, addr, "GET /codigo/503 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
 	// The head as the course's laboratorio writes it (its fields in the order it sets them, then
 	// Date, taken out here, and Connection).
 	want := "HTTP/1.1 503 Service Unavailable\r\n" +
@@ -236,7 +219,7 @@ func TestE2EMentira(t *testing.T) {
 		"HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 10\r\n\r\n" + `{"id":99}` + "\n",
 	}
 	for i, want := range esperadas {
-		if got := sinFecha(crudoE2E(t, addr, peticion)); got != want {
+		if got := sinFecha(prueba.PedirCrudo(t, addr, peticion)); got != want {
 			t.Errorf("petición %d:\n%q\nse esperaba\n%q", i+1, got, want)
 		}
 	}
@@ -258,7 +241,7 @@ func TestE2EHostil(t *testing.T) {
 	if addr == nil {
 		t.Fatal("la línea de inicio no dice la dirección")
 	}
-	got := sinFecha(crudoE2E(t, addr[1], "GET /idioma/en HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+	got := sinFecha(prueba.PedirCrudo(t, addr[1], "GET /idioma/en HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
 	cuerpo := `{"type":"https://revisor.example/problemas/llave-en-curso","title":"That key is still in use","status":409,"detail":"the original request has not finished yet"}`
 	want := "HTTP/1.1 409 Conflict\r\nContent-Type: application/problem+json\r\nConnection: close\r\nContent-Length: 160\r\n\r\n" + cuerpo
 	if got != want {

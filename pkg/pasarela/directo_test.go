@@ -321,6 +321,9 @@ func TestDirectoConcurrente(t *testing.T) {
 		go func() { servido <- srv.Serve(ln) }()
 		d := NuevoDirecto()
 		d.Dial = ln.Dial
+		// Idle expiry has tests of its own; here the bubble's clock, which moves whenever every
+		// goroutine waits (each portable liveness check waits 1 ms), must not expire a connection.
+		d.Ociosa = time.Hour
 		var wg sync.WaitGroup
 		for g := range 16 {
 			wg.Go(func() {
