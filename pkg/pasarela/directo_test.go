@@ -315,7 +315,7 @@ func (c *cuerpoCerrado) Close() error               { c.cerrado.Store(true); ret
 func TestDirectoConcurrente(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		ln := nuevaEscuchaEnMemoria()
+		ln := prueba.NuevaEscuchaEnMemoria()
 		srv := &http.Server{Handler: http.HandlerFunc(eco)}
 		servido := make(chan error, 1)
 		go func() { servido <- srv.Serve(ln) }()
@@ -343,7 +343,7 @@ func TestDirectoConcurrente(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		if n := ln.marcadas.Load(); n > 16 {
+		if n := ln.Marcadas(); n > 16 {
 			t.Errorf("%d conexiones para 16 clientes", n)
 		}
 		d.CloseIdleConnections()
@@ -353,48 +353,6 @@ func TestDirectoConcurrente(t *testing.T) {
 		}
 	})
 }
-
-// escuchaEnMemoria is a listener whose connections are net.Pipe pairs made by its Dial: everything
-// on them blocks on channels, which a synctest bubble can see.
-type escuchaEnMemoria struct {
-	conexiones chan net.Conn
-	cerrada    chan struct{}
-	cerrar     sync.Once
-	marcadas   atomic.Int64 // connections dialled
-}
-
-func nuevaEscuchaEnMemoria() *escuchaEnMemoria {
-	return &escuchaEnMemoria{conexiones: make(chan net.Conn), cerrada: make(chan struct{})}
-}
-
-func (l *escuchaEnMemoria) Dial(ctx context.Context, _, _ string) (net.Conn, error) {
-	cliente, servidor := net.Pipe()
-	select {
-	case l.conexiones <- servidor:
-		l.marcadas.Add(1)
-		return cliente, nil
-	case <-l.cerrada:
-		return nil, net.ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-func (l *escuchaEnMemoria) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conexiones:
-		return c, nil
-	case <-l.cerrada:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *escuchaEnMemoria) Close() error {
-	l.cerrar.Do(func() { close(l.cerrada) })
-	return nil
-}
-
-func (l *escuchaEnMemoria) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 80} }
 
 // https (a --destino a student could give) goes through the standard Transport.
 func TestDirectoHTTPSporElOtro(t *testing.T) {
