@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/internal/prueba"
-	"cursohttp/pkg/jsonjs"
 )
 
 // altaSegura is one run of the built alta-segura.
@@ -159,8 +159,8 @@ func TestReinicioDelRevisorDuranteAltaSegura(t *testing.T) {
 				t.Errorf("%s salió con 0 sin un 201:\n%s", a.nombre, a.salida)
 				continue
 			}
-			v, err := jsonjs.Decodificar([]byte(m[1]))
-			o, _ := v.(jsonjs.Objeto)
+			v, err := nodejs.DecodificarJSON([]byte(m[1]))
+			o, _ := v.(nodejs.Objeto)
 			id, _ := o.Valor("id")
 			nombre, _ := o.Texto("nombre")
 			if err != nil || nombre != a.nombre {

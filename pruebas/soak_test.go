@@ -16,9 +16,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/altasegura"
-	"cursohttp/pkg/jsonjs"
 )
 
 // duracionSoak is SOAK_DURACION (a Go duration) or 45 s: long enough for thousands of intents, short
@@ -213,16 +213,16 @@ func serviciosDelRevisor(t *testing.T, revisor string) []servicio {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("GET /servicios: %d %s", res.StatusCode, cuerpo)
 	}
-	v, err := jsonjs.Decodificar(cuerpo)
+	v, err := nodejs.DecodificarJSON(cuerpo)
 	if err != nil {
 		t.Fatalf("GET /servicios: %v", err)
 	}
-	raiz, _ := v.(jsonjs.Objeto)
+	raiz, _ := v.(nodejs.Objeto)
 	arr, _ := raiz.Valor("servicios")
 	elementos, _ := arr.([]any)
 	var lista []servicio
 	for _, e := range elementos {
-		o, _ := e.(jsonjs.Objeto)
+		o, _ := e.(nodejs.Objeto)
 		nombre, _ := o.Texto("nombre")
 		id, _ := o.Valor("id")
 		n, _ := id.(float64)

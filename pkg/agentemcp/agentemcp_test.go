@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/clientemcp"
 	"cursohttp/internal/prueba/leccion7"
@@ -29,7 +30,6 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
@@ -95,7 +95,7 @@ func TestAgenteMCPHerramientas(t *testing.T) {
 		return x
 	}
 	alta, leer := s.Herramientas[clientemcp.Alta], s.Herramientas[clientemcp.Leer]
-	if got, want := comoJSON(alta.OutputSchema), comoJSON(json.RawMessage(jsonjs.Codificar(EsquemaDelAgente()))); !reflect.DeepEqual(got, want) {
+	if got, want := comoJSON(alta.OutputSchema), comoJSON(json.RawMessage(nodejs.CodificarJSON(EsquemaDelAgente()))); !reflect.DeepEqual(got, want) {
 		t.Errorf("el esquema de salida del alta no es el de --esquema:\n%v", got)
 	}
 	entrada := comoJSON(alta.InputSchema).(map[string]any)
@@ -105,7 +105,7 @@ func TestAgenteMCPHerramientas(t *testing.T) {
 	}
 	// Nothing in the input is the credential or the key: those are the tool's.
 	for _, h := range []*mcp.Tool{alta, leer} {
-		if e := strings.ToLower(string(jsonjs.Codificar(comoJSON(h.InputSchema)))); strings.Contains(e, "credencial") || strings.Contains(e, "llave") || strings.Contains(e, "idempotency") {
+		if e := strings.ToLower(string(nodejs.CodificarJSON(comoJSON(h.InputSchema)))); strings.Contains(e, "credencial") || strings.Contains(e, "llave") || strings.Contains(e, "idempotency") {
 			t.Errorf("%s: la entrada menciona la credencial o la llave: %s", h.Name, e)
 		}
 	}
@@ -404,7 +404,7 @@ func TestServicioLeido(t *testing.T) {
 		`no es JSON`: ``,
 	} {
 		got := servicioLeido(entorno.Respuesta{Codigo: 200, Cuerpo: []byte(cuerpo)})
-		if s := string(jsonjs.Codificar(got)); (got == nil) != (esperado == "") || got != nil && s != esperado {
+		if s := string(nodejs.CodificarJSON(got)); (got == nil) != (esperado == "") || got != nil && s != esperado {
 			t.Errorf("%s: %s", cuerpo, s)
 		}
 	}
@@ -434,7 +434,7 @@ func TestAgenteMCPTerminaLoPedido(t *testing.T) {
 		if err := json.Unmarshal(lineas.Bytes(), &m); err != nil {
 			t.Fatalf("%v: %q", err, lineas.Text())
 		}
-		respuestas[string(jsonjs.Codificar(m["id"]))], _ = m["result"].(map[string]any)
+		respuestas[string(nodejs.CodificarJSON(m["id"]))], _ = m["result"].(map[string]any)
 	}
 	alta, _ := respuestas["1"]["structuredContent"].(map[string]any)
 	lectura, _ := respuestas[`"dos"`]["structuredContent"].(map[string]any)

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/decision"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/ordenes/entorno"
 )
 
@@ -31,8 +30,8 @@ type ParaElAgente struct {
 
 // Objeto lays the result out in the course's key order: the seven members that are always there,
 // then ubicacion, existente and campos_invalidos when present.
-func (p ParaElAgente) Objeto() jsonjs.Objeto {
-	o := jsonjs.Objeto{
+func (p ParaElAgente) Objeto() nodejs.Objeto {
+	o := nodejs.Objeto{
 		{Nombre: "estado", Valor: p.Estado},
 		{Nombre: "accion", Valor: string(p.Accion)},
 		{Nombre: "reintenta", Valor: p.Reintenta},
@@ -42,20 +41,20 @@ func (p ParaElAgente) Objeto() jsonjs.Objeto {
 		{Nombre: "texto_no_confiable", Valor: p.TextoNoConfiable},
 	}
 	if p.Ubicacion != nil {
-		o = append(o, jsonjs.Campo{Nombre: "ubicacion", Valor: *p.Ubicacion})
+		o = append(o, nodejs.Campo{Nombre: "ubicacion", Valor: *p.Ubicacion})
 	}
 	if p.Existente != nil {
-		o = append(o, jsonjs.Campo{Nombre: "existente", Valor: *p.Existente})
+		o = append(o, nodejs.Campo{Nombre: "existente", Valor: *p.Existente})
 	}
 	if p.CamposInvalidos != nil {
-		o = append(o, jsonjs.Campo{Nombre: "campos_invalidos", Valor: p.CamposInvalidos})
+		o = append(o, nodejs.Campo{Nombre: "campos_invalidos", Valor: p.CamposInvalidos})
 	}
 	return o
 }
 
 // JSON is JSON.stringify(resultado, null, 2): two-space indentation, no HTML escaping.
 func (p ParaElAgente) JSON() []byte {
-	return jsonjs.CodificarSangria(p.Objeto(), "  ")
+	return nodejs.CodificarJSONSangria(p.Objeto(), "  ")
 }
 
 // MaxLimpio is how many code points of outside text reach the agent.
@@ -153,18 +152,18 @@ func paraElAgenteDe(e entorno.Entorno, r entorno.Respuesta) ParaElAgente {
 	}
 	conocido := TipoConocido(tipo)
 	p.Type = &conocido
-	valor, err := jsonjs.Decodificar([]byte(nodejs.Texto(r.Cuerpo)))
+	valor, err := nodejs.DecodificarJSON([]byte(nodejs.Texto(r.Cuerpo)))
 	if err != nil {
 		return p // the type reader accepted it, so this does not happen; without fields, nothing to pass
 	}
-	problema, _ := valor.(jsonjs.Objeto) // a JSON array, string or number has none of these members
+	problema, _ := valor.(nodejs.Objeto) // a JSON array, string or number has none of these members
 	p.Instance = limpiarValor(problema.Valor("instance"))
 	p.TextoNoConfiable = limpiarValor(problema.Valor("detail"))
 	p.Existente = rutaDeServicio(problema.Valor("existente"))
 	if errores, ok := valorDe(problema, "errors").([]any); ok {
 		p.CamposInvalidos = []string{}
 		for _, falla := range errores {
-			f, _ := falla.(jsonjs.Objeto)
+			f, _ := falla.(nodejs.Objeto)
 			if puntero, ok := f.Texto("pointer"); ok && formaDeCampo.MatchString(puntero) {
 				p.CamposInvalidos = append(p.CamposInvalidos, puntero)
 			}
@@ -173,7 +172,7 @@ func paraElAgenteDe(e entorno.Entorno, r entorno.Respuesta) ParaElAgente {
 	return p
 }
 
-func valorDe(o jsonjs.Objeto, nombre string) any {
+func valorDe(o nodejs.Objeto, nombre string) any {
 	v, _ := o.Valor(nombre)
 	return v
 }

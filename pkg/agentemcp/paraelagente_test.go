@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/ordenes/entorno"
 )
 
@@ -92,11 +92,11 @@ func TestAgenteSoloPasaLoQueTieneForma(t *testing.T) {
 		t.Run(c.nombre, func(t *testing.T) {
 			t.Parallel()
 			got := altaContra(t, c.codigo, c.cabeceras, c.cuerpo)
-			v, err := jsonjs.Decodificar([]byte(got))
+			v, err := nodejs.DecodificarJSON([]byte(got))
 			if err != nil {
 				t.Fatalf("no es JSON: %v\n%s", err, got)
 			}
-			if compacto := string(jsonjs.Codificar(v)); compacto != c.esperado {
+			if compacto := string(nodejs.CodificarJSON(v)); compacto != c.esperado {
 				t.Errorf("\n obtenido: %s\n esperado: %s", compacto, c.esperado)
 			}
 		})
@@ -110,7 +110,7 @@ func TestEsquemaDelAgente(t *testing.T) {
 	es := EsquemaDelAgente()
 	props, _ := es.Valor("properties")
 	var nombres []string
-	for _, c := range props.(jsonjs.Objeto) {
+	for _, c := range props.(nodejs.Objeto) {
 		nombres = append(nombres, c.Nombre)
 	}
 	todo := ParaElAgente{Ubicacion: new("/servicios/1"), Existente: new("/servicios/1"), CamposInvalidos: []string{}}
@@ -122,20 +122,20 @@ func TestEsquemaDelAgente(t *testing.T) {
 		t.Errorf("propiedades %v, claves %v", nombres, claves)
 	}
 	for _, k := range claves {
-		if _, ok := props.(jsonjs.Objeto).Valor(k); !ok {
+		if _, ok := props.(nodejs.Objeto).Valor(k); !ok {
 			t.Errorf("el esquema no describe %q", k)
 		}
 	}
 	requeridas, _ := es.Valor("required")
-	if got := string(jsonjs.Codificar(requeridas)); got != `["estado","accion","reintenta","espera_s","type","instance","texto_no_confiable"]` {
+	if got := string(nodejs.CodificarJSON(requeridas)); got != `["estado","accion","reintenta","espera_s","type","instance","texto_no_confiable"]` {
 		t.Errorf("required = %s", got)
 	}
 	if v, _ := es.Valor("additionalProperties"); v != false {
 		t.Errorf("additionalProperties = %v", v)
 	}
 	var out bytes.Buffer
-	out.Write(jsonjs.CodificarSangria(es, "  "))
-	if _, err := jsonjs.Decodificar(out.Bytes()); err != nil {
+	out.Write(nodejs.CodificarJSONSangria(es, "  "))
+	if _, err := nodejs.DecodificarJSON(out.Bytes()); err != nil {
 		t.Fatal(err)
 	}
 }

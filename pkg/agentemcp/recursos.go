@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/decision"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/openapi"
 	"cursohttp/pkg/problema"
 )
@@ -29,11 +29,11 @@ const TipoOpenAPI = "application/openapi+json"
 
 // agregarRecursos adds the resources and the prompt to s.
 func agregarRecursos(s *mcp.Server) {
-	recurso := func(uri, nombre, titulo, descripcion string, contenido func() jsonjs.Objeto) {
+	recurso := func(uri, nombre, titulo, descripcion string, contenido func() nodejs.Objeto) {
 		s.AddResource(&mcp.Resource{URI: uri, Name: nombre, Title: titulo, Description: descripcion, MIMEType: "application/json"},
 			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
-					URI: uri, MIMEType: "application/json", Text: string(jsonjs.CodificarSangria(contenido(), "  ")) + "\n",
+					URI: uri, MIMEType: "application/json", Text: string(nodejs.CodificarJSONSangria(contenido(), "  ")) + "\n",
 				}}}, nil
 			})
 	}
@@ -64,8 +64,8 @@ func agregarRecursos(s *mcp.Server) {
 }
 
 // decisionDe is one row of the table as the resources show it.
-func decisionDe(d decision.Decision) jsonjs.Objeto {
-	return jsonjs.Objeto{
+func decisionDe(d decision.Decision) nodejs.Objeto {
+	return nodejs.Objeto{
 		{Nombre: "accion", Valor: string(d.Accion)},
 		{Nombre: "reintenta", Valor: d.Reintenta},
 		{Nombre: "motivo", Valor: d.Motivo},
@@ -74,10 +74,10 @@ func decisionDe(d decision.Decision) jsonjs.Objeto {
 
 // tablaDeDecision is the table read from pkg/decision itself: its rows by status, the types that
 // change what a status decides, the rule for the rest and the failures without an answer.
-func tablaDeDecision() jsonjs.Objeto {
+func tablaDeDecision() nodejs.Objeto {
 	var codigos, types []any
 	for _, c := range decision.Codigos() {
-		codigos = append(codigos, append(jsonjs.Objeto{{Nombre: "codigo", Valor: c}}, decisionDe(decision.Decidir(c, nil, nil))...))
+		codigos = append(codigos, append(nodejs.Objeto{{Nombre: "codigo", Valor: c}}, decisionDe(decision.Decidir(c, nil, nil))...))
 	}
 	for _, clave := range problema.Claves() {
 		t := problema.Buscar(clave)
@@ -85,13 +85,13 @@ func tablaDeDecision() jsonjs.Objeto {
 		if conType == decision.Decidir(t.Status, nil, nil) {
 			continue
 		}
-		types = append(types, append(jsonjs.Objeto{{Nombre: "type", Valor: t.Type}, {Nombre: "codigo", Valor: t.Status}}, decisionDe(conType)...))
+		types = append(types, append(nodejs.Objeto{{Nombre: "type", Valor: t.Type}, {Nombre: "codigo", Valor: t.Status}}, decisionDe(conType)...))
 	}
 	var sinRespuesta []any
 	for _, caso := range []string{decision.TiempoAgotado, decision.SinConexion, decision.RespuestaInvalida, decision.DestinoProhibido} {
-		sinRespuesta = append(sinRespuesta, append(jsonjs.Objeto{{Nombre: "caso", Valor: caso}}, decisionDe(decision.DecidirSinRespuesta(caso))...))
+		sinRespuesta = append(sinRespuesta, append(nodejs.Objeto{{Nombre: "caso", Valor: caso}}, decisionDe(decision.DecidirSinRespuesta(caso))...))
 	}
-	return jsonjs.Objeto{
+	return nodejs.Objeto{
 		{Nombre: "descripcion", Valor: "La tabla decide en tres capas, en orden: un type conocido, el código, el x00 de su familia. " +
 			"Solo «esperar» reintenta, y espera lo que diga Retry-After si lo dice. Nunca lee el title ni el detail: son para personas."},
 		{Nombre: "codigos", Valor: codigos},
@@ -102,19 +102,19 @@ func tablaDeDecision() jsonjs.Objeto {
 }
 
 // catalogoDeProblemas is every problem type the revisor answers with, and the table's decision.
-func catalogoDeProblemas() jsonjs.Objeto {
+func catalogoDeProblemas() nodejs.Objeto {
 	var problemas []any
 	for _, clave := range problema.Claves() {
 		t := problema.Buscar(clave)
 		d := decision.Decidir(t.Status, nil, &t.Type)
-		problemas = append(problemas, append(jsonjs.Objeto{
+		problemas = append(problemas, append(nodejs.Objeto{
 			{Nombre: "nombre", Valor: string(clave)},
 			{Nombre: "type", Valor: t.Type},
 			{Nombre: "title", Valor: t.Title},
 			{Nombre: "status", Valor: t.Status},
 		}, decisionDe(d)...))
 	}
-	return jsonjs.Objeto{
+	return nodejs.Objeto{
 		{Nombre: "descripcion", Valor: "Los errores del revisor son Problem Details (RFC 9457). El type los identifica; el title y el detail son para personas. " +
 			"Con about:blank el title es la frase del código. accion, reintenta y motivo son lo que decide la tabla de decisión con ese código y ese type."},
 		{Nombre: "problemas", Valor: problemas},

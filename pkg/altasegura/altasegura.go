@@ -16,10 +16,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/eventos"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/reintento"
 	"cursohttp/pkg/traza"
 )
@@ -99,11 +98,11 @@ func (i Intento) resultado() reintento.Resultado {
 // TypeDelCuerpo is JSON.parse(cuerpo).type when the body is a JSON object whose type is a string,
 // whatever the Content-Type says (the course reads it that way).
 func TypeDelCuerpo(cuerpo string) string {
-	v, err := jsonjs.Decodificar([]byte(cuerpo))
+	v, err := nodejs.DecodificarJSON([]byte(cuerpo))
 	if err != nil {
 		return ""
 	}
-	o, ok := v.(jsonjs.Objeto)
+	o, ok := v.(nodejs.Objeto)
 	if !ok {
 		return ""
 	}
@@ -113,7 +112,7 @@ func TypeDelCuerpo(cuerpo string) string {
 
 // Cuerpo is the registration's body, the same bytes on every attempt: JSON.stringify({nombre, url}).
 func Cuerpo(nombre, url string) []byte {
-	return jsonjs.Codificar(jsonjs.Objeto{{Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}})
+	return nodejs.CodificarJSON(nodejs.Objeto{{Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}})
 }
 
 func (o *Opciones) completar() {

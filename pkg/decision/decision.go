@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/nodejs"
 )
 
 // Accion is one of the table's six outcomes; only Esperar retries.

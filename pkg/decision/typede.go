@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"cursohttp/pkg/nodejs"
+	"cursohttp/internal/nodejs"
 )
 
 // TypeDe reads the type of a Problem Details body (RFC 9457) and nothing else: no title, no detail,

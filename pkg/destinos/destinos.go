@@ -5,6 +5,7 @@ package destinos
 
 import (
 	"context"
+	"cursohttp/internal/nodejs"
 	"errors"
 	"fmt"
 	"net"
@@ -100,7 +101,7 @@ func sinZona(ap netip.AddrPort) netip.AddrPort {
 // Revisar decides whether the revisor may connect to the URL texto: the name is resolved and EVERY
 // address must be public or on the allowed list. One bad address is enough to refuse it.
 func (v *Verificador) Revisar(ctx context.Context, texto string) Veredicto {
-	u, err := LeerURL(texto)
+	u, err := nodejs.LeerURL(texto)
 	if err != nil {
 		return Veredicto{Motivo: "no es una URL"}
 	}
@@ -155,7 +156,7 @@ func escribirDestino(a netip.Addr, puerto uint16) string {
 	if a.Is4() {
 		return a.String() + ":" + p
 	}
-	return "[" + FormatoIP(a) + "]:" + p
+	return "[" + nodejs.FormatoIP(a) + "]:" + p
 }
 
 // DialContext is for http.Transport: it resolves the name ONCE, checks each address with the same

@@ -2,6 +2,7 @@ package destinos
 
 import (
 	"context"
+	"cursohttp/internal/nodejs"
 	"errors"
 	"net"
 	"net/http"
@@ -370,7 +371,7 @@ func FuzzRevisarIP(f *testing.F) {
 		if a.Is4() && Privada(netip.AddrFrom16(a.As16())) != privada {
 			t.Fatalf("%s y su forma mapeada discrepan", a)
 		}
-		texto := FormatoIP(a)
+		texto := nodejs.FormatoIP(a)
 		if a.Is6() {
 			texto = "[" + texto + "]"
 		}

@@ -23,9 +23,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
@@ -378,11 +378,11 @@ func (d *medida) Aplicar(q *pasarela.Peticion) {
 }
 
 func tipoDe(cuerpo []byte) string {
-	v, err := jsonjs.Decodificar(cuerpo)
+	v, err := nodejs.DecodificarJSON(cuerpo)
 	if err != nil {
 		return ""
 	}
-	o, _ := v.(jsonjs.Objeto)
+	o, _ := v.(nodejs.Objeto)
 	t, _ := o.Texto("type")
 	return t
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/reintento"
 )
 
@@ -52,7 +52,7 @@ type sondaServidor struct {
 }
 
 func (s sondaServidor) alta(ctx context.Context, credencial, llave, nombre, url string) (contestacion, error) {
-	cuerpo := jsonjs.Codificar(jsonjs.Objeto{{Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}})
+	cuerpo := nodejs.CodificarJSON(nodejs.Objeto{{Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.o.Base+"/servicios", bytes.NewReader(cuerpo))
 	if err != nil {
 		return contestacion{}, err
@@ -88,13 +88,13 @@ func (s sondaServidor) cuantos(ctx context.Context, credencial, nombre string) (
 	if err != nil {
 		return 0, err
 	}
-	v, _ := jsonjs.Decodificar(c.cuerpo)
-	o, _ := v.(jsonjs.Objeto)
+	v, _ := nodejs.DecodificarJSON(c.cuerpo)
+	o, _ := v.(nodejs.Objeto)
 	lista, _ := o.Valor("servicios")
 	n := 0
 	if servicios, ok := lista.([]any); ok {
 		for _, x := range servicios {
-			if so, ok := x.(jsonjs.Objeto); ok {
+			if so, ok := x.(nodejs.Objeto); ok {
 				if nom, _ := so.Texto("nombre"); nom == nombre {
 					n++
 				}

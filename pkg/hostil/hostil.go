@@ -9,9 +9,8 @@ import (
 	"net/http"
 	"strings"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
 )
@@ -37,12 +36,12 @@ func (Hostil) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ruta = crudo
 	}
 	// The course's: writeHead(409, {Content-Type}), then end(body), without a final newline.
-	respuesta.Terminar(w, r, http.StatusConflict, jsonjs.Codificar(Problema(ruta)),
+	respuesta.Terminar(w, r, http.StatusConflict, nodejs.CodificarJSON(Problema(ruta)),
 		respuesta.Cabecera{Nombre: "Content-Type", Valor: problema.TipoMedio})
 }
 
 // Problema is the body the hostile service sends for a decoded path.
-func Problema(ruta string) jsonjs.Objeto {
+func Problema(ruta string) nodejs.Objeto {
 	enCurso := curso.Problemas + string(problema.LlaveEnCurso)
 	if tipo, ok := strings.CutPrefix(ruta, "/type/"); ok {
 		return problemaDe(tipo, "x", "x")
@@ -53,6 +52,6 @@ func Problema(ruta string) jsonjs.Objeto {
 	return problemaDe(enCurso, "Esa llave sigue en curso", "la petición original todavía no termina")
 }
 
-func problemaDe(tipo, titulo, detalle string) jsonjs.Objeto {
+func problemaDe(tipo, titulo, detalle string) nodejs.Objeto {
 	return problema.NuevoPropio(tipo, titulo, http.StatusConflict).ConDetail(detalle).Objeto()
 }

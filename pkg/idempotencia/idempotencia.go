@@ -45,7 +45,7 @@ import (
 	"sync"
 	"time"
 
-	"cursohttp/pkg/jsonjs"
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/topes"
 )
@@ -224,11 +224,11 @@ func (r *Registro) EnCursoPorCredencial() int { return r.enCursoMaximo }
 func (r *Registro) Plazo() time.Duration { return r.plazo }
 
 // Huella is the fingerprint of a parsed request body: the SHA-256 hex of JSON.stringify(valor).
-// Whitespace does not count, member order does (valor comes from jsonjs.Decodificar, which keeps
+// Whitespace does not count, member order does (valor comes from nodejs.DecodificarJSON, which keeps
 // it), and a member added with its default value makes another fingerprint — as in the course.
 func Huella(valor any) string {
 	b := bytes.NewBuffer(make([]byte, 0, 256)) // a registration's body fits: one allocation
-	jsonjs.Agregar(b, valor)
+	nodejs.AgregarJSON(b, valor)
 	suma := sha256.Sum256(b.Bytes())
 	return hex.EncodeToString(suma[:])
 }

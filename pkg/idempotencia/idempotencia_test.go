@@ -4,13 +4,13 @@ import (
 	"testing"
 	"time"
 
-	"cursohttp/pkg/jsonjs"
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/respuesta"
 )
 
 func huellaDe(t *testing.T, cuerpo string) string {
 	t.Helper()
-	v, err := jsonjs.Decodificar([]byte(cuerpo))
+	v, err := nodejs.DecodificarJSON([]byte(cuerpo))
 	if err != nil {
 		t.Fatalf("Decodificar(%s): %v", cuerpo, err)
 	}

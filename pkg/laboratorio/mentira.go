@@ -11,8 +11,8 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/encabezado"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
 )
@@ -159,7 +159,7 @@ func (m *Mentira) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if bien {
-		respuesta.Terminar(w, r, p.Codigo, append(jsonjs.Codificar(jsonjs.Objeto{{Nombre: "id", Valor: 99}}), '\n'), cabeceras...)
+		respuesta.Terminar(w, r, p.Codigo, append(nodejs.CodificarJSON(nodejs.Objeto{{Nombre: "id", Valor: 99}}), '\n'), cabeceras...)
 		return
 	}
 	titulo := TituloMentira
@@ -174,5 +174,5 @@ func (m *Mentira) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			titulo = t.Title
 		}
 	}
-	respuesta.Terminar(w, r, p.Codigo, append(jsonjs.Codificar(problema.NuevoPropio(tipo, titulo, p.Codigo).Objeto()), '\n'), cabeceras...)
+	respuesta.Terminar(w, r, p.Codigo, append(nodejs.CodificarJSON(problema.NuevoPropio(tipo, titulo, p.Codigo).Objeto()), '\n'), cabeceras...)
 }

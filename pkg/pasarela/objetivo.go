@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"strings"
 
-	"cursohttp/pkg/nodejs"
+	"cursohttp/internal/nodejs"
 )
 
 // The course's gateway asks fetch for DESTINO + the request target, so the revisor receives the

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/eventos"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/servidor"
 )

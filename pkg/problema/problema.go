@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strconv"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
 
@@ -108,7 +108,7 @@ type Opcion func(*opciones)
 
 type opciones struct {
 	cabeceras   []respuesta.Cabecera
-	extensiones jsonjs.Objeto
+	extensiones nodejs.Objeto
 	instance    *string
 }
 
@@ -124,7 +124,7 @@ func ConExtension(nombre string, valor any) Opcion {
 	case "type", "title", "status", "detail", "instance":
 		panic("problema: la extensión " + nombre + " usa un nombre reservado")
 	}
-	return func(o *opciones) { o.extensiones = append(o.extensiones, jsonjs.Campo{Nombre: nombre, Valor: valor}) }
+	return func(o *opciones) { o.extensiones = append(o.extensiones, nodejs.Campo{Nombre: nombre, Valor: valor}) }
 }
 
 // ConInstance replaces the default instance (the request's path).
@@ -136,9 +136,9 @@ func ConInstance(instance string) Opcion {
 func prefijo(t Tipo) string {
 	var b bytes.Buffer
 	b.WriteString(`{"type":`)
-	jsonjs.EscribirTexto(&b, t.Type)
+	nodejs.EscribirTextoJSON(&b, t.Type)
 	b.WriteString(`,"title":`)
-	jsonjs.EscribirTexto(&b, t.Title)
+	nodejs.EscribirTextoJSON(&b, t.Title)
 	b.WriteString(`,"status":`)
 	b.WriteString(strconv.Itoa(t.Status))
 	return b.String()
@@ -154,20 +154,20 @@ var prefijos = func() map[Clave]string {
 }()
 
 // cuerpo builds the body: {type, title, status, detail, instance, …extensions} and a newline, the
-// bytes jsonjs.Codificar writes for that object, from its prefijo. Written member by member into one
+// bytes nodejs.CodificarJSON writes for that object, from its prefijo. Written member by member into one
 // buffer sized for it: every error answer builds one.
-func cuerpo(prefijo, detail, instance string, extensiones jsonjs.Objeto) []byte {
+func cuerpo(prefijo, detail, instance string, extensiones nodejs.Objeto) []byte {
 	b := bytes.NewBuffer(make([]byte, 0, 40+len(prefijo)+len(detail)+len(instance)+32*len(extensiones)))
 	b.WriteString(prefijo)
 	b.WriteString(`,"detail":`)
-	jsonjs.EscribirTexto(b, detail)
+	nodejs.EscribirTextoJSON(b, detail)
 	b.WriteString(`,"instance":`)
-	jsonjs.EscribirTexto(b, instance)
+	nodejs.EscribirTextoJSON(b, instance)
 	for _, c := range extensiones {
 		b.WriteByte(',')
-		jsonjs.EscribirTexto(b, c.Nombre)
+		nodejs.EscribirTextoJSON(b, c.Nombre)
 		b.WriteByte(':')
-		jsonjs.Agregar(b, c.Valor)
+		nodejs.AgregarJSON(b, c.Valor)
 	}
 	b.WriteString("}\n")
 	return b.Bytes()

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/jsonjs"
 )
 
 func TestEscribirComoElCurso(t *testing.T) {
@@ -28,7 +28,7 @@ func TestExtensionesYCabeceras(t *testing.T) {
 	t.Parallel()
 	rec := httptest.NewRecorder()
 	r := httptest.NewRequest("POST", "/servicios", nil)
-	errores := []jsonjs.Objeto{{{Nombre: "detail", Valor: "debe ser true o false"}, {Nombre: "pointer", Valor: "#/activo"}}}
+	errores := []nodejs.Objeto{{{Nombre: "detail", Valor: "debe ser true o false"}, {Nombre: "pointer", Valor: "#/activo"}}}
 	Escribir(rec, r, DatosInvalidos, "1 dato(s) no se pueden cumplir", ConExtension("errors", errores),
 		ConCabecera("WWW-Authenticate", `Bearer realm="revisor"`), ConInstance("urn:uuid:x"))
 	if !strings.HasSuffix(rec.Body.String(), `"instance":"urn:uuid:x","errors":[{"detail":"debe ser true o false","pointer":"#/activo"}]}`+"\n") {
@@ -79,24 +79,24 @@ func TestEscribirTextoComoLaLeccion4(t *testing.T) {
 	}
 }
 
-// cuerpo writes member by member the very bytes jsonjs writes for the object {type, title, status,
+// cuerpo writes member by member the very bytes nodejs.CodificarJSON writes for the object {type, title, status,
 // detail, instance, …extensions}, whatever the texts hold.
 func TestCuerpoComoElObjeto(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		t                Tipo
 		detail, instance string
-		ext              jsonjs.Objeto
+		ext              nodejs.Objeto
 	}{
 		{Buscar(RutaInexistente), "no existe esa ruta", "/no-existe", nil},
-		{Buscar(DatosInvalidos), "2 dato(s) \"raros\"\n\t<&>", "/servicios/%E2%82%AC", jsonjs.Objeto{
-			{Nombre: "errors", Valor: []jsonjs.Objeto{{{Nombre: "detail", Valor: "x"}, {Nombre: "pointer", Valor: "#/nombre"}}}},
+		{Buscar(DatosInvalidos), "2 dato(s) \"raros\"\n\t<&>", "/servicios/%E2%82%AC", nodejs.Objeto{
+			{Nombre: "errors", Valor: []nodejs.Objeto{{{Nombre: "detail", Valor: "x"}, {Nombre: "pointer", Valor: "#/nombre"}}}},
 			{Nombre: "existente", Valor: "/servicios/3"}, {Nombre: "n", Valor: 1.5}, {Nombre: "nada", Valor: nil},
 		}},
 		{Tipo{"about:blank", "I'm a \\ Teapot \x01", 418}, "ñandú ☃ \u2028", "urn:uuid:x", nil},
-		{Tipo{"", "", 0}, "", "", jsonjs.Objeto{}},
+		{Tipo{"", "", 0}, "", "", nodejs.Objeto{}},
 	} {
-		quiere := append(jsonjs.Codificar(append(jsonjs.Objeto{
+		quiere := append(nodejs.CodificarJSON(append(nodejs.Objeto{
 			{Nombre: "type", Valor: c.t.Type}, {Nombre: "title", Valor: c.t.Title}, {Nombre: "status", Valor: c.t.Status},
 			{Nombre: "detail", Valor: c.detail}, {Nombre: "instance", Valor: c.instance},
 		}, c.ext...)), '\n')

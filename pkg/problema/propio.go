@@ -3,8 +3,8 @@ package problema
 import (
 	"net/http"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/encabezado"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
 
@@ -36,14 +36,14 @@ func (p Propio) ConDetail(detail string) Propio {
 }
 
 // Objeto is the problem as JSON members: type, title, status and, if given, detail.
-func (p Propio) Objeto() jsonjs.Objeto {
-	o := jsonjs.Objeto{
+func (p Propio) Objeto() nodejs.Objeto {
+	o := nodejs.Objeto{
 		{Nombre: "type", Valor: p.tipo},
 		{Nombre: "title", Valor: p.titulo},
 		{Nombre: "status", Valor: p.status},
 	}
 	if p.detail != nil {
-		o = append(o, jsonjs.Campo{Nombre: "detail", Valor: *p.detail})
+		o = append(o, nodejs.Campo{Nombre: "detail", Valor: *p.detail})
 	}
 	return o
 }
@@ -51,5 +51,5 @@ func (p Propio) Objeto() jsonjs.Objeto {
 // Escribir answers r with the problem: its status, application/problem+json, the extra headers,
 // and the body as JSON.stringify writes it with a final newline.
 func (p Propio) Escribir(w http.ResponseWriter, r *http.Request, cabeceras ...respuesta.Cabecera) {
-	respuesta.Bytes(w, r, p.status, TipoMedio, append(jsonjs.Codificar(p.Objeto()), '\n'), cabeceras...)
+	respuesta.Bytes(w, r, p.status, TipoMedio, append(nodejs.CodificarJSON(p.Objeto()), '\n'), cabeceras...)
 }

@@ -4,7 +4,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"cursohttp/pkg/jsonjs"
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/respuesta"
 )
 
@@ -32,7 +32,7 @@ func TestPropio(t *testing.T) {
 			t.Errorf("%d %v\n%s", rec.Code, rec.Header(), rec.Body.String())
 		}
 	}
-	if got := string(jsonjs.Codificar(NuevoPropio("x", "x", 409).ConDetail("x").Objeto())); got != `{"type":"x","title":"x","status":409,"detail":"x"}` {
+	if got := string(nodejs.CodificarJSON(NuevoPropio("x", "x", 409).ConDetail("x").Objeto())); got != `{"type":"x","title":"x","status":409,"detail":"x"}` {
 		t.Errorf("objeto: %s", got)
 	}
 }

@@ -9,9 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/encabezado"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/topes"
 )
 
@@ -99,14 +98,14 @@ const TopeLista = topes.Listado
 func ListaJSON(w http.ResponseWriter, r *http.Request, codigo int, miembro string, n int, e func(int) any, cabeceras ...Cabecera) {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	jsonjs.EscribirTexto(&b, miembro)
+	nodejs.EscribirTextoJSON(&b, miembro)
 	b.WriteString(":[")
 	i := 0
 	for ; i < n && b.Len() <= TopeLista; i++ {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		jsonjs.Agregar(&b, e(i))
+		nodejs.AgregarJSON(&b, e(i))
 	}
 	const fin = "]}\n"
 	if i == n {
@@ -118,7 +117,7 @@ func ListaJSON(w http.ResponseWriter, r *http.Request, codigo int, miembro strin
 	var uno bytes.Buffer
 	for j := i; j < n; j++ {
 		uno.Reset()
-		jsonjs.Agregar(&uno, e(j))
+		nodejs.AgregarJSON(&uno, e(j))
 		largo += 1 + uno.Len()
 	}
 	cabeza(w, r, codigo, "application/json", largo, cabeceras...)
@@ -131,7 +130,7 @@ func ListaJSON(w http.ResponseWriter, r *http.Request, codigo int, miembro strin
 	for j := i; j < n; j++ {
 		uno.Reset()
 		uno.WriteByte(',')
-		jsonjs.Agregar(&uno, e(j))
+		nodejs.AgregarJSON(&uno, e(j))
 		if _, err := w.Write(uno.Bytes()); err != nil {
 			return // the client left
 		}
@@ -146,13 +145,13 @@ func ArmarLista(miembro string, n int, e func(int) any, reserva, tope int) ([]by
 	var b bytes.Buffer
 	b.Grow(min(reserva, tope))
 	b.WriteByte('{')
-	jsonjs.EscribirTexto(&b, miembro)
+	nodejs.EscribirTextoJSON(&b, miembro)
 	b.WriteString(":[")
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		jsonjs.Agregar(&b, e(i))
+		nodejs.AgregarJSON(&b, e(i))
 		if b.Len() > tope {
 			return nil, false
 		}
@@ -166,7 +165,7 @@ func ArmarLista(miembro string, n int, e func(int) any, reserva, tope int) ([]by
 
 // JSON sends datos as JSON.stringify(datos) + "\n", application/json.
 func JSON(w http.ResponseWriter, r *http.Request, codigo int, datos any, cabeceras ...Cabecera) {
-	cuerpo := append(jsonjs.Codificar(datos), '\n')
+	cuerpo := append(nodejs.CodificarJSON(datos), '\n')
 	Bytes(w, r, codigo, "application/json", cuerpo, cabeceras...)
 }
 

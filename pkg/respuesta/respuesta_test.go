@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"cursohttp/pkg/jsonjs"
+	"cursohttp/internal/nodejs"
 )
 
 func TestRutaComoElParserDeURL(t *testing.T) {
@@ -74,17 +74,17 @@ func TestJSONYVacio(t *testing.T) {
 func TestListaJSONComoJSON(t *testing.T) {
 	t.Parallel()
 	elemento := func(i int) any {
-		return jsonjs.Objeto{{Nombre: "id", Valor: i}, {Nombre: "url", Valor: "http://x/" + strings.Repeat("ñ", i%500)}}
+		return nodejs.Objeto{{Nombre: "id", Valor: i}, {Nombre: "url", Valor: "http://x/" + strings.Repeat("ñ", i%500)}}
 	}
 	for _, n := range []int{0, 1, 3, 100, 2000} {
 		for _, metodo := range []string{"GET", "HEAD"} {
-			lista := make([]jsonjs.Objeto, n)
+			lista := make([]nodejs.Objeto, n)
 			for i := range lista {
-				lista[i] = elemento(i).(jsonjs.Objeto)
+				lista[i] = elemento(i).(nodejs.Objeto)
 			}
 			quiere := httptest.NewRecorder()
 			r := httptest.NewRequest(metodo, "/servicios", nil)
-			JSON(quiere, r, 200, jsonjs.Objeto{{Nombre: "servicios", Valor: lista}}, Cabecera{"Link", "<x>"})
+			JSON(quiere, r, 200, nodejs.Objeto{{Nombre: "servicios", Valor: lista}}, Cabecera{"Link", "<x>"})
 			got := httptest.NewRecorder()
 			ListaJSON(got, r, 200, "servicios", n, elemento, Cabecera{"Link", "<x>"})
 			largo := len(quiere.Body.Bytes())
@@ -107,14 +107,14 @@ func TestListaJSONComoJSON(t *testing.T) {
 func TestArmarListaComoJSON(t *testing.T) {
 	t.Parallel()
 	elemento := func(i int) any {
-		return jsonjs.Objeto{{Nombre: "id", Valor: i}, {Nombre: "url", Valor: "http://x/\"" + strings.Repeat("ñ", i%50)}}
+		return nodejs.Objeto{{Nombre: "id", Valor: i}, {Nombre: "url", Valor: "http://x/\"" + strings.Repeat("ñ", i%50)}}
 	}
 	for _, n := range []int{0, 1, 3, 100} {
-		lista := make([]jsonjs.Objeto, n)
+		lista := make([]nodejs.Objeto, n)
 		for i := range lista {
-			lista[i] = elemento(i).(jsonjs.Objeto)
+			lista[i] = elemento(i).(nodejs.Objeto)
 		}
-		quiere := append(jsonjs.Codificar(jsonjs.Objeto{{Nombre: "servicios", Valor: lista}}), '\n')
+		quiere := append(nodejs.CodificarJSON(nodejs.Objeto{{Nombre: "servicios", Valor: lista}}), '\n')
 		for _, reserva := range []int{0, len(quiere) / 2, len(quiere)} {
 			if got, ok := ArmarLista("servicios", n, elemento, reserva, len(quiere)); !ok || string(got) != string(quiere) {
 				t.Errorf("%d elementos en %d bytes, reservando %d: %v, %q\nse esperaba %q", n, len(quiere), reserva, ok, got, quiere)

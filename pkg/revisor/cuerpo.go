@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/servidor"
 )
@@ -33,7 +32,7 @@ func (rv *Revisor) esJSON(c *contexto) bool {
 
 // leerJSON: 415 if the body is not declared JSON, 413 if it is larger than TopeCuerpo, 400 if it
 // cannot be read as a JSON object (the course's policy: 400 = cannot be read).
-func (rv *Revisor) leerJSON(c *contexto) (jsonjs.Objeto, bool) {
+func (rv *Revisor) leerJSON(c *contexto) (nodejs.Objeto, bool) {
 	if !rv.esJSON(c) {
 		return nil, false
 	}
@@ -44,8 +43,8 @@ func (rv *Revisor) leerJSON(c *contexto) (jsonjs.Objeto, bool) {
 	}
 	if err == nil {
 		// As the course reads it: the bytes decoded as Node decodes them, then JSON.parse.
-		if v, err := jsonjs.DecodificarCuerpo(cuerpo); err == nil {
-			if o, ok := v.(jsonjs.Objeto); ok {
+		if v, err := nodejs.DecodificarCuerpoJSON(cuerpo); err == nil {
+			if o, ok := v.(nodejs.Objeto); ok {
 				return o, true
 			}
 		}

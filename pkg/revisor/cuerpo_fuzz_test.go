@@ -9,9 +9,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"cursohttp/pkg/destinos"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
+	"cursohttp/internal/nodejs"
 )
 
 // FuzzLeerJSON feeds the body reader and the validator whatever a stranger may send to POST or PUT
@@ -63,8 +61,8 @@ func FuzzLeerJSON(f *testing.F) {
 		if len(cuerpo) > TopeCuerpo && esTipoJSON(tipo) && w.Code != http.StatusRequestEntityTooLarge {
 			t.Fatalf("%d bytes dieron %d, no 413", len(cuerpo), w.Code)
 		}
-		v, err := jsonjs.Decodificar(w.Body.Bytes())
-		p, esObjeto := v.(jsonjs.Objeto)
+		v, err := nodejs.DecodificarJSON(w.Body.Bytes())
+		p, esObjeto := v.(nodejs.Objeto)
 		if err != nil || !esObjeto {
 			t.Fatalf("el problema no es un objeto JSON: %q", w.Body)
 		}
@@ -83,7 +81,7 @@ func esTipoJSON(tipo string) bool {
 }
 
 // validado checks Validar's promise on an object the reader accepted.
-func validado(t *testing.T, o jsonjs.Objeto) {
+func validado(t *testing.T, o nodejs.Objeto) {
 	t.Helper()
 	datos, fallas := Validar(o)
 	if len(fallas) > 0 {
@@ -102,7 +100,7 @@ func validado(t *testing.T, o jsonjs.Objeto) {
 	if datos.LimiteMs < LimiteMinimoMs || datos.LimiteMs > LimiteMaximoMs {
 		t.Fatalf("limite_ms %d aceptado", datos.LimiteMs)
 	}
-	if u, err := destinos.LeerURL(datos.URL); err != nil || !u.EsHTTP() {
+	if u, err := nodejs.LeerURL(datos.URL); err != nil || !u.EsHTTP() {
 		t.Fatalf("url %q aceptada", datos.URL)
 	}
 }

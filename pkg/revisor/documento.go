@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/variantes"
 )
@@ -164,7 +164,7 @@ var fueraDeLasRutas = o(
 // are documented as their lesson's program), as indented JSON with a final newline.
 func Documento(p variantes.Eleccion) []byte {
 	d := &documentador{leccion4: p.EnLeccion4()}
-	return append(jsonjs.CodificarSangria(d.documento(p), "  "), '\n')
+	return append(nodejs.CodificarJSONSangria(d.documento(p), "  "), '\n')
 }
 
 // Operacion is one documented operation: method, OpenAPI path and the problem types it can
@@ -191,15 +191,15 @@ func Operaciones(p variantes.Eleccion) []Operacion {
 
 type documentador struct{ leccion4 bool }
 
-func o(pares ...any) jsonjs.Objeto {
-	obj := make(jsonjs.Objeto, 0, len(pares)/2)
+func o(pares ...any) nodejs.Objeto {
+	obj := make(nodejs.Objeto, 0, len(pares)/2)
 	for i := 0; i+1 < len(pares); i += 2 {
-		obj = append(obj, jsonjs.Campo{Nombre: pares[i].(string), Valor: pares[i+1]})
+		obj = append(obj, nodejs.Campo{Nombre: pares[i].(string), Valor: pares[i+1]})
 	}
 	return obj
 }
 
-func ref(seccion, nombre string) jsonjs.Objeto {
+func ref(seccion, nombre string) nodejs.Objeto {
 	return o("$ref", "#/components/"+seccion+"/"+nombre)
 }
 
@@ -245,23 +245,23 @@ func (d *documentador) problemas(rt ruta, m metodo, op operacionDoc) []problema.
 	return append(ps, problema.ErrorInterno)
 }
 
-func (d *documentador) documento(p variantes.Eleccion) jsonjs.Objeto {
+func (d *documentador) documento(p variantes.Eleccion) nodejs.Objeto {
 	rs, _ := rutas(p)
-	paths := jsonjs.Objeto{}
+	paths := nodejs.Objeto{}
 	for _, rt := range rs {
 		ruta := rutaOpenAPI(rt.patron)
-		item := jsonjs.Objeto{}
+		item := nodejs.Objeto{}
 		if rt.patron.conNumero {
-			item = append(item, jsonjs.Campo{Nombre: "parameters", Valor: []any{ref("parameters", "id")}})
+			item = append(item, nodejs.Campo{Nombre: "parameters", Valor: []any{ref("parameters", "id")}})
 		}
 		for _, m := range rt.metodos {
 			op := operacionDe(m.nombre, ruta)
-			item = append(item, jsonjs.Campo{Nombre: strings.ToLower(m.nombre), Valor: d.operacion(rt, m, op, false)})
+			item = append(item, nodejs.Campo{Nombre: strings.ToLower(m.nombre), Valor: d.operacion(rt, m, op, false)})
 			if m.nombre == http.MethodGet {
-				item = append(item, jsonjs.Campo{Nombre: "head", Valor: d.operacion(rt, m, op, true)})
+				item = append(item, nodejs.Campo{Nombre: "head", Valor: d.operacion(rt, m, op, true)})
 			}
 		}
-		paths = append(paths, jsonjs.Campo{Nombre: ruta, Valor: item})
+		paths = append(paths, nodejs.Campo{Nombre: ruta, Valor: item})
 	}
 	programa := "el revisor final (el de las lecciones 6 y 7)"
 	if d.leccion4 {
@@ -317,14 +317,14 @@ func (d *documentador) descripcion(programa string) string {
 }
 
 // operacion builds one Operation Object; cabeza is its HEAD twin (the same answers without body).
-func (d *documentador) operacion(rt ruta, m metodo, op operacionDoc, cabeza bool) jsonjs.Objeto {
+func (d *documentador) operacion(rt ruta, m metodo, op operacionDoc, cabeza bool) nodejs.Objeto {
 	id, resumen := op.id, op.resumen
 	if cabeza {
 		id, resumen = op.id+"Cabeza", resumen+" (solo la cabeza)"
 	}
 	obj := o("tags", []string{op.etiqueta}, "summary", resumen, "description", op.descripcion, "operationId", id)
 	if op.obsoleta {
-		obj = append(obj, jsonjs.Campo{Nombre: "deprecated", Valor: true})
+		obj = append(obj, nodejs.Campo{Nombre: "deprecated", Valor: true})
 	}
 	var parametros []any
 	for _, p := range op.parametros {
@@ -334,10 +334,10 @@ func (d *documentador) operacion(rt ruta, m metodo, op operacionDoc, cabeza bool
 		parametros = append(parametros, ref("parameters", p))
 	}
 	if len(parametros) > 0 {
-		obj = append(obj, jsonjs.Campo{Nombre: "parameters", Valor: parametros})
+		obj = append(obj, nodejs.Campo{Nombre: "parameters", Valor: parametros})
 	}
 	if op.cuerpo != "" {
-		obj = append(obj, jsonjs.Campo{Nombre: "requestBody", Valor: o("required", true,
+		obj = append(obj, nodejs.Campo{Nombre: "requestBody", Valor: o("required", true,
 			"content", o("application/json", o("schema", ref("schemas", op.cuerpo))))})
 	}
 	alcance := "lectura"
@@ -347,29 +347,29 @@ func (d *documentador) operacion(rt ruta, m metodo, op operacionDoc, cabeza bool
 	case m.escribe:
 		alcance = "escritura"
 	}
-	obj = append(obj, jsonjs.Campo{Nombre: "security", Valor: []any{o("credencial", []string{alcance})}})
+	obj = append(obj, nodejs.Campo{Nombre: "security", Valor: []any{o("credencial", []string{alcance})}})
 
-	respuestas := jsonjs.Objeto{}
+	respuestas := nodejs.Objeto{}
 	limitada := m.limite != nil
 	for _, e := range op.exitos {
 		r := o("description", e.descripcion)
-		cab := jsonjs.Objeto{}
+		cab := nodejs.Objeto{}
 		for _, c := range e.cabeceras {
-			cab = append(cab, jsonjs.Campo{Nombre: c, Valor: cabeceraRequerida(c)})
+			cab = append(cab, nodejs.Campo{Nombre: c, Valor: cabeceraRequerida(c)})
 		}
 		for _, c := range e.opcionales {
-			cab = append(cab, jsonjs.Campo{Nombre: c, Valor: cabeceraOpcional(c)})
+			cab = append(cab, nodejs.Campo{Nombre: c, Valor: cabeceraOpcional(c)})
 		}
 		if limitada {
 			cab = append(cab, cabecerasRateLimit()...)
 		}
 		if len(cab) > 0 {
-			r = append(r, jsonjs.Campo{Nombre: "headers", Valor: cab})
+			r = append(r, nodejs.Campo{Nombre: "headers", Valor: cab})
 		}
 		if e.esquema != "" && !cabeza {
-			r = append(r, jsonjs.Campo{Nombre: "content", Valor: o("application/json", o("schema", ref("schemas", e.esquema)))})
+			r = append(r, nodejs.Campo{Nombre: "content", Valor: o("application/json", o("schema", ref("schemas", e.esquema)))})
 		}
-		respuestas = append(respuestas, jsonjs.Campo{Nombre: strconv.Itoa(e.codigo), Valor: r})
+		respuestas = append(respuestas, nodejs.Campo{Nombre: strconv.Itoa(e.codigo), Valor: r})
 	}
 	porCodigo := map[int][]problema.Clave{}
 	var codigos []int
@@ -384,15 +384,15 @@ func (d *documentador) operacion(rt ruta, m metodo, op operacionDoc, cabeza bool
 	for _, s := range codigos {
 		// The gate's own answers before counting (401, 403, 503) carry no RateLimit.
 		contado := limitada && s != 401 && s != 403 && s != 503
-		var r jsonjs.Objeto
+		var r nodejs.Objeto
 		if comun, ok := respuestasComunes[porCodigo[s][0]]; ok && len(porCodigo[s]) == 1 && !contado && !cabeza {
 			r = ref("responses", comun)
 		} else {
 			r = d.respuestaProblemas(porCodigo[s], contado, cabeza)
 		}
-		respuestas = append(respuestas, jsonjs.Campo{Nombre: strconv.Itoa(s), Valor: r})
+		respuestas = append(respuestas, nodejs.Campo{Nombre: strconv.Itoa(s), Valor: r})
 	}
-	return append(obj, jsonjs.Campo{Nombre: "responses", Valor: respuestas})
+	return append(obj, nodejs.Campo{Nombre: "responses", Valor: respuestas})
 }
 
 // cabeceraRequerida is a header the response always carries: components/headers holds those with
@@ -400,7 +400,7 @@ func (d *documentador) operacion(rt ruta, m metodo, op operacionDoc, cabeza bool
 // respuestasComunes are the answers every operation shares, written once in components/responses.
 var respuestasComunes = map[problema.Clave]string{problema.EnMantenimiento: "EnMantenimiento", problema.ErrorInterno: "ErrorInterno"}
 
-func cabeceraRequerida(nombre string) jsonjs.Objeto {
+func cabeceraRequerida(nombre string) nodejs.Objeto {
 	if v, _ := componenteCabecera(nombre).Valor("required"); v != true {
 		panic("revisor: la cabecera " + nombre + " no es requerida en components/headers")
 	}
@@ -409,12 +409,12 @@ func cabeceraRequerida(nombre string) jsonjs.Objeto {
 
 // cabeceraOpcional is a header the response carries only sometimes: a required component is
 // written in place without its required (a Reference Object takes no required beside $ref).
-func cabeceraOpcional(nombre string) jsonjs.Objeto {
+func cabeceraOpcional(nombre string) nodejs.Objeto {
 	c := componenteCabecera(nombre)
 	if v, _ := c.Valor("required"); v != true {
 		return ref("headers", nombre)
 	}
-	var sin jsonjs.Objeto
+	var sin nodejs.Objeto
 	for _, campo := range c {
 		if campo.Nombre != "required" {
 			sin = append(sin, campo)
@@ -423,9 +423,9 @@ func cabeceraOpcional(nombre string) jsonjs.Objeto {
 	return sin
 }
 
-func componenteCabecera(nombre string) jsonjs.Objeto {
+func componenteCabecera(nombre string) nodejs.Objeto {
 	v, _ := cabecerasDoc.Valor(nombre)
-	c, ok := v.(jsonjs.Objeto)
+	c, ok := v.(nodejs.Objeto)
 	if !ok {
 		panic("revisor: la cabecera " + nombre + " no está en components/headers")
 	}
@@ -433,8 +433,8 @@ func componenteCabecera(nombre string) jsonjs.Objeto {
 }
 
 // cabecerasRateLimit: with revisor --cabeceras-ratelimit, every response the limiter counted.
-func cabecerasRateLimit() jsonjs.Objeto {
-	return jsonjs.Objeto{
+func cabecerasRateLimit() nodejs.Objeto {
+	return nodejs.Objeto{
 		{Nombre: "RateLimit-Policy", Valor: ref("headers", "RateLimit-Policy")},
 		{Nombre: "RateLimit", Valor: ref("headers", "RateLimit")},
 	}
@@ -456,10 +456,10 @@ func cabecerasDe(c problema.Clave) []string {
 }
 
 // respuestaProblemas is the Response Object of one status that answers the types cs.
-func (d *documentador) respuestaProblemas(cs []problema.Clave, contado, cabeza bool) jsonjs.Objeto {
+func (d *documentador) respuestaProblemas(cs []problema.Clave, contado, cabeza bool) nodejs.Objeto {
 	var partes []string
 	var esquemas []any
-	cab := jsonjs.Objeto{}
+	cab := nodejs.Objeto{}
 	vistas := map[string]bool{}
 	for _, c := range cs {
 		t := problema.Buscar(c)
@@ -471,35 +471,35 @@ func (d *documentador) respuestaProblemas(cs []problema.Clave, contado, cabeza b
 			}
 			vistas[h] = true
 			if len(cs) == 1 || todasLaLlevan(cs, h) {
-				cab = append(cab, jsonjs.Campo{Nombre: h, Valor: cabeceraRequerida(h)})
+				cab = append(cab, nodejs.Campo{Nombre: h, Valor: cabeceraRequerida(h)})
 			} else {
-				cab = append(cab, jsonjs.Campo{Nombre: h, Valor: cabeceraOpcional(h)})
+				cab = append(cab, nodejs.Campo{Nombre: h, Valor: cabeceraOpcional(h)})
 			}
 		}
 	}
 	if !d.leccion4 {
-		cab = append(cab, jsonjs.Campo{Nombre: "Content-Language", Valor: cabeceraRequerida("Content-Language")})
+		cab = append(cab, nodejs.Campo{Nombre: "Content-Language", Valor: cabeceraRequerida("Content-Language")})
 	}
 	if contado {
 		cab = append(cab, cabecerasRateLimit()...)
 	}
 	r := o("description", strings.Join(partes, "; o "))
 	if len(cab) > 0 {
-		r = append(r, jsonjs.Campo{Nombre: "headers", Valor: cab})
+		r = append(r, nodejs.Campo{Nombre: "headers", Valor: cab})
 	}
 	if cabeza {
 		return r
 	}
 	if d.leccion4 {
-		return append(r, jsonjs.Campo{Nombre: "content", Valor: o(problema.TipoTexto, o("schema", ref("schemas", "LineaDeError")))})
+		return append(r, nodejs.Campo{Nombre: "content", Valor: o(problema.TipoTexto, o("schema", ref("schemas", "LineaDeError")))})
 	}
-	var esquema jsonjs.Objeto
+	var esquema nodejs.Objeto
 	if len(esquemas) == 1 {
-		esquema = esquemas[0].(jsonjs.Objeto)
+		esquema = esquemas[0].(nodejs.Objeto)
 	} else {
 		esquema = o("oneOf", esquemas)
 	}
-	return append(r, jsonjs.Campo{Nombre: "content", Valor: o(problema.TipoMedio, o("schema", esquema))})
+	return append(r, nodejs.Campo{Nombre: "content", Valor: o(problema.TipoMedio, o("schema", esquema))})
 }
 
 func todasLaLlevan(cs []problema.Clave, h string) bool {
@@ -514,7 +514,7 @@ func todasLaLlevan(cs []problema.Clave, h string) bool {
 // NombreEsquema is a type's schema in components/schemas.
 func NombreEsquema(c problema.Clave) string { return "problema-" + string(c) }
 
-func (d *documentador) componentes() jsonjs.Objeto {
+func (d *documentador) componentes() nodejs.Objeto {
 	esquemas := o(
 		"Servicio", o("type", "object", "required", []string{"id", "nombre", "url", "limite_ms"},
 			"additionalProperties", false,
@@ -572,10 +572,10 @@ func (d *documentador) componentes() jsonjs.Objeto {
 			"properties", o("activo", o("type", "boolean"))),
 	)
 	if d.leccion4 {
-		esquemas = append(esquemas, jsonjs.Campo{Nombre: "LineaDeError", Valor: o("type", "string",
+		esquemas = append(esquemas, nodejs.Campo{Nombre: "LineaDeError", Valor: o("type", "string",
 			"description", "El detalle del error en una línea (en 422 datos-invalidos, una línea «campo: detalle» por campo).")})
 	} else {
-		esquemas = append(esquemas, jsonjs.Campo{Nombre: "Problema", Valor: o("type", "object",
+		esquemas = append(esquemas, nodejs.Campo{Nombre: "Problema", Valor: o("type", "object",
 			"description", "Problem Details (RFC 9457): los cinco miembros estándar y, después, las extensiones del type.",
 			"required", []string{"type", "title", "status", "detail", "instance"},
 			"properties", o(
@@ -586,7 +586,7 @@ func (d *documentador) componentes() jsonjs.Objeto {
 				"instance", o("type", "string", "description", "La ruta pedida, o urn:uuid:… con la referencia de un 500."),
 			))})
 		for _, c := range Catalogo() {
-			esquemas = append(esquemas, jsonjs.Campo{Nombre: NombreEsquema(c), Valor: esquemaProblema(c)})
+			esquemas = append(esquemas, nodejs.Campo{Nombre: NombreEsquema(c), Valor: esquemaProblema(c)})
 		}
 	}
 
@@ -651,7 +651,7 @@ func Catalogo() []problema.Clave {
 
 // esquemaProblema is a type's schema: the Problem with its type, title and status fixed, and its
 // extensions.
-func esquemaProblema(c problema.Clave) jsonjs.Objeto {
+func esquemaProblema(c problema.Clave) nodejs.Objeto {
 	t := problema.Buscar(c)
 	propiedades := o(
 		"type", o("const", t.Type),
@@ -661,17 +661,17 @@ func esquemaProblema(c problema.Clave) jsonjs.Objeto {
 	var requeridas []string
 	switch c {
 	case problema.DatosInvalidos:
-		propiedades = append(propiedades, jsonjs.Campo{Nombre: "errors", Valor: o("type", "array", "minItems", 1,
+		propiedades = append(propiedades, nodejs.Campo{Nombre: "errors", Valor: o("type", "array", "minItems", 1,
 			"description", "Cada campo que no se puede cumplir (RFC 9457 §3: varios problemas de un type en una respuesta).",
 			"items", o("type", "object", "required", []string{"detail", "pointer"}, "additionalProperties", false,
 				"properties", o("detail", o("type", "string"), "pointer", o("type", "string", "description", "JSON Pointer (RFC 6901) del campo, como fragmento: #/nombre."))))})
 		requeridas = append(requeridas, "errors")
 	case problema.NombreRepetido:
-		propiedades = append(propiedades, jsonjs.Campo{Nombre: "existente", Valor: o("type", "string",
+		propiedades = append(propiedades, nodejs.Campo{Nombre: "existente", Valor: o("type", "string",
 			"description", "La ruta del servicio que ya tiene ese nombre.", "pattern", "^/servicios/[0-9]+$")})
 		requeridas = append(requeridas, "existente")
 	case problema.ErrorInterno:
-		propiedades = append(propiedades, jsonjs.Campo{Nombre: "instance", Valor: o("type", "string",
+		propiedades = append(propiedades, nodejs.Campo{Nombre: "instance", Valor: o("type", "string",
 			"description", "La referencia del error, que la bitácora del revisor también lleva.",
 			"pattern", "^urn:uuid:[0-9a-f-]{36}$")})
 	}
@@ -681,9 +681,9 @@ func esquemaProblema(c problema.Clave) jsonjs.Objeto {
 	}
 	esquema := o("description", descripcion, "allOf", []any{ref("schemas", "Problema")}, "properties", propiedades)
 	if len(requeridas) > 0 {
-		esquema = append(esquema, jsonjs.Campo{Nombre: "required", Valor: requeridas})
+		esquema = append(esquema, nodejs.Campo{Nombre: "required", Valor: requeridas})
 	}
-	return append(esquema, jsonjs.Campo{Nombre: "externalDocs", Valor: o("description", "Qué pasó y qué hacer",
+	return append(esquema, nodejs.Campo{Nombre: "externalDocs", Valor: o("description", "Qué pasó y qué hacer",
 		"url", PaginaProblema(c))})
 }
 

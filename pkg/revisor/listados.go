@@ -5,14 +5,14 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
 
 // formaLista is how a listing shows its services: GET /servicios's or /v1/servicios's.
 type formaLista struct {
-	representar func(almacen.Servicio) jsonjs.Objeto
+	representar func(almacen.Servicio) nodejs.Objeto
 	cabeceras   []respuesta.Cabecera
 }
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
 
@@ -35,12 +35,12 @@ func listaEsperada(t *testing.T, a almacen.Almacen, metodo, equipo string, f *fo
 	if err != nil {
 		t.Fatal(err)
 	}
-	lista := make([]jsonjs.Objeto, len(servicios))
+	lista := make([]nodejs.Objeto, len(servicios))
 	for i, s := range servicios {
 		lista[i] = f.representar(s)
 	}
 	w := httptest.NewRecorder()
-	respuesta.JSON(w, httptest.NewRequest(metodo, "/", nil), http.StatusOK, jsonjs.Objeto{{Nombre: "servicios", Valor: lista}}, f.cabeceras...)
+	respuesta.JSON(w, httptest.NewRequest(metodo, "/", nil), http.StatusOK, nodejs.Objeto{{Nombre: "servicios", Valor: lista}}, f.cabeceras...)
 	return w
 }
 
@@ -181,12 +181,12 @@ func TestListadoQueNoCabeSeMandaPorPartes(t *testing.T) {
 func TestListadoDeEscapes(t *testing.T) {
 	t.Parallel()
 	servicios := make([]almacen.Servicio, 50)
-	lista := make([]jsonjs.Objeto, len(servicios))
+	lista := make([]nodejs.Objeto, len(servicios))
 	for i := range servicios {
 		servicios[i] = almacen.Servicio{ID: i + 1, Nombre: strings.Repeat("\"\x01", 20), URL: "http://x/" + strings.Repeat(`\`, 2000), LimiteMs: 2000, Equipo: "a", Version: 1}
 		lista[i] = representar(servicios[i])
 	}
-	quiere := append(jsonjs.Codificar(jsonjs.Objeto{{Nombre: "servicios", Valor: lista}}), '\n')
+	quiere := append(nodejs.CodificarJSON(nodejs.Objeto{{Nombre: "servicios", Valor: lista}}), '\n')
 	ls := nuevosListados(1 << 20)
 	l := ls.tomar("a", formaActual, servicios)
 	if l == nil {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/variantes"

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
-	"cursohttp/pkg/jsonjs"
 )
 
 func TestIdentificar(t *testing.T) {
@@ -116,11 +116,11 @@ func TestValidar(t *testing.T) {
 		{`{"nombre":"a","url":"http://x","limite_ms":true}`, "limite_ms", 0},
 	}
 	for _, c := range casos {
-		v, err := jsonjs.Decodificar([]byte(c.cuerpo))
+		v, err := nodejs.DecodificarJSON([]byte(c.cuerpo))
 		if err != nil {
 			t.Fatalf("%s: %v", c.cuerpo, err)
 		}
-		datos, fallas := Validar(v.(jsonjs.Objeto))
+		datos, fallas := Validar(v.(nodejs.Objeto))
 		var campos []string
 		for _, f := range fallas {
 			campos = append(campos, f.Campo)

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/etiquetas"
 	"cursohttp/pkg/idempotencia"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
@@ -19,8 +19,8 @@ import (
 	"cursohttp/pkg/traza"
 )
 
-func representar(s almacen.Servicio) jsonjs.Objeto {
-	return jsonjs.Objeto{
+func representar(s almacen.Servicio) nodejs.Objeto {
+	return nodejs.Objeto{
 		{Nombre: "id", Valor: s.ID},
 		{Nombre: "nombre", Valor: s.Nombre},
 		{Nombre: "url", Valor: s.URL},
@@ -35,17 +35,17 @@ func nulo(p *int) any {
 	return *p
 }
 
-func representarRevision(r almacen.Revision) jsonjs.Objeto {
+func representarRevision(r almacen.Revision) nodejs.Objeto {
 	var resultado any
 	if r.Resultado != nil {
-		resultado = jsonjs.Objeto{
+		resultado = nodejs.Objeto{
 			{Nombre: "estado", Valor: r.Resultado.Estado},
 			{Nombre: "codigo", Valor: nulo(r.Resultado.Codigo)},
 			{Nombre: "ms", Valor: nulo(r.Resultado.Ms)},
 			{Nombre: "detalle", Valor: r.Resultado.Detalle},
 		}
 	}
-	return jsonjs.Objeto{
+	return nodejs.Objeto{
 		{Nombre: "id", Valor: r.ID},
 		{Nombre: "servicio", Valor: r.Servicio},
 		{Nombre: "estado", Valor: r.Estado},
@@ -103,9 +103,9 @@ func (rv *Revisor) rechazarDatos(c *contexto, fallas []Falla) {
 		rv.fallar(c.w, c.r, problema.DatosInvalidos, strings.Join(lineas, "\n"))
 		return
 	}
-	errores := make([]jsonjs.Objeto, len(fallas))
+	errores := make([]nodejs.Objeto, len(fallas))
 	for i, f := range fallas {
-		errores[i] = jsonjs.Objeto{{Nombre: "detail", Valor: f.Detalle}, {Nombre: "pointer", Valor: "#/" + f.Campo}}
+		errores[i] = nodejs.Objeto{{Nombre: "detail", Valor: f.Detalle}, {Nombre: "pointer", Valor: "#/" + f.Campo}}
 	}
 	// Several problems of one type in one answer: the errors extension, as in RFC 9457.
 	rv.fallar(c.w, c.r, problema.DatosInvalidos, strconv.Itoa(len(fallas))+" dato(s) no se pueden cumplir",
@@ -257,7 +257,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 				{Nombre: "Location", Valor: "/servicios/" + strconv.Itoa(s.ID)},
 				{Nombre: "ETag", Valor: almacen.Etiqueta(rv.arranque, s)},
 			},
-			Cuerpo: append(jsonjs.Codificar(representar(s)), '\n'),
+			Cuerpo: append(nodejs.CodificarJSON(representar(s)), '\n'),
 		}
 	}
 	// With the store's own key records, the service and its key's response are written in one
@@ -538,7 +538,7 @@ func (rv *Revisor) salud(c *contexto) {
 	consulta := rv.sonda.Consultar(saliente(c.r), s.URL, s.LimiteMs)
 	switch consulta.Tipo {
 	case sonda.Respuesta:
-		respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{
+		respuesta.JSON(c.w, c.r, http.StatusOK, nodejs.Objeto{
 			{Nombre: "servicio", Valor: s.ID}, {Nombre: "codigo", Valor: consulta.Codigo}, {Nombre: "ms", Valor: consulta.Ms},
 		})
 	case sonda.TiempoAgotado:
@@ -565,7 +565,7 @@ func (rv *Revisor) saludSinPasarela(c *contexto) {
 	consulta := rv.sonda.Consultar(saliente(c.r), s.URL, s.LimiteMs)
 	switch consulta.Tipo {
 	case sonda.Respuesta:
-		respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{
+		respuesta.JSON(c.w, c.r, http.StatusOK, nodejs.Objeto{
 			{Nombre: "servicio", Valor: s.ID}, {Nombre: "codigo", Valor: consulta.Codigo}, {Nombre: "ms", Valor: consulta.Ms},
 		})
 	case sonda.TiempoAgotado:
@@ -592,7 +592,7 @@ func (rv *Revisor) informe(c *contexto) {
 		return
 	}
 	ultima := revisiones[len(revisiones)-1]
-	respuesta.JSON(c.w, c.r, http.StatusOK, jsonjs.Objeto{
+	respuesta.JSON(c.w, c.r, http.StatusOK, nodejs.Objeto{
 		{Nombre: "servicio", Valor: s.ID},
 		{Nombre: "revisiones", Valor: len(revisiones)},
 		{Nombre: "ultimo_estado", Valor: ultima.Resultado.Estado},

@@ -4,10 +4,8 @@ import (
 	"math"
 	"strconv"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
-	"cursohttp/pkg/destinos"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/topes"
 )
 
@@ -33,7 +31,7 @@ type Falla struct {
 // Validar checks a registration or a PUT body the way the course's JavaScript does — typeof,
 // String.prototype.trim, length in UTF-16 units, Number.isInteger, new URL() — and lists every
 // failing field, in the order nombre, url, limite_ms, not only the first.
-func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
+func Validar(datos nodejs.Objeto) (almacen.Datos, []Falla) {
 	var fallas []Falla
 	nombre, esTexto := valor(datos, "nombre").(string)
 	if !esTexto || nodejs.Recortar(nombre) == "" || nodejs.Largo(nombre) > NombreMaximo {
@@ -66,12 +64,12 @@ func Validar(datos jsonjs.Objeto) (almacen.Datos, []Falla) {
 }
 
 func esHTTP(url string) bool {
-	u, err := destinos.LeerURL(url)
+	u, err := nodejs.LeerURL(url)
 	return err == nil && u.EsHTTP()
 }
 
 // valor reads a member; an absent one is JavaScript's undefined (nil here, which no type check passes).
-func valor(o jsonjs.Objeto, nombre string) any {
+func valor(o nodejs.Objeto, nombre string) any {
 	v, _ := o.Valor(nombre)
 	return v
 }

@@ -3,8 +3,8 @@ package revisor
 import (
 	"net/http"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
 
@@ -17,8 +17,8 @@ var avisosV1 = []respuesta.Cabecera{
 }
 
 // representarV1: v1 spoke of "direccion" and of the limit in seconds (2000 ms is 2, 1500 is 1.5).
-func representarV1(s almacen.Servicio) jsonjs.Objeto {
-	return jsonjs.Objeto{
+func representarV1(s almacen.Servicio) nodejs.Objeto {
+	return nodejs.Objeto{
 		{Nombre: "id", Valor: s.ID},
 		{Nombre: "nombre", Valor: s.Nombre},
 		{Nombre: "direccion", Valor: s.URL},

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"sync/atomic"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/respuesta"
 )
 
@@ -35,7 +35,7 @@ func (v *vistas) de(s almacen.Servicio) *vista {
 	vi := &vista{
 		s:          s,
 		etiqueta:   etiqueta,
-		ok:         respuesta.Preparar(http.StatusOK, "application/json", append(jsonjs.Codificar(representar(s)), '\n'), con),
+		ok:         respuesta.Preparar(http.StatusOK, "application/json", append(nodejs.CodificarJSON(representar(s)), '\n'), con),
 		noModifico: respuesta.PrepararVacia(http.StatusNotModified, con),
 	}
 	ranura.Store(vi)

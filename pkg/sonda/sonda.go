@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/destinos"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/reintento"
 	"cursohttp/pkg/traza"
 )
@@ -153,7 +153,7 @@ func (s *Sonda) consultar(ctx context.Context, texto string, limiteMs int) Consu
 // pedido builds the request URL from the WHATWG reading of texto, so the probe goes where the SSRF
 // check looked (Go's url.Parse and new URL() disagree on hosts like "0x7f.1" and on backslashes).
 func pedido(texto string) (*url.URL, error) {
-	u, err := destinos.LeerURL(texto)
+	u, err := nodejs.LeerURL(texto)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,5 @@
 // Package oraculo asks the real Node what JavaScript makes of an input, so the suite's
-// Node-fidelity code (pkg/nodejs, pkg/jsonjs, the WHATWG URL reader in pkg/destinos) is fuzzed
+// Node-fidelity code (internal/nodejs) is fuzzed
 // against the engine it imitates instead of against a second copy of our own reading. One node
 // process per test binary answers one JSON line per question over a pipe (tens of microseconds,
 // so a fuzz run of 20,000 inputs costs about a second). Without node the tests that need it skip

@@ -9,10 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/agentemcp"
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/ordenes/entorno"
 )
 
@@ -63,7 +62,7 @@ declarar la herramienta en un marco de agentes.`,
 		Args:    entorno.HastaUnArgumento,
 		RunE: func(c *cobra.Command, args []string) error {
 			if esquema {
-				fmt.Fprintf(e.Out, "%s\n", jsonjs.CodificarSangria(agentemcp.EsquemaDelAgente(), "  "))
+				fmt.Fprintf(e.Out, "%s\n", nodejs.CodificarJSONSangria(agentemcp.EsquemaDelAgente(), "  "))
 				return nil
 			}
 			var nombre *string

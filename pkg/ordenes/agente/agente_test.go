@@ -10,11 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/internal/prueba/leccion7"
 	"cursohttp/internal/prueba/ordenestest"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/ordenes/entorno"
 )
 
@@ -52,7 +52,7 @@ func TestAgenteEsquema(t *testing.T) {
 	if !strings.HasPrefix(out, "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n") || !strings.HasSuffix(out, "\n}\n") {
 		t.Errorf("esquema:\n%s", out)
 	}
-	if _, err := jsonjs.Decodificar([]byte(out)); err != nil {
+	if _, err := nodejs.DecodificarJSON([]byte(out)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -12,10 +12,10 @@ import (
 	"slices"
 	"strconv"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/ordenes/comprobar/cliente"
 	delservidor "cursohttp/pkg/ordenes/comprobar/servidor"
 	"cursohttp/pkg/ordenes/entorno"

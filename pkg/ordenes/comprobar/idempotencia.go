@@ -12,10 +12,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/ordenes/entorno"
 )
 
@@ -33,7 +32,7 @@ const (
 type idemRespuesta struct {
 	codigo   int
 	location *string // nil prints "null", as the course's template does
-	cuerpo   jsonjs.Objeto
+	cuerpo   nodejs.Objeto
 }
 
 func (r idemRespuesta) tipo() string {
@@ -44,7 +43,7 @@ func (r idemRespuesta) tipo() string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return string(jsonjs.Codificar(v))
+	return string(nodejs.CodificarJSON(v))
 }
 
 func idemLocation(l *string) string {
@@ -59,8 +58,8 @@ type idemComprobador struct {
 	cliente *http.Client
 }
 
-func (c idemComprobador) alta(ctx context.Context, llave string, datos jsonjs.Objeto) (idemRespuesta, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/servicios", bytes.NewReader(jsonjs.Codificar(datos)))
+func (c idemComprobador) alta(ctx context.Context, llave string, datos nodejs.Objeto) (idemRespuesta, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/servicios", bytes.NewReader(nodejs.CodificarJSON(datos)))
 	if err != nil {
 		return idemRespuesta{}, err
 	}
@@ -82,8 +81,8 @@ func (c idemComprobador) alta(ctx context.Context, llave string, datos jsonjs.Ob
 		l := strings.Join(v, ", ")
 		r.location = &l
 	}
-	if v, err := jsonjs.Decodificar(b); err == nil {
-		r.cuerpo, _ = v.(jsonjs.Objeto)
+	if v, err := nodejs.DecodificarJSON(b); err == nil {
+		r.cuerpo, _ = v.(nodejs.Objeto)
 	}
 	return r, nil
 }
@@ -103,13 +102,13 @@ func (c idemComprobador) cuantos(ctx context.Context, nombre string) (int, error
 	if err != nil {
 		return 0, err
 	}
-	v, _ := jsonjs.Decodificar(b)
-	o, _ := v.(jsonjs.Objeto)
+	v, _ := nodejs.DecodificarJSON(b)
+	o, _ := v.(nodejs.Objeto)
 	lista, _ := o.Valor("servicios")
 	n := 0
 	if servicios, ok := lista.([]any); ok {
 		for _, s := range servicios {
-			if so, ok := s.(jsonjs.Objeto); ok {
+			if so, ok := s.(nodejs.Objeto); ok {
 				if nom, _ := so.Texto("nombre"); nom == nombre {
 					n++
 				}
@@ -125,8 +124,8 @@ type idemCaso struct {
 }
 
 func (c idemComprobador) casos(marca string) []idemCaso {
-	datos := func(nombre, url string) jsonjs.Objeto {
-		return jsonjs.Objeto{{Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}}
+	datos := func(nombre, url string) nodejs.Objeto {
+		return nodejs.Objeto{{Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}}
 	}
 	return []idemCaso{
 		{"misma llave y mismo cuerpo: la misma respuesta, un solo servicio", func(ctx context.Context) (string, error) {

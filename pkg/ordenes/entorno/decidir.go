@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/decision"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/reintento"
 )
 
@@ -74,7 +74,7 @@ func (e Entorno) TablaDe(ctx context.Context, programa, cabecera string, codigos
 // Alta sends POST /servicios with {nombre, url} as JSON.stringify writes it, with the credential
 // and, unless llave is "", an Idempotency-Key.
 func (e Entorno) Alta(ctx context.Context, credencial, llave, nombre, url string) (Respuesta, error) {
-	cuerpo := jsonjs.Codificar(jsonjs.Objeto{{Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}})
+	cuerpo := nodejs.CodificarJSON(nodejs.Objeto{{Nombre: "nombre", Valor: nombre}, {Nombre: "url", Valor: url}})
 	cab := map[string]string{
 		"Authorization": "Bearer " + credencial,
 		"Content-Type":  "application/json",

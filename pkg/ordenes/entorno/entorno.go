@@ -20,8 +20,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/reintento"
 )
 

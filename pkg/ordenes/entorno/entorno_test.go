@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"cursohttp/pkg/nodejs"
+	"cursohttp/internal/nodejs"
 )
 
 // A refused request names the course's program to start, by the port it went to.

@@ -10,9 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/reintento"
 	"cursohttp/pkg/variantes"
@@ -28,7 +27,7 @@ func RetryAfter(e entorno.Entorno) int {
 	for _, v := range valores {
 		texto, resultado := "(sin la cabecera)", "null: no dice cuánto esperar"
 		if v != nil {
-			texto = string(jsonjs.Codificar(*v))
+			texto = string(nodejs.CodificarJSON(*v))
 			if s, ok := reintento.SegundosDeEspera(*v, e.Hora()); ok {
 				resultado = strconv.FormatInt(s, 10)
 			}
@@ -67,7 +66,7 @@ func RetryAfterIngenuo(e entorno.Entorno, zona *time.Location) int {
 		if n, ok := reintento.SegundosDeEspera(v, e.Hora()); ok {
 			revisor = strconv.FormatInt(n, 10)
 		}
-		fmt.Fprintf(e.Out, "%s%s%s\n", entorno.PadEnd(string(jsonjs.Codificar(v)), 36), entorno.PadStart(ingenua, 11), entorno.PadStart(revisor, 9))
+		fmt.Fprintf(e.Out, "%s%s%s\n", entorno.PadEnd(string(nodejs.CodificarJSON(v)), 36), entorno.PadStart(ingenua, 11), entorno.PadStart(revisor, 9))
 	}
 	return 0
 }

@@ -9,12 +9,11 @@ import (
 	"strconv"
 	"time"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/destinos"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/sonda"
 
@@ -71,11 +70,11 @@ func pedirLista(ctx context.Context, e entorno.Entorno, credencial string) ([]se
 
 // leerLista reads {"servicios":[{nombre, url, limite_ms, …}]} as revisor writes it.
 func leerLista(cuerpo []byte) ([]servicioDeLista, error) {
-	v, err := jsonjs.Decodificar([]byte(nodejs.Texto(cuerpo)))
+	v, err := nodejs.DecodificarJSON([]byte(nodejs.Texto(cuerpo)))
 	if err != nil {
 		return nil, errors.New("la lista no es JSON")
 	}
-	o, _ := v.(jsonjs.Objeto)
+	o, _ := v.(nodejs.Objeto)
 	servicios, _ := o.Valor("servicios")
 	lista, ok := servicios.([]any)
 	if !ok {
@@ -83,7 +82,7 @@ func leerLista(cuerpo []byte) ([]servicioDeLista, error) {
 	}
 	leidos := make([]servicioDeLista, 0, len(lista))
 	for _, x := range lista {
-		s, _ := x.(jsonjs.Objeto)
+		s, _ := x.(nodejs.Objeto)
 		nombre, ok1 := s.Texto("nombre")
 		url, ok2 := s.Texto("url")
 		limiteMs, _ := s.Valor("limite_ms")

@@ -12,8 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/jsonjs"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/reintento"
 )
@@ -31,7 +31,7 @@ type Opciones struct {
 func SegundosDeEspera(_ context.Context, e entorno.Entorno, o Opciones) int {
 	ahora := e.Hora()
 	for _, v := range o.Valores {
-		fmt.Fprintf(e.Out, "%s -> %s\n", jsonjs.Codificar(v), leer(v, ahora))
+		fmt.Fprintf(e.Out, "%s -> %s\n", nodejs.CodificarJSON(v), leer(v, ahora))
 	}
 	if len(o.Restar) == 2 {
 		a, b := o.Restar[0], o.Restar[1]

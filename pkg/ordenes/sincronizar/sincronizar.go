@@ -8,10 +8,9 @@ import (
 	"fmt"
 	"slices"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/decision"
-	"cursohttp/pkg/jsonjs"
-	"cursohttp/pkg/nodejs"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/variantes"
 
@@ -108,10 +107,10 @@ func decidirPorLaFrase(r entorno.Respuesta) decision.Decision {
 		return decision.Decision{Accion: decision.Seguir, Motivo: "salió bien"}
 	}
 	detail := ""
-	if v, err := jsonjs.Decodificar([]byte(nodejs.Texto(r.Cuerpo))); err == nil {
-		if o, ok := v.(jsonjs.Objeto); ok {
+	if v, err := nodejs.DecodificarJSON([]byte(nodejs.Texto(r.Cuerpo))); err == nil {
+		if o, ok := v.(nodejs.Objeto); ok {
 			if d, hay := o.Valor("detail"); hay && d != nil {
-				detail = jsonjs.Cadena(d)
+				detail = nodejs.CadenaJSON(d)
 			}
 		}
 	}

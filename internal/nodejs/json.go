@@ -1,7 +1,7 @@
-// Package jsonjs reads and writes JSON byte for byte as JavaScript's JSON.parse and JSON.stringify do,
-// because the course's bodies and fingerprints are JSON.stringify output: field order kept, no HTML
-// escaping, JavaScript's number format.
-package jsonjs
+// JSON as JavaScript reads and writes it: the course's bodies and fingerprints are JSON.stringify output,
+// with member order kept, no HTML escaping and JavaScript's number format.
+
+package nodejs
 
 import (
 	"bytes"
@@ -14,8 +14,6 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"cursohttp/pkg/nodejs"
 )
 
 // Campo is one member of an Objeto.
@@ -44,22 +42,22 @@ func (o Objeto) Texto(nombre string) (string, bool) {
 	return s, ok
 }
 
-// Codificar writes v as JSON.stringify(v) would. Supported values: nil, bool, string, the integer
+// CodificarJSON writes v as JSON.stringify(v) would. Supported values: nil, bool, string, the integer
 // types, float64, Objeto, []any, []string, []Objeto, json.RawMessage and anything encoding/json can
 // write (as a last resort, without HTML escaping).
-func Codificar(v any) []byte {
+func CodificarJSON(v any) []byte {
 	var b bytes.Buffer
 	escribir(&b, v, "", "")
 	return b.Bytes()
 }
 
-// Agregar writes v to b as Codificar does, for a caller that builds a larger text piece by piece.
-func Agregar(b *bytes.Buffer, v any) {
+// AgregarJSON writes v to b as CodificarJSON does, for a caller that builds a larger text piece by piece.
+func AgregarJSON(b *bytes.Buffer, v any) {
 	escribir(b, v, "", "")
 }
 
-// CodificarSangria writes v as JSON.stringify(v, null, sangria) would.
-func CodificarSangria(v any, sangria string) []byte {
+// CodificarJSONSangria writes v as JSON.stringify(v, null, sangria) would.
+func CodificarJSONSangria(v any, sangria string) []byte {
 	var b bytes.Buffer
 	escribir(&b, v, sangria, "")
 	return b.Bytes()
@@ -72,7 +70,7 @@ func escribir(b *bytes.Buffer, v any, sangria, actual string) {
 	case bool:
 		b.WriteString(strconv.FormatBool(x))
 	case string:
-		EscribirTexto(b, x)
+		EscribirTextoJSON(b, x)
 	case int:
 		b.WriteString(strconv.Itoa(x))
 	case int64:
@@ -85,7 +83,7 @@ func escribir(b *bytes.Buffer, v any, sangria, actual string) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			b.WriteString("null") // JSON has no NaN or Infinity
 		} else {
-			b.WriteString(nodejs.Numero(x))
+			b.WriteString(Numero(x))
 		}
 	case *int64:
 		if x == nil {
@@ -97,7 +95,7 @@ func escribir(b *bytes.Buffer, v any, sangria, actual string) {
 		if x == nil {
 			b.WriteString("null")
 		} else {
-			EscribirTexto(b, *x)
+			EscribirTextoJSON(b, *x)
 		}
 	case Objeto:
 		escribirObjeto(b, x, sangria, actual)
@@ -136,7 +134,7 @@ func escribirObjeto(b *bytes.Buffer, o Objeto, sangria, actual string) {
 			b.WriteByte('\n')
 			b.WriteString(interior)
 		}
-		EscribirTexto(b, c.Nombre)
+		EscribirTextoJSON(b, c.Nombre)
 		b.WriteByte(':')
 		if sangria != "" {
 			b.WriteByte(' ')
@@ -176,11 +174,11 @@ func escribirLista(b *bytes.Buffer, n int, en func(int) any, sangria, actual str
 
 const hex = "0123456789abcdef"
 
-// EscribirTexto writes s as a JSON string the way JSON.stringify does: only the quote, the backslash
+// EscribirTextoJSON writes s as a JSON string the way JSON.stringify does: only the quote, the backslash
 // and the C0 controls are escaped; <, >, &, U+2028 and U+2029 go as they are. A lone surrogate held
-// as WTF-8 (see DecodificarCuerpo) is written as its \uXXXX escape, as JSON.stringify writes one;
+// as WTF-8 (see DecodificarCuerpoJSON) is written as its \uXXXX escape, as JSON.stringify writes one;
 // other invalid UTF-8 becomes U+FFFD, as when Node decodes a body.
-func EscribirTexto(b *bytes.Buffer, s string) {
+func EscribirTextoJSON(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -212,8 +210,8 @@ func EscribirTexto(b *bytes.Buffer, s string) {
 			i++
 			continue
 		}
-		if nodejs.EsSustituto(s[i:]) {
-			// A lone surrogate kept by DecodificarCuerpo: JSON.stringify writes it as an escape.
+		if EsSustituto(s[i:]) {
+			// A lone surrogate kept by DecodificarCuerpoJSON: JSON.stringify writes it as an escape.
 			u := rune(s[i]&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
 			b.WriteString(`\u`)
 			for _, corrimiento := range []uint{12, 8, 4, 0} {
@@ -233,36 +231,36 @@ func EscribirTexto(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 }
 
-// DecodificarCuerpo reads a request body as the course's servers do, JSON.parse(buffer.toString()):
+// DecodificarCuerpoJSON reads a request body as the course's servers do, JSON.parse(buffer.toString()):
 // invalid UTF-8 becomes one U+FFFD per maximal invalid subpart (Node's decoder, not Go's one per
 // byte), and a \uD800–\uDFFF escape that is not half of a pair stays a lone surrogate, held as its
 // WTF-8 bytes, instead of becoming U+FFFD. Two names that differ only there stay different, and
-// Codificar writes the escape back as JSON.stringify would.
-func DecodificarCuerpo(data []byte) (any, error) {
+// CodificarJSON writes the escape back as JSON.stringify would.
+func DecodificarCuerpoJSON(data []byte) (any, error) {
 	if !utf8.Valid(data) {
-		data = []byte(nodejs.Valido(string(data)))
+		data = []byte(Valido(string(data)))
 	}
 	return decodificar(data, true)
 }
 
 // ErrNoEsJSON says the text is not one JSON value, as JSON.parse would refuse it.
-var ErrNoEsJSON = errors.New("jsonjs: no es JSON")
+var ErrNoEsJSON = errors.New("nodejs: no es JSON")
 
-// Decodificar reads data as JSON.parse does: objects become Objeto with JavaScript's member order
+// DecodificarJSON reads data as JSON.parse does: objects become Objeto with JavaScript's member order
 // (integer-like names first, ascending; the rest in order of first appearance; a repeated name keeps
 // its first place and its last value), numbers become float64, arrays []any. Invalid UTF-8 inside a
 // string becomes one U+FFFD per byte, and so does a lone surrogate escape, as encoding/json reads them.
-func Decodificar(data []byte) (any, error) {
+func DecodificarJSON(data []byte) (any, error) {
 	return decodificar(data, false)
 }
 
-// lector reads one JSON text (RFC 8259, which JSON.parse follows) by recursive descent. It is
+// lectorJSON reads one JSON text (RFC 8259, which JSON.parse follows) by recursive descent. It is
 // written by hand because every request body goes through it: encoding/json's token reader cost
 // the revisor more than the rest of a repeated registration (make perfiles).
-type lector struct {
+type lectorJSON struct {
 	data       []byte
 	i          int
-	sustitutos bool // keep a lone surrogate escape as WTF-8 (DecodificarCuerpo)
+	sustitutos bool // keep a lone surrogate escape as WTF-8 (DecodificarCuerpoJSON)
 }
 
 // errSintaxis carries where the text stopped being JSON; the message is never shown to anyone.
@@ -274,7 +272,7 @@ type errSintaxis struct {
 func (e *errSintaxis) Error() string { return e.que + " en el byte " + strconv.Itoa(e.lugar) }
 
 func decodificar(data []byte, sustitutos bool) (any, error) {
-	l := &lector{data: data, sustitutos: sustitutos}
+	l := &lectorJSON{data: data, sustitutos: sustitutos}
 	v, err := l.valor()
 	if err == nil {
 		l.espacios()
@@ -288,9 +286,9 @@ func decodificar(data []byte, sustitutos bool) (any, error) {
 	return v, nil
 }
 
-func (l *lector) fallo(que string) error { return &errSintaxis{que, l.i} }
+func (l *lectorJSON) fallo(que string) error { return &errSintaxis{que, l.i} }
 
-func (l *lector) espacios() {
+func (l *lectorJSON) espacios() {
 	for l.i < len(l.data) {
 		switch l.data[l.i] {
 		case ' ', '\t', '\n', '\r':
@@ -301,7 +299,7 @@ func (l *lector) espacios() {
 	}
 }
 
-func (l *lector) valor() (any, error) {
+func (l *lectorJSON) valor() (any, error) {
 	l.espacios()
 	if l.i >= len(l.data) {
 		return nil, l.fallo("falta un valor")
@@ -325,7 +323,7 @@ func (l *lector) valor() (any, error) {
 	return nil, l.fallo("carácter inesperado")
 }
 
-func (l *lector) palabra(p string) error {
+func (l *lectorJSON) palabra(p string) error {
 	if !bytes.HasPrefix(l.data[l.i:], []byte(p)) {
 		return l.fallo("literal inválido")
 	}
@@ -333,7 +331,7 @@ func (l *lector) palabra(p string) error {
 	return nil
 }
 
-func (l *lector) lista() (any, error) {
+func (l *lectorJSON) lista() (any, error) {
 	l.i++ // [
 	lista := []any{}
 	l.espacios()
@@ -363,7 +361,7 @@ func (l *lector) lista() (any, error) {
 	}
 }
 
-func (l *lector) objeto() (any, error) {
+func (l *lectorJSON) objeto() (any, error) {
 	l.i++ // {
 	o := Objeto{}
 	l.espacios()
@@ -458,7 +456,7 @@ func ordenarComoJS(o Objeto) {
 	})
 }
 
-func (l *lector) numero() (any, error) {
+func (l *lectorJSON) numero() (any, error) {
 	desde := l.i
 	d := l.data
 	if d[l.i] == '-' {
@@ -495,7 +493,7 @@ func (l *lector) numero() (any, error) {
 	return f, nil
 }
 
-func (l *lector) digitos() int {
+func (l *lectorJSON) digitos() int {
 	desde := l.i
 	for l.i < len(l.data) && '0' <= l.data[l.i] && l.data[l.i] <= '9' {
 		l.i++
@@ -505,7 +503,7 @@ func (l *lector) digitos() int {
 
 // texto reads a string. Without escapes and with valid UTF-8 (the usual) it is the bytes between
 // the quotes.
-func (l *lector) texto() (string, error) {
+func (l *lectorJSON) texto() (string, error) {
 	l.i++ // the opening quote
 	desde := l.i
 	d := l.data
@@ -543,7 +541,7 @@ func aRunas(b, s []byte) []byte {
 	return b
 }
 
-func (l *lector) textoConEscapes(desde int) (string, error) {
+func (l *lectorJSON) textoConEscapes(desde int) (string, error) {
 	d := l.data
 	b := aRunas(make([]byte, 0, l.i-desde+16), d[desde:l.i])
 	tramo := l.i // the start of the run of plain bytes not yet copied
@@ -590,7 +588,7 @@ func (l *lector) textoConEscapes(desde int) (string, error) {
 				}
 			}
 			if l.sustitutos {
-				// Kept as its WTF-8 bytes (see DecodificarCuerpo).
+				// Kept as its WTF-8 bytes (see DecodificarCuerpoJSON).
 				b = append(b, 0xe0|byte(u>>12), 0x80|byte(u>>6)&0x3f, 0x80|byte(u)&0x3f)
 			} else {
 				b = utf8.AppendRune(b, utf8.RuneError)
@@ -659,24 +657,24 @@ func indice(s string) (uint64, bool) {
 	return n, true
 }
 
-// Cadena is String(v) for a value JSON.parse made (what Decodificar returns): a string is itself,
-// a number is written as JavaScript writes it, an array is its elements' Cadena joined with ","
+// CadenaJSON is String(v) for a value JSON.parse made (what DecodificarJSON returns): a string is itself,
+// a number is written as JavaScript writes it, an array is its elements' CadenaJSON joined with ","
 // (null as nothing), an object is "[object Object]".
-func Cadena(v any) string {
+func CadenaJSON(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
 	case bool:
 		return strconv.FormatBool(x)
 	case float64:
-		return nodejs.Numero(x)
+		return Numero(x)
 	case string:
 		return x
 	case []any:
 		partes := make([]string, len(x))
 		for i, e := range x {
 			if e != nil {
-				partes[i] = Cadena(e)
+				partes[i] = CadenaJSON(e)
 			}
 		}
 		return strings.Join(partes, ",")

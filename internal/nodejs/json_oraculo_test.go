@@ -1,4 +1,4 @@
-package jsonjs
+package nodejs
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"cursohttp/internal/prueba/oraculo"
 )
 
-// FuzzCuerpoComoNode: a request body read by DecodificarCuerpo and written by Codificar gives the
+// FuzzCuerpoComoNode: a request body read by DecodificarCuerpoJSON and written by CodificarJSON gives the
 // bytes JSON.stringify(JSON.parse(buffer.toString())) gives in Node, or both refuse it: member
 // order, numbers, escapes, invalid UTF-8 and lone surrogates, checked against the real engine.
 func FuzzCuerpoComoNode(f *testing.F) {
@@ -18,16 +18,16 @@ func FuzzCuerpoComoNode(f *testing.F) {
 	node := oraculo.Arrancar(f)
 	f.Fuzz(func(t *testing.T, cuerpo []byte) {
 		r := node.Preguntar(t, "JSON", cuerpo, "utf8", "")
-		v, err := DecodificarCuerpo(cuerpo)
+		v, err := DecodificarCuerpoJSON(cuerpo)
 		if (err == nil) != r.OK {
-			t.Fatalf("JSON.parse(%q): ok %v (%s); DecodificarCuerpo: %v", cuerpo, r.OK, r.Error, err)
+			t.Fatalf("JSON.parse(%q): ok %v (%s); DecodificarCuerpoJSON: %v", cuerpo, r.OK, r.Error, err)
 		}
 		if err != nil {
 			return
 		}
 		want, _ := r.Texto()
-		if got := string(Codificar(v)); got != want {
-			t.Fatalf("JSON.stringify(JSON.parse(%q)) = %q; Codificar da %q", cuerpo, want, got)
+		if got := string(CodificarJSON(v)); got != want {
+			t.Fatalf("JSON.stringify(JSON.parse(%q)) = %q; CodificarJSON da %q", cuerpo, want, got)
 		}
 	})
 }

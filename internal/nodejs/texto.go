@@ -101,7 +101,7 @@ func Largo(s string) int {
 
 // EsSustituto reports whether s starts with a surrogate code point (U+D800–U+DFFF) encoded as if it
 // were a character (WTF-8): 0xED, then 0xA0–0xBF, then a continuation byte. Valid UTF-8 never has
-// one; jsonjs.DecodificarCuerpo keeps a lone "\uD800" escape this way, as a JavaScript string would.
+// one; DecodificarCuerpoJSON keeps a lone "\uD800" escape this way, as a JavaScript string would.
 func EsSustituto(s string) bool {
 	return len(s) >= 3 && s[0] == 0xed && s[1] >= 0xa0 && s[1] <= 0xbf && s[2] >= 0x80 && s[2] <= 0xbf
 }

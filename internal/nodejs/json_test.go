@@ -1,10 +1,8 @@
-package jsonjs
+package nodejs
 
 import (
 	"bytes"
 	"testing"
-
-	"cursohttp/pkg/nodejs"
 )
 
 func TestCodificarComoJSONStringify(t *testing.T) {
@@ -32,8 +30,8 @@ func TestCodificarComoJSONStringify(t *testing.T) {
 		{"anidado", Objeto{{"errors", []Objeto{{{"detail", "x"}, {"pointer", "#/nombre"}}}}}, `{"errors":[{"detail":"x","pointer":"#/nombre"}]}`},
 	}
 	for _, c := range casos {
-		if got := string(Codificar(c.valor)); got != c.quiere {
-			t.Errorf("%s: Codificar = %s, quiere %s", c.nombre, got, c.quiere)
+		if got := string(CodificarJSON(c.valor)); got != c.quiere {
+			t.Errorf("%s: CodificarJSON = %s, quiere %s", c.nombre, got, c.quiere)
 		}
 	}
 }
@@ -42,7 +40,7 @@ func TestCodificarSangriaComoStringifyConDosEspacios(t *testing.T) {
 	t.Parallel()
 	v := Objeto{{"estado", 201}, {"lista", []string{"#/nombre"}}, {"vacia", []any{}}, {"o", Objeto{}}}
 	quiere := "{\n  \"estado\": 201,\n  \"lista\": [\n    \"#/nombre\"\n  ],\n  \"vacia\": [],\n  \"o\": {}\n}"
-	if got := string(CodificarSangria(v, "  ")); got != quiere {
+	if got := string(CodificarJSONSangria(v, "  ")); got != quiere {
 		t.Errorf("got\n%s\nquiere\n%s", got, quiere)
 	}
 }
@@ -59,13 +57,13 @@ func TestDecodificarYCodificarEsStringifyDeParse(t *testing.T) {
 		{`[1,"\u003c",true,null]`, `[1,"<",true,null]`},
 	}
 	for _, c := range casos {
-		v, err := Decodificar([]byte(c.entrada))
+		v, err := DecodificarJSON([]byte(c.entrada))
 		if err != nil {
-			t.Errorf("Decodificar(%s): %v", c.entrada, err)
+			t.Errorf("DecodificarJSON(%s): %v", c.entrada, err)
 			continue
 		}
-		if got := string(Codificar(v)); got != c.quiere {
-			t.Errorf("Decodificar(%s) → %s, quiere %s", c.entrada, got, c.quiere)
+		if got := string(CodificarJSON(v)); got != c.quiere {
+			t.Errorf("DecodificarJSON(%s) → %s, quiere %s", c.entrada, got, c.quiere)
 		}
 	}
 }
@@ -73,8 +71,8 @@ func TestDecodificarYCodificarEsStringifyDeParse(t *testing.T) {
 func TestDecodificarRechazaLoQueJSONParseRechaza(t *testing.T) {
 	t.Parallel()
 	for _, entrada := range []string{``, `{`, `{} x`, `{"a":1,}`, `nope`, "\ufeff{}", `{'a':1}`, `[1,]`} {
-		if _, err := Decodificar([]byte(entrada)); err == nil {
-			t.Errorf("Decodificar(%q) aceptó", entrada)
+		if _, err := DecodificarJSON([]byte(entrada)); err == nil {
+			t.Errorf("DecodificarJSON(%q) aceptó", entrada)
 		}
 	}
 }
@@ -84,17 +82,17 @@ func FuzzDecodificar(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, err := Decodificar([]byte(s))
+		v, err := DecodificarJSON([]byte(s))
 		if err != nil {
 			return
 		}
 		// What we write must read back to the same text.
-		una := Codificar(v)
-		w, err := Decodificar(una)
+		una := CodificarJSON(v)
+		w, err := DecodificarJSON(una)
 		if err != nil {
 			t.Fatalf("no se relee %s: %v", una, err)
 		}
-		if dos := Codificar(w); string(dos) != string(una) {
+		if dos := CodificarJSON(w); string(dos) != string(una) {
 			t.Fatalf("no es estable: %s ≠ %s", una, dos)
 		}
 	})
@@ -120,18 +118,18 @@ func TestDecodificarCuerpoComoNode(t *testing.T) {
 		{`"\n\t\"\/\b\f\r\u0000\ud800"`, `"\n\t\"/\b\f\r\u0000\ud800"`},
 	}
 	for _, c := range casos {
-		v, err := DecodificarCuerpo([]byte(c.entrada))
+		v, err := DecodificarCuerpoJSON([]byte(c.entrada))
 		if err != nil {
-			t.Errorf("DecodificarCuerpo(%q): %v", c.entrada, err)
+			t.Errorf("DecodificarCuerpoJSON(%q): %v", c.entrada, err)
 			continue
 		}
-		if got := string(Codificar(v)); got != c.quiere {
-			t.Errorf("DecodificarCuerpo(%q) → %s, quiere %s", c.entrada, got, c.quiere)
+		if got := string(CodificarJSON(v)); got != c.quiere {
+			t.Errorf("DecodificarCuerpoJSON(%q) → %s, quiere %s", c.entrada, got, c.quiere)
 		}
 	}
-	// Plain Decodificar keeps its U+FFFD for the clients, which print what they read.
-	if v, _ := Decodificar([]byte(`"\ud800"`)); v != "\ufffd" {
-		t.Errorf("Decodificar de un sustituto suelto: %q", v)
+	// Plain DecodificarJSON keeps its U+FFFD for the clients, which print what they read.
+	if v, _ := DecodificarJSON([]byte(`"\ud800"`)); v != "\ufffd" {
+		t.Errorf("DecodificarJSON de un sustituto suelto: %q", v)
 	}
 }
 
@@ -140,26 +138,26 @@ func FuzzDecodificarCuerpo(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		v, err := DecodificarCuerpo(b)
-		limpio := []byte(nodejs.Valido(string(b)))
-		w, errPlano := Decodificar(limpio)
+		v, err := DecodificarCuerpoJSON(b)
+		limpio := []byte(Valido(string(b)))
+		w, errPlano := DecodificarJSON(limpio)
 		// The same texts are JSON; only surrogate escapes may decode differently.
 		if (err == nil) != (errPlano == nil) {
-			t.Fatalf("%q: DecodificarCuerpo %v, Decodificar %v", b, err, errPlano)
+			t.Fatalf("%q: DecodificarCuerpoJSON %v, DecodificarJSON %v", b, err, errPlano)
 		}
 		if err != nil {
 			return
 		}
-		una := Codificar(v)
-		if !bytes.Contains(bytes.ToLower(limpio), []byte(`\ud`)) && !bytes.Equal(una, Codificar(w)) {
-			t.Fatalf("%q: %s ≠ %s", b, una, Codificar(w))
+		una := CodificarJSON(v)
+		if !bytes.Contains(bytes.ToLower(limpio), []byte(`\ud`)) && !bytes.Equal(una, CodificarJSON(w)) {
+			t.Fatalf("%q: %s ≠ %s", b, una, CodificarJSON(w))
 		}
 		// What we write reads back to the same text.
-		x, err := DecodificarCuerpo(una)
+		x, err := DecodificarCuerpoJSON(una)
 		if err != nil {
 			t.Fatalf("no se relee %s: %v", una, err)
 		}
-		if dos := Codificar(x); !bytes.Equal(dos, una) {
+		if dos := CodificarJSON(x); !bytes.Equal(dos, una) {
 			t.Fatalf("no es estable: %s ≠ %s", una, dos)
 		}
 	})
@@ -173,11 +171,11 @@ func TestCadenaComoString(t *testing.T) {
 		`[1,[2,[null,"x"]],{"a":1}]`: "1,2,,x,[object Object]", `{"a":1}`: "[object Object]", `[]`: "", `[null]`: "",
 		`0.1`: "0.1", `100`: "100",
 	} {
-		v, err := Decodificar([]byte(texto))
+		v, err := DecodificarJSON([]byte(texto))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := Cadena(v); got != want {
+		if got := CadenaJSON(v); got != want {
 			t.Errorf("String(JSON.parse(%s)) = %q, se esperaba %q", texto, got, want)
 		}
 	}

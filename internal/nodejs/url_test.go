@@ -1,4 +1,4 @@
-package destinos
+package nodejs
 
 import (
 	"strconv"

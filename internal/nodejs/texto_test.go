@@ -40,7 +40,7 @@ func TestRecortarComoTrim(t *testing.T) {
 
 func TestLargo(t *testing.T) {
 	t.Parallel()
-	const sustituto = "\xed\xbf\xbf" // a lone \uDFFF as jsonjs.DecodificarCuerpo keeps it
+	const sustituto = "\xed\xbf\xbf" // a lone \uDFFF as nodejs.DecodificarCuerpoJSON keeps it
 	casos := []struct {
 		texto string
 		largo int

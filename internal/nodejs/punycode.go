@@ -1,4 +1,4 @@
-package destinos
+package nodejs
 
 import (
 	"strings"
@@ -7,7 +7,8 @@ import (
 )
 
 // punycodeValido approximates UTS 46's check of an "xn--" label: it must decode (RFC 3492) to
-// something non-empty, with no combining mark first, no upper case and no impossible characters.
+// something non-empty, with no combining mark first, no upper case (Cherokee's is valid) and no
+// impossible characters.
 // Without Unicode's tables no more can be asked; an odd label that passes only ends as a name that
 // does not resolve.
 func punycodeValido(s string) bool {
@@ -21,7 +22,8 @@ func punycodeValido(s string) bool {
 	}
 	var salida []rune
 	resto := s
-	if d := strings.LastIndexByte(s, '-'); d > 0 {
+	// A delimiter first ends an empty basic part: Node reads "xn---ls8h" as "xn--ls8h".
+	if d := strings.LastIndexByte(s, '-'); d >= 0 {
 		for i := 0; i < d; i++ {
 			if s[i] >= 0x80 {
 				return false
@@ -98,7 +100,7 @@ func punycodeValido(s string) bool {
 		return false
 	}
 	for _, r := range salida {
-		if unicode.IsUpper(r) || !unicode.IsPrint(r) || r == '.' {
+		if (unicode.IsUpper(r) && !unicode.Is(unicode.Cherokee, r)) || !unicode.IsPrint(r) || r == '.' {
 			return false
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // holds as latin1 characters, one a byte, as Node's fetch hands them over. Never use it to read a header: reintento.SegundosDeEspera reads
 // RFC 9110's grammar.
 func LeerFecha(texto string, local *time.Location) (t time.Time, ok bool) {
-	l := &lector{texto: texto}
+	l := &lectorFecha{texto: texto}
 	l.siguiente = l.leer()
 	var d componedorDia
 	var h componedorHora
@@ -194,20 +194,20 @@ var palabras = []struct {
 	{"t", pSeparador, 0},
 }
 
-// lector splits texto into Date.parse's tokens, one token ahead.
-type lector struct {
+// lectorFecha splits texto into Date.parse's tokens, one token ahead.
+type lectorFecha struct {
 	texto     string
 	i         int
 	siguiente token
 }
 
-func (l *lector) tomar() token {
+func (l *lectorFecha) tomar() token {
 	t := l.siguiente
 	l.siguiente = l.leer()
 	return t
 }
 
-func (l *lector) saltar(c byte) bool {
+func (l *lectorFecha) saltar(c byte) bool {
 	if l.siguiente.esSimbolo(c) {
 		l.siguiente = l.leer()
 		return true
@@ -215,7 +215,7 @@ func (l *lector) saltar(c byte) bool {
 	return false
 }
 
-func (l *lector) leer() token {
+func (l *lectorFecha) leer() token {
 	if l.i >= len(l.texto) {
 		return token{tipo: tFin}
 	}
@@ -274,7 +274,7 @@ func (l *lector) leer() token {
 // iso reads as much of an ECMAScript date-time string ([±yy]yyyy[-MM[-DD]][THH:mm[:ss[.sss]][Z|±hh:mm]])
 // as there is, and returns the token the lenient reader goes on with; ok is false when a string
 // that started as one cannot be a date at all.
-func iso(l *lector, d *componedorDia, h *componedorHora, z *componedorZona) (token, bool) {
+func iso(l *lectorFecha, d *componedorDia, h *componedorHora, z *componedorZona) (token, bool) {
 	switch p := l.siguiente; {
 	case p.esSigno():
 		signo := l.tomar()

@@ -1,4 +1,4 @@
-package jsonjs
+package nodejs
 
 // The decoder this package had before its own reader: encoding/json's tokenizer, which JSON.parse's
 // grammar matches. Kept as the oracle the hand-written reader is compared with (FuzzComoEncodingJSON).
@@ -227,10 +227,10 @@ func mismoResultado(t *testing.T, entrada []byte, sustitutos bool) {
 	v, err := decodificar(entrada, sustitutos)
 	w, errRef := decodificarReferencia(entrada, sustitutos)
 	if (err == nil) != (errRef == nil) {
-		t.Fatalf("%q (sustitutos %v): el lector da %v, encoding/json %v", entrada, sustitutos, err, errRef)
+		t.Fatalf("%q (sustitutos %v): el lectorJSON da %v, encoding/json %v", entrada, sustitutos, err, errRef)
 	}
-	if err == nil && (!reflect.DeepEqual(v, w) || !bytes.Equal(Codificar(v), Codificar(w))) {
-		t.Fatalf("%q (sustitutos %v): el lector lee %#v, encoding/json %#v", entrada, sustitutos, v, w)
+	if err == nil && (!reflect.DeepEqual(v, w) || !bytes.Equal(CodificarJSON(v), CodificarJSON(w))) {
+		t.Fatalf("%q (sustitutos %v): el lectorJSON lee %#v, encoding/json %#v", entrada, sustitutos, v, w)
 	}
 }
 

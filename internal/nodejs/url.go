@@ -1,12 +1,10 @@
-package destinos
+package nodejs
 
 import (
 	"errors"
 	"net/netip"
 	"strconv"
 	"strings"
-
-	"cursohttp/pkg/nodejs"
 )
 
 // URL is what the revisor needs of an address read as JavaScript's new URL() reads it (the WHATWG
@@ -82,7 +80,20 @@ func LeerURL(texto string) (URL, error) {
 	defecto, especial := puertoEspecial(esquema)
 	switch {
 	case esquema == "file":
-		// file: is of no interest to the revisor; knowing it is a URL is enough.
+		// file: is of no interest to the revisor beyond being a URL, but new URL() still reads its
+		// host ("file:// 0" throws), unless it is a Windows drive letter, which starts the path.
+		if len(resto) >= 2 && strings.ContainsRune(`/\`, rune(resto[0])) && strings.ContainsRune(`/\`, rune(resto[1])) {
+			host := resto[2:]
+			if fin := strings.IndexAny(host, `/\?#`); fin >= 0 {
+				host = host[:fin]
+			}
+			unidad := len(host) == 2 && esLetra(host[0]) && (host[1] == ':' || host[1] == '|')
+			if host != "" && !unidad {
+				if _, _, err := leerHost(host); err != nil {
+					return URL{}, err
+				}
+			}
+		}
 		return u, nil
 	case especial:
 		// Any number of / or \ (none included) before the authority.
@@ -188,15 +199,10 @@ func esHex(c byte) bool {
 	return esDigito(c) || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
 }
 
-func valorHex(c byte) int {
-	switch {
-	case esDigito(c):
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c-'a') + 10
-	default:
-		return int(c-'A') + 10
-	}
+// digito is a hexadecimal digit's value, for callers that checked it is one.
+func digito(c byte) int {
+	v, _ := valorHex(c)
+	return int(v)
 }
 
 // prohibidoEnHost is the standard's forbidden host code points.
@@ -269,7 +275,7 @@ func leerHostOpaco(entrada string) (string, error) {
 			return "", ErrNoEsURL
 		}
 	}
-	return nodejs.Escapar(entrada, nodejs.EnHostOpaco), nil
+	return Escapar(entrada, EnHostOpaco), nil
 }
 
 func decodificarPorcentajes(s string) string {
@@ -279,7 +285,7 @@ func decodificarPorcentajes(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' && i+2 < len(s) && esHex(s[i+1]) && esHex(s[i+2]) {
-			b.WriteByte(byte(valorHex(s[i+1])<<4 | valorHex(s[i+2])))
+			b.WriteByte(byte(digito(s[i+1])<<4 | digito(s[i+2])))
 			i += 2
 			continue
 		}
@@ -321,11 +327,11 @@ func numeroIPv4(s string) (uint64, bool) {
 	var n uint64
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !esHex(c) || uint64(valorHex(c)) >= base || (base == 10 && !esDigito(c)) {
+		if !esHex(c) || uint64(digito(c)) >= base || (base == 10 && !esDigito(c)) {
 			return 0, false
 		}
 		if n < 1<<33 {
-			n = n*base + uint64(valorHex(c))
+			n = n*base + uint64(digito(c))
 		}
 	}
 	return n, true
@@ -396,7 +402,7 @@ func leerIPv6(s string) ([8]uint16, bool) {
 		}
 		valor, largo := 0, 0
 		for largo < 4 && c() != -1 && esHex(byte(c())) {
-			valor = valor*16 + valorHex(byte(c()))
+			valor = valor*16 + digito(byte(c()))
 			p++
 			largo++
 		}
@@ -522,18 +528,18 @@ func FormatoIP(a netip.Addr) string {
 	return escribirIPv6(dir)
 }
 
-// leerRuta normalises a special URL's path and query as the standard does (nodejs.Ruta and
-// nodejs.Escapar) and joins them as fetch writes the request line, pathname + search: the fragment
+// leerRuta normalises a special URL's path and query as the standard does (Ruta and
+// Escapar) and joins them as fetch writes the request line, pathname + search: the fragment
 // (#…) does not travel, and neither does an empty query ("/x?" goes as "/x", search being "").
 func leerRuta(cola string) string {
-	ruta, consulta, _ := nodejs.Partir(cola)
+	ruta, consulta, _ := Partir(cola)
 	// The path starts after the / or \ that closed the authority.
 	if ruta != "" {
 		ruta = ruta[1:]
 	}
-	r := nodejs.Ruta(ruta)
+	r := Ruta(ruta)
 	if consulta != "" {
-		r += "?" + nodejs.Escapar(consulta, nodejs.EnConsulta)
+		r += "?" + Escapar(consulta, EnConsulta)
 	}
 	return r
 }
