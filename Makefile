@@ -9,7 +9,7 @@ PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 w
 # servers' timeouts, the scenes' own tests, the grader running its test clients) start first, so none of
 # them ends the run alone.
 P ?= 4
-LENTOS := ./pkg/examen ./pruebas ./scripts/escenas ./pkg/altasegura ./pkg/revisor
+LENTOS := ./pkg/examen ./e2e ./scripts/escenas ./pkg/altasegura ./pkg/revisor
 
 .DEFAULT_GOAL := help
 .PHONY: help deps build cruzar test check estatico unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-reset lab-estado lab lab-tmux puertos dist bench fuzz fuzz-largo postgres perfiles clean

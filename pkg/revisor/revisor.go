@@ -52,7 +52,7 @@ const (
 	EsperaLlave = topes.EsperaLlave
 	// ServiciosPorEquipo bounds a team's live services (beyond the course, whose list grows for
 	// ever): with URLMaxima it bounds what a writer can make the revisor hold (3 teams × 10,000 ×
-	// about 2.3 KB ≈ 70 MB at most), while a load test through the gateway (pruebas' soak registers
+	// about 2.3 KB ≈ 70 MB at most), while a load test through the gateway (e2e's soak registers
 	// some 35 a second) runs for minutes before meeting it.
 	ServiciosPorEquipo = topes.ServiciosPorEquipo
 )

@@ -1,6 +1,6 @@
 //go:build unix
 
-package pruebas
+package e2e
 
 import (
 	"cursohttp/internal/prueba"

@@ -2,7 +2,7 @@
 
 // Signals (SIGTERM, Ctrl+C as SIGINT) and /proc: unix only; Windows has neither to send.
 
-package pruebas
+package e2e
 
 import (
 	"bufio"
@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 	if testing.Short() {
 		os.Exit(m.Run())
 	}
-	dir, err := os.MkdirTemp("", "pruebas-bin-")
+	dir, err := os.MkdirTemp("", "e2e-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 		"cursohttp/cmd/laboratorio", "cursohttp/cmd/revisor", "cursohttp/cmd/pasarela", "cursohttp/cmd/alta-segura")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "pruebas: no se pudieron construir los programas:", err)
+		fmt.Fprintln(os.Stderr, "e2e: no se pudieron construir los programas:", err)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
