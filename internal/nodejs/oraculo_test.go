@@ -199,3 +199,24 @@ func FuzzValidoComoNode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCabeceraComoNode: a header value that is not UTF-8 reads as the latin1 text Node's parser makes
+// of it; one that is UTF-8 stays as it came (a recorded difference).
+func FuzzCabeceraComoNode(f *testing.F) {
+	for _, s := range []string{"\xf1and\xfa", "k1", "\xff\xfe", "a\xa0", "\xc3\xb1\xff"} {
+		f.Add([]byte(s))
+	}
+	node := oraculo.Arrancar(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if utf8.Valid(b) {
+			if got := Cabecera(string(b)); got != string(b) {
+				t.Fatalf("Cabecera(%q) = %q; UTF-8 stays as it came", b, got)
+			}
+			return
+		}
+		want, _ := node.Preguntar(t, "texto", b, "latin1", "").Texto()
+		if got := Cabecera(string(b)); got != want {
+			t.Fatalf("a header %q is %q in Node; Cabecera da %q", b, want, got)
+		}
+	})
+}

@@ -15,6 +15,21 @@ func Texto(b []byte) string {
 	return Valido(string(bytes.TrimPrefix(b, []byte("\ufeff"))))
 }
 
+// Cabecera is a header's value as text to show (in a detail or a log line). Node's parser holds a
+// header's bytes as latin1 characters, one a byte, so a value that is not UTF-8 reads as Node shows
+// it ("\xf1and\xfa" is "ñandú"). A value that is valid UTF-8 stays UTF-8, as a student typed it,
+// where Node would show each of its bytes as a character ("Ã±" for "ñ"): docs/diferencias.md.
+func Cabecera(v string) string {
+	if utf8.ValidString(v) {
+		return v
+	}
+	r := make([]rune, len(v))
+	for i := 0; i < len(v); i++ {
+		r[i] = rune(v[i])
+	}
+	return string(r)
+}
+
 // Valido replaces invalid UTF-8 in s the way the WHATWG decoder does (see Texto), BOM kept.
 func Valido(s string) string {
 	if utf8.ValidString(s) {

@@ -16,7 +16,8 @@ import (
 // because PUT asks it before If-Match: a 415 is known without reading, and preconditions are not
 // evaluated when the answer would not have been 2xx or 412 without them (RFC 9110 §13.2.1).
 func (rv *Revisor) esJSON(c *contexto) bool {
-	tipo, _, _ := strings.Cut(c.r.Header.Get("Content-Type"), ";")
+	// As Node reads it: a value that is not UTF-8 is latin1 (so a trailing 0xA0 is a space trim removes).
+	tipo, _, _ := strings.Cut(nodejs.Cabecera(c.r.Header.Get("Content-Type")), ";")
 	tipo = strings.ToLower(nodejs.Recortar(tipo))
 	if tipo == "application/json" {
 		return true

@@ -134,6 +134,37 @@ func TestValidar(t *testing.T) {
 	}
 }
 
+// A header value that is not UTF-8 reads as Node's parser reads it, latin1, one character a byte:
+// a trailing 0xA0 is a no-break space trim removes, and the key and the type echoed in a detail are
+// the characters Node shows. Checked against fig07_01 with raw requests.
+func TestCabecerasQueNoSonUTF8ComoNode(t *testing.T) {
+	t.Parallel()
+	e := nuevoEntorno(t, rapido)
+	if r := e.pedir("POST", "/servicios", `{"nombre":"nbsp","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), "Content-Type: application/json\xa0"); r.codigo() != "201" {
+		t.Errorf("Content-Type con 0xA0 al final: %s %s", r.linea, r.cuerpo)
+	}
+	e.pedir("POST", "/servicios", `{}`, cred("escritura-a"), "Content-Type: text/pla\xefn").comoLaLeccion(t, `HTTP/1.1 415 Unsupported Media Type
+Accept: application/json
+Content-Type: application/problem+json
+Content-Language: es
+
+{"type":"about:blank","title":"Unsupported Media Type","status":415,"detail":"el cuerpo debe ser application/json, no text/plaïn","instance":"/servicios"}`)
+	llave := "Idempotency-Key: \xf1and\xfa"
+	if r := e.pedir("POST", "/servicios", `{"nombre":"n1","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT, llave); r.codigo() != "201" {
+		t.Fatalf("primera con la llave: %s %s", r.linea, r.cuerpo)
+	}
+	r := e.pedir("POST", "/servicios", `{"nombre":"n2","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT, llave)
+	if r.codigo() != "422" || !strings.Contains(r.cuerpo, `"detail":"la llave ñandú ya se usó con un cuerpo distinto"`) {
+		t.Errorf("otra petición con la llave latin1: %s %s", r.linea, r.cuerpo)
+	}
+	// A key in UTF-8 stays as it came (docs/diferencias.md: Node would show «Ã±»).
+	utf := "Idempotency-Key: ñu"
+	e.pedir("POST", "/servicios", `{"nombre":"n3","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT, utf)
+	if r := e.pedir("POST", "/servicios", `{"nombre":"n4","url":"http://127.0.0.1:18081/codigo/200"}`, cred("escritura-a"), jsonCT, utf); !strings.Contains(r.cuerpo, "la llave ñu ya se usó") {
+		t.Errorf("otra petición con la llave UTF-8: %s %s", r.linea, r.cuerpo)
+	}
+}
+
 func TestValidarTodasLasFallas(t *testing.T) {
 	t.Parallel()
 	e := nuevoEntorno(t, rapido)

@@ -177,6 +177,8 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	if rv.leccion6 {
 		llave = strings.Join(c.r.Header.Values("Idempotency-Key"), ", ")
 	}
+	// The key as text in a detail or a log line; the key itself stays the bytes that came.
+	mostrada := nodejs.Cabecera(llave)
 	nombre := c.credencial.Nombre
 	// From here on the registration is the revisor's work, not the client's: a client that hangs
 	// up does not stop it (as the save pause already did not), so it ends as it would have — its
@@ -198,18 +200,18 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 			if reg := observacion.RegistroDe(c.r.Context()); reg != nil {
 				reg.Resultado = "respuesta repetida"
 			}
-			rv.log.Info().Ctx(c.r.Context()).Str("llave", llave).Msg("idempotencia: la llave " + llave + " ya se atendió; repito su respuesta")
+			rv.log.Info().Ctx(c.r.Context()).Str("llave", mostrada).Msg("idempotencia: la llave " + mostrada + " ya se atendió; repito su respuesta")
 			g := turno.Grabada
 			respuesta.Bytes(c.w, c.r, g.Codigo, "application/json", g.Cuerpo, g.Cabeceras...)
 			return
 		case idempotencia.OtraPeticion:
-			rv.fallar(c.w, c.r, problema.LlaveReutilizada, "la llave "+llave+" ya se usó con un cuerpo distinto")
+			rv.fallar(c.w, c.r, problema.LlaveReutilizada, "la llave "+mostrada+" ya se usó con un cuerpo distinto")
 			return
 		case idempotencia.EnCurso, idempotencia.Lleno:
 			// Lleno (the store is at a bound with nothing of this credential's to give up) is beyond
 			// the course; it is answered as the in-progress case, which a client already knows to
 			// retry after a while.
-			rv.fallar(c.w, c.r, problema.LlaveEnCurso, "la petición original con la llave "+llave+" todavía no termina")
+			rv.fallar(c.w, c.r, problema.LlaveEnCurso, "la petición original con la llave "+mostrada+" todavía no termina")
 			return
 		case idempotencia.DemasiadasEnCurso:
 			// Beyond the course: a bound on what one credential can hold reserved at once.
@@ -231,7 +233,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 		soltarla, listo := context.WithTimeout(sinCliente, EsperaLlave)
 		defer listo()
 		if err := rv.llaves.Soltar(soltarla, reserva); err != nil {
-			rv.log.Error().Ctx(ctx).Err(err).Msg("idempotencia: no se pudo soltar la llave " + llave)
+			rv.log.Error().Ctx(ctx).Err(err).Msg("idempotencia: no se pudo soltar la llave " + mostrada)
 		}
 	}
 
@@ -282,7 +284,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	case errors.Is(err, almacen.ErrReservaPerdida):
 		// Beyond the course: this request outlived its reservation and another with the same key
 		// took it. Nothing was created here; the retry finds the other's answer.
-		rv.fallar(c.w, c.r, problema.LlaveEnCurso, "la petición con la llave "+llave+" tardó más que su plazo y otra petición con esa llave la tomó")
+		rv.fallar(c.w, c.r, problema.LlaveEnCurso, "la petición con la llave "+mostrada+" tardó más que su plazo y otra petición con esa llave la tomó")
 		return
 	case err != nil:
 		soltar()
