@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -691,26 +690,7 @@ const intentos = [
 ];
 Promise.allSettled([cargada, ...intentos]).then((r) => { document.title = "hecho " + r.map((x) => x.status).join(","); });
 </script>`
-	otro := http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(html))
-	})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go otro.Serve(ln)
-	defer otro.Close()
-	_, puerto, _ := net.SplitHostPort(ln.Addr().String())
-	ataque, err := nav.Abrir(ctx, "http://localhost:"+puerto+"/", 800, 600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ataque.Esperar(ctx, `document.title.startsWith("hecho")`); err != nil {
-		t.Fatalf("la página de otro sitio no terminó: %v", err)
-	}
-	var titulo string
-	ataque.Evaluar(ctx, "document.title", &titulo)
+	titulo := paginaDeOtroSitio(ctx, t, nav, html)
 	if titulo != "hecho fulfilled,fulfilled,rejected" {
 		t.Errorf("la página de otro sitio: %q (se esperaba el formulario y el no-cors enviados, el fetch con token detenido)", titulo)
 	}

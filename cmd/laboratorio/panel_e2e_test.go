@@ -390,26 +390,7 @@ const intentos = [
 ];
 Promise.allSettled([...esperas, ...intentos]).then((r) => { document.title = "hecho " + r.map((x) => x.status).join(","); });
 </script>`
-	otro := http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write([]byte(html))
-	})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go otro.Serve(ln)
-	defer otro.Close()
-	_, puerto, _ := net.SplitHostPort(ln.Addr().String())
-	ataque, err := nav.Abrir(ctx, "http://localhost:"+puerto+"/", 800, 600)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ataque.Esperar(ctx, `document.title.startsWith("hecho")`); err != nil {
-		t.Fatalf("la página de otro sitio no terminó: %v", err)
-	}
-	var titulo string
-	ataque.Evaluar(ctx, "document.title", &titulo)
+	titulo := paginaDeOtroSitio(ctx, t, nav, html)
 	// The three forms and the two no-cors fetches reach the panel and are refused there; the PUT's
 	// preflight fails in the browser (rejected).
 	if titulo != "hecho fulfilled,fulfilled,fulfilled,fulfilled,fulfilled,rejected" {
@@ -442,4 +423,32 @@ Promise.allSettled([...esperas, ...intentos]).then((r) => { document.title = "he
 	if despues != antes || forjada {
 		t.Errorf("el panel cambió: antes %+v, después %+v, evento forjado a la vista: %v", antes, despues, forjada)
 	}
+}
+
+// paginaDeOtroSitio opens html in the browser as a page of another site: served on localhost, a
+// host other than the panel's 127.0.0.1. The page's script sets its title to «hecho …» when its
+// attempts are over; that title is returned.
+func paginaDeOtroSitio(ctx context.Context, t *testing.T, nav *navegador.Navegador, html string) string {
+	t.Helper()
+	otro := http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(html))
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go otro.Serve(ln)
+	defer otro.Close()
+	_, puerto, _ := net.SplitHostPort(ln.Addr().String())
+	ataque, err := nav.Abrir(ctx, "http://localhost:"+puerto+"/", 800, 600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ataque.Esperar(ctx, `document.title.startsWith("hecho")`); err != nil {
+		t.Fatalf("la página de otro sitio no terminó: %v", err)
+	}
+	var titulo string
+	ataque.Evaluar(ctx, "document.title", &titulo)
+	return titulo
 }
