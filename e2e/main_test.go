@@ -6,7 +6,7 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
+	"cursohttp/internal/proc"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -168,39 +167,13 @@ func (p *proceso) matar() {
 	<-p.hecho
 }
 
-// estadoProc reads a numeric field of /proc/PID/status (VmRSS in kB, Threads).
-func estadoProc(pid int, campo string) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return -1
-	}
-	for _, l := range bytes.Split(b, []byte("\n")) {
-		if c := strings.Fields(string(l)); len(c) >= 2 && c[0] == campo+":" {
-			n, _ := strconv.ParseInt(c[1], 10, 64)
-			return n
-		}
-	}
-	return -1
-}
-
-// descriptores counts a process's open file descriptors: each connection a server holds is one,
-// and so is, in practice, the goroutine serving it.
-func descriptores(pid int) int {
-	e, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
-	if err != nil {
-		return -1
-	}
-	return len(e)
-}
-
 // medida is a server's footprint at one moment.
 type medida struct {
-	rssKB, hilos int64
-	fds          int
+	rssKB, hilos, fds int64
 }
 
 func medir(p *proceso) medida {
-	return medida{estadoProc(p.pid(), "VmRSS"), estadoProc(p.pid(), "Threads"), descriptores(p.pid())}
+	return medida{proc.Estado(p.pid(), "VmRSS"), proc.Estado(p.pid(), "Threads"), proc.Descriptores(p.pid())}
 }
 
 func (m medida) String() string {

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"cursohttp/internal/proc"
 	"fmt"
 	"io"
 	"net"
@@ -41,7 +42,7 @@ func cuerpoCortado(_ context.Context, s *sesion) []resultado {
 	for _, c := range casos {
 		atendida(s.pas, 5*time.Second) // a pooled connection to the revisor, as in use
 		time.Sleep(100 * time.Millisecond)
-		antes := descriptores(s.pas.cmd.Process.Pid)
+		antes := proc.Descriptores(s.pas.cmd.Process.Pid)
 		const n = 50
 		var peor atomic.Int64
 		var respuestas conteo
@@ -74,7 +75,7 @@ func cuerpoCortado(_ context.Context, s *sesion) []resultado {
 			respuestas.sumar(strings.TrimSpace(string(b[:k])))
 		})
 		time.Sleep(time.Second)
-		despues := descriptores(s.pas.cmd.Process.Pid)
+		despues := proc.Descriptores(s.pas.cmd.Process.Pid)
 		ok := despues <= antes+10
 		detalle := fmt.Sprintf("%s: 1 s después la pasarela tiene %d descriptores (antes %d)", c.nombre, despues, antes)
 		if c.responde {
@@ -302,7 +303,7 @@ func conexionesOciosas(_ context.Context, s *sesion) []resultado {
 			mu.Unlock()
 		})
 		time.Sleep(200 * time.Millisecond)
-		enServidor := descriptores(srv.cmd.Process.Pid)
+		enServidor := proc.Descriptores(srv.cmd.Process.Pid)
 		detalle, ok := atendida(srv, 2*time.Second)
 		ok = ok && enServidor < int64(s.t.ociosas)
 		for _, c := range abiertas {

@@ -5,13 +5,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cursohttp/internal/proc"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -109,7 +109,7 @@ func (s *servidor) medir() {
 			return
 		case <-t.C:
 		}
-		rss, fds := estadoDe(s.cmd.Process.Pid, "VmRSS")*1024, descriptores(s.cmd.Process.Pid)
+		rss, fds := proc.Estado(s.cmd.Process.Pid, "VmRSS")*1024, proc.Descriptores(s.cmd.Process.Pid)
 		s.mu.Lock()
 		s.rssPico, s.fdPico = max(s.rssPico, rss), max(s.fdPico, fds)
 		s.mu.Unlock()
@@ -119,7 +119,7 @@ func (s *servidor) medir() {
 // pico returns the peaks since the last call and starts again from what the server holds now.
 func (s *servidor) pico() (rss, fds int64) {
 	pid := s.cmd.Process.Pid
-	ahoraRSS, ahoraFds := estadoDe(pid, "VmRSS")*1024, descriptores(pid)
+	ahoraRSS, ahoraFds := proc.Estado(pid, "VmRSS")*1024, proc.Descriptores(pid)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	rss, fds = max(s.rssPico, ahoraRSS), max(s.fdPico, ahoraFds)
@@ -128,40 +128,7 @@ func (s *servidor) pico() (rss, fds int64) {
 }
 
 // picoTotal is the peak resident memory of the whole run, as the kernel kept it.
-func (s *servidor) picoTotal() int64 { return estadoDe(s.cmd.Process.Pid, "VmHWM") * 1024 }
-
-// estadoDe reads a field of /proc/PID/status as a number (kB for Vm* fields); -1 where there is
-// no /proc.
-func estadoDe(pid int, campo string) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return -1
-	}
-	for _, l := range bytes.Split(b, []byte("\n")) {
-		if c := strings.Fields(string(l)); len(c) >= 2 && c[0] == campo+":" {
-			n, _ := strconv.ParseInt(c[1], 10, 64)
-			return n
-		}
-	}
-	return -1
-}
-
-// descriptores counts a process's open file descriptors; -1 where there is no /proc.
-func descriptores(pid int) int64 {
-	d, err := os.Open("/proc/" + strconv.Itoa(pid) + "/fd")
-	if err != nil {
-		return -1
-	}
-	defer d.Close()
-	n := int64(0)
-	for {
-		nombres, err := d.Readdirnames(4096)
-		n += int64(len(nombres))
-		if err != nil {
-			return n
-		}
-	}
-}
+func (s *servidor) picoTotal() int64 { return proc.Estado(s.cmd.Process.Pid, "VmHWM") * 1024 }
 
 // bitacora keeps what a server logged.
 type bitacora struct {

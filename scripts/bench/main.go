@@ -16,9 +16,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
+	"cursohttp/internal/proc"
 	"errors"
 	"flag"
 	"fmt"
@@ -240,21 +240,7 @@ func medianaDeArranque(c configuracion, dir, nombre, ruta string, args func(puer
 }
 
 // estadoDe reads a field of /proc/PID/status as a number (kB for Vm* fields).
-func estadoDe(pid int, campo string) int64 {
-	f, err := os.Open(filepath.Join("/proc", strconv.Itoa(pid), "status"))
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		if campos := strings.Fields(s.Text()); len(campos) >= 2 && campos[0] == campo+":" {
-			n, _ := strconv.ParseInt(campos[1], 10, 64)
-			return n
-		}
-	}
-	return 0
-}
+func estadoDe(pid int, campo string) int64 { return max(proc.Estado(pid, campo), 0) }
 
 // rss is the resident memory of a process in bytes.
 func rss(pid int) int64 { return estadoDe(pid, "VmRSS") * 1024 }
