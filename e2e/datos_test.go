@@ -125,35 +125,7 @@ func probarKill9(t *testing.T, donde string) {
 	<-listo
 	wg.Wait()
 
-	hechos, noHechos := 0, 0
-	for _, a := range corridas {
-		lineas := strings.Split(strings.TrimSpace(a.salida), "\n")
-		a.lineaFinal = lineas[len(lineas)-1]
-		switch a.codigo {
-		case 0:
-			hechos++
-			m := linea201.FindStringSubmatch(a.salida)
-			if m == nil {
-				t.Errorf("%s salió con 0 sin un 201:\n%s", a.nombre, a.salida)
-				continue
-			}
-			var id float64
-			if _, err := fmt.Sscanf(m[1], `{"id":%g,`, &id); err != nil {
-				t.Errorf("%s: 201 con %q", a.nombre, m[1])
-			}
-			a.id = id
-		case 1:
-			noHechos++
-			m := lineaAgotado.FindStringSubmatch(a.lineaFinal)
-			if m == nil {
-				t.Errorf("%s salió con 1 sin la frase del curso:\n%s", a.nombre, a.salida)
-				continue
-			}
-			a.llave = m[1]
-		default:
-			t.Errorf("%s salió con %d:\n%s", a.nombre, a.codigo, a.salida)
-		}
-	}
+	hechos, noHechos := desenlaces(t, corridas)
 	// Done once, with the id its 201 named: a 201 that came back was recorded before any crash
 	// that followed it.
 	ids := map[string]float64{}
