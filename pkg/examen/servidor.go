@@ -88,20 +88,25 @@ func (s sondaServidor) cuantos(ctx context.Context, credencial, nombre string) (
 	if err != nil {
 		return 0, err
 	}
-	v, _ := nodejs.DecodificarJSON(c.cuerpo)
+	return Llamados(c.cuerpo, nombre), nil
+}
+
+// Llamados counts the services named nombre in a revisor's listing, the body of GET /servicios
+// ({"servicios":[…]}); a body that is not one counts none.
+func Llamados(listado []byte, nombre string) int {
+	v, _ := nodejs.DecodificarJSON(listado)
 	o, _ := v.(nodejs.Objeto)
 	lista, _ := o.Valor("servicios")
+	servicios, _ := lista.([]any)
 	n := 0
-	if servicios, ok := lista.([]any); ok {
-		for _, x := range servicios {
-			if so, ok := x.(nodejs.Objeto); ok {
-				if nom, _ := so.Texto("nombre"); nom == nombre {
-					n++
-				}
+	for _, x := range servicios {
+		if so, ok := x.(nodejs.Objeto); ok {
+			if nom, _ := so.Texto("nombre"); nom == nombre {
+				n++
 			}
 		}
 	}
-	return n, nil
+	return n
 }
 
 const urlBuena = curso.URLLaboratorio + "/codigo/200"

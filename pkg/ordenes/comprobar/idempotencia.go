@@ -3,6 +3,7 @@ package comprobar
 import (
 	"bytes"
 	"context"
+	"cursohttp/pkg/examen"
 	"fmt"
 	"io"
 	"net/http"
@@ -102,20 +103,7 @@ func (c idemComprobador) cuantos(ctx context.Context, nombre string) (int, error
 	if err != nil {
 		return 0, err
 	}
-	v, _ := nodejs.DecodificarJSON(b)
-	o, _ := v.(nodejs.Objeto)
-	lista, _ := o.Valor("servicios")
-	n := 0
-	if servicios, ok := lista.([]any); ok {
-		for _, s := range servicios {
-			if so, ok := s.(nodejs.Objeto); ok {
-				if nom, _ := so.Texto("nombre"); nom == nombre {
-					n++
-				}
-			}
-		}
-	}
-	return n, nil
+	return examen.Llamados(b, nombre), nil
 }
 
 type idemCaso struct {
