@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -47,33 +46,15 @@ func TestMain(m *testing.M) {
 	os.Exit(codigo)
 }
 
-// salidaSegura is the controller's Out, read while it writes (PrimerPlano).
-type salidaSegura struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *salidaSegura) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *salidaSegura) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // nuevoControl is a controller for the three real servers on free ports, with its own lab folder.
-func nuevoControl(t *testing.T) (*Control, *salidaSegura) {
+func nuevoControl(t *testing.T) (*Control, *prueba.Buffer) {
 	t.Helper()
 	if binarios == "" {
 		t.Skip("arranca los programas construidos (sin -short)")
 	}
 	p := prueba.PuertosLibres(t, 3)
 	lab, rev, pas := p[0], p[1], p[2]
-	out := &salidaSegura{}
+	out := &prueba.Buffer{}
 	c := &Control{
 		Dir: t.TempDir(),
 		Bin: binarios,

@@ -57,7 +57,7 @@ func TestPanelArrancaYSeDetiene(t *testing.T) {
 	p := prueba.PuertosLibres(t, 4)
 	puertos := Puertos{Revisor: p[0], Laboratorio: p[1], Pasarela: p[2], Panel: p[3]}
 	dir := t.TempDir()
-	var dijo salidaSegura
+	var dijo prueba.Buffer
 	c := &Control{Dir: dir, Bin: binarios, Escuchan: puertos, Panel: true, Out: &dijo}
 	ctx := context.Background()
 	if err := c.Arrancar(ctx); err != nil {
