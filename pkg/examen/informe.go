@@ -43,17 +43,7 @@ func (inf *Informe) Codigo() int {
 // or on the client's own randomness beyond its verdicts: the same seed gives the same report.
 func (inf *Informe) Escribir(w io.Writer) {
 	fmt.Fprintf(w, "comprobar cliente: %s, %d altas con la semilla %d\n\n", inf.Orden, len(inf.Intenciones), inf.Semilla)
-	for _, c := range inf.Comprobaciones {
-		marca := "ok   "
-		if !c.Paso {
-			marca = "FALLA"
-		}
-		fmt.Fprintf(w, "%s %-20s %s\n", marca, c.ID, c.Linea)
-		for _, d := range c.Detalles {
-			fmt.Fprintf(w, "      %s\n", d)
-		}
-	}
-	fmt.Fprintf(w, "\n%d de %d comprobaciones del cliente pasaron\n", inf.Pasaron(), len(inf.Comprobaciones))
+	escribirLista(w, inf.Comprobaciones, 20, "del cliente")
 }
 
 // intencionJSON is an intent as --json shows it: only what does not depend on timing.

@@ -312,6 +312,12 @@ func ComprobarServidor(ctx context.Context, o OpcionesServidor) ([]Comprobacion,
 // EscribirComprobaciones prints checks as the course's checkers do, with «N de M … pasaron» at the
 // end, que naming what was checked («del servidor»).
 func EscribirComprobaciones(w io.Writer, cs []Comprobacion, que string) {
+	escribirLista(w, cs, 23, que)
+}
+
+// escribirLista is the checkers' list: «ok» or «FALLA», the check's id in a column ancho wide and
+// its line, the failures indented below, and «N de M comprobaciones que pasaron» at the end.
+func escribirLista(w io.Writer, cs []Comprobacion, ancho int, que string) {
 	bien := 0
 	for _, c := range cs {
 		marca := "ok   "
@@ -320,7 +326,7 @@ func EscribirComprobaciones(w io.Writer, cs []Comprobacion, que string) {
 		} else {
 			marca = "FALLA"
 		}
-		fmt.Fprintf(w, "%s %-23s %s\n", marca, c.ID, c.Linea)
+		fmt.Fprintf(w, "%s %-*s %s\n", marca, ancho, c.ID, c.Linea)
 		for _, d := range c.Detalles {
 			fmt.Fprintf(w, "      %s\n", d)
 		}
