@@ -26,6 +26,22 @@ cliente_sin_servidor() {
   "$GO" list -deps ./cmd/alta-segura | grep -E '^cursohttp/pkg/(servidor|revisor|pasarela|laboratorio|panel|lab|control)$'
   return 0
 }
+# Each server links no other server's package (issue 33): laboratorio (the bench, its throwaway
+# servers, the lab controller and the panel) reads the revisor's document and problem pages from
+# leaves (pkg/documentoapi, pkg/explicaciones), and the gateway needs nothing of the others.
+servidores_separados() {
+  "$GO" list -deps ./cmd/laboratorio | grep -E '^cursohttp/pkg/(revisor|pasarela|sonda|almacen|datos|idempotencia|examen|altasegura|agentemcp|ordenes(/.*)?)$' | sed 's|^|laboratorio enlaza |'
+  "$GO" list -deps ./cmd/pasarela | grep -E '^cursohttp/pkg/(revisor|laboratorio|panel|control|hostil|sonda|almacen|datos|idempotencia|examen|altasegura|agentemcp|ordenes(/.*)?)$' | sed 's|^|pasarela enlaza |'
+  return 0
+}
+# No package name is used twice (issue 33): a reader who meets «servidor.» or «openapi.» knows which
+# one it is without looking at the imports. Commands (main) and test packages aside.
+nombres_repetidos() {
+  "$GO" list -f '{{if ne .Name "main"}}{{.Name}} {{.ImportPath}}{{end}}' ./... | sort | awk '
+    NF == 0 { next }
+    $1 == prev { if (!shown) print "el nombre «" $1 "» lo llevan " prevpath " y " $2; else print "el nombre «" $1 "» lo lleva también " $2; shown = 1; next }
+    { prev = $1; prevpath = $2; shown = 0 }'
+}
 # Only the revisor keeps data: the other programs link neither SQLite nor PostgreSQL's driver (they
 # were most of laboratorio's 27 MB when «lab vaciar» erased the data itself).
 sin_bases() {
@@ -73,6 +89,8 @@ correr "deadcode -test" sin_salida deadcode -test ./...
 correr "programas sin paquetes de prueba" sin_salida enlazan_pruebas
 correr "alta-segura sin código de servidor" sin_salida cliente_sin_servidor
 correr "laboratorio, pasarela y alta-segura sin SQLite ni pgx" sin_salida sin_bases
+correr "laboratorio y pasarela sin código de otro servidor" sin_salida servidores_separados
+correr "ningún nombre de paquete repetido" sin_salida nombres_repetidos
 correr "pruebas que esperan eventos (10 time.Sleep como mucho, comentados)" sin_salida esperas_en_pruebas
 wait
 

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"cursohttp/pkg/openapi"
+	"cursohttp/pkg/documentoapi"
 )
 
 // revisor openapi prints the final revisor's document, --leccion 4 Lesson 4's, and refuses a
 // lesson the revisor has no version of.
 func TestOrdenOpenAPI(t *testing.T) {
 	t.Parallel()
-	for args, want := range map[string][]byte{"openapi": openapi.Documento(), "openapi --leccion 6": openapi.Documento(), "openapi --leccion 4": openapi.DocumentoLeccion4()} {
+	for args, want := range map[string][]byte{"openapi": documentoapi.Documento(), "openapi --leccion 6": documentoapi.Documento(), "openapi --leccion 4": documentoapi.DocumentoLeccion4()} {
 		var out, errs bytes.Buffer
 		if codigo := run(context.Background(), strings.Fields(args), strings.NewReader(""), &out, &errs); codigo != 0 || !bytes.Equal(out.Bytes(), want) {
 			t.Errorf("revisor %s: código %d, %d bytes (se esperaban %d) %s", args, codigo, out.Len(), len(want), errs.String())

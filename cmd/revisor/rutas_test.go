@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"cursohttp/pkg/openapi"
+	"cursohttp/pkg/documentoapi"
 )
 
 // The route list of «revisor --help» is the route table's: every path of the OpenAPI document,
@@ -19,7 +19,7 @@ func TestLaAyudaNombraCadaRuta(t *testing.T) {
 	var doc struct {
 		Paths map[string]map[string]json.RawMessage `json:"paths"`
 	}
-	if err := json.Unmarshal(openapi.Documento(), &doc); err != nil {
+	if err := json.Unmarshal(documentoapi.Documento(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if len(doc.Paths) < 5 {

@@ -9,7 +9,7 @@ import (
 
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/decision"
-	"cursohttp/pkg/openapi"
+	"cursohttp/pkg/documentoapi"
 	"cursohttp/pkg/problema"
 )
 
@@ -48,7 +48,7 @@ func agregarRecursos(s *mcp.Server) {
 		MIMEType:    TipoOpenAPI},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{
-				URI: RecursoOpenAPI, MIMEType: TipoOpenAPI, Text: string(openapi.Documento()),
+				URI: RecursoOpenAPI, MIMEType: TipoOpenAPI, Text: string(documentoapi.Documento()),
 			}}}, nil
 		})
 	s.AddPrompt(&mcp.Prompt{

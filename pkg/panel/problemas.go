@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"cursohttp/pkg/explicar"
-	"cursohttp/pkg/openapi"
+	"cursohttp/pkg/documentoapi"
+	"cursohttp/pkg/explicaciones"
 )
 
 // The documentation the panel serves beside the timeline (issue 26): the revisor's OpenAPI
@@ -35,20 +35,20 @@ func documentacion(w http.ResponseWriter, r *http.Request) bool {
 	}
 	switch ruta := r.URL.Path; {
 	case ruta == RutaOpenAPI:
-		w.Header().Set("Content-Type", openapi.TipoMedio)
-		w.Write(openapi.Documento())
+		w.Header().Set("Content-Type", documentoapi.TipoMedio)
+		w.Write(documentoapi.Documento())
 	case ruta == RutaLeerOpenAPI:
-		ops, err := operacionesDe(openapi.Documento())
+		ops, err := operacionesDe(documentoapi.Documento())
 		if err != nil {
 			http.Error(w, "el documento OpenAPI no se pudo leer: "+err.Error(), http.StatusInternalServerError)
 			return true
 		}
 		escribirPagina(w, datosPagina{Titulo: "La API del revisor", Operaciones: ops})
 	case ruta == RutaProblemas || ruta == prefijoProblemas:
-		escribirPagina(w, datosPagina{Titulo: "Los problemas del revisor", Paginas: explicar.Paginas()})
+		escribirPagina(w, datosPagina{Titulo: "Los problemas del revisor", Paginas: explicaciones.Paginas()})
 	case strings.HasPrefix(ruta, prefijoProblemas):
 		nombre := strings.TrimPrefix(ruta, prefijoProblemas)
-		for _, p := range explicar.Paginas() {
+		for _, p := range explicaciones.Paginas() {
 			if p.Nombre() == nombre {
 				escribirPagina(w, datosPagina{Titulo: nombre + " — los problemas del revisor", Pagina: &p})
 				return true
@@ -63,8 +63,8 @@ func documentacion(w http.ResponseWriter, r *http.Request) bool {
 
 type datosPagina struct {
 	Titulo      string
-	Pagina      *explicar.Pagina
-	Paginas     []explicar.Pagina
+	Pagina      *explicaciones.Pagina
+	Paginas     []explicaciones.Pagina
 	Operaciones []operacionLegible
 }
 

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"cursohttp/internal/prueba/servidortest"
-	"cursohttp/pkg/openapi"
+	"cursohttp/pkg/documentoapi"
+	"cursohttp/pkg/problema"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/variantes"
 )
@@ -31,7 +32,7 @@ func TestDocumentacionDelPanel(t *testing.T) {
 	base := servidortest.Nuevo(t, Nuevo(Opciones{})).URL
 
 	codigo, tipo, doc := leer(t, base+RutaOpenAPI)
-	if codigo != 200 || tipo != "application/json" || !bytes.Equal([]byte(doc), openapi.Documento()) {
+	if codigo != 200 || tipo != "application/json" || !bytes.Equal([]byte(doc), documentoapi.Documento()) {
 		t.Errorf("/openapi.json: %d %s, %d bytes", codigo, tipo, len(doc))
 	}
 	codigo, _, pagina := leer(t, base+"/problemas/llave-en-curso")
@@ -42,7 +43,7 @@ func TestDocumentacionDelPanel(t *testing.T) {
 		}
 	}
 	_, _, indice := leer(t, base+"/problemas")
-	for _, c := range revisor.Catalogo() {
+	for _, c := range problema.DelRevisor() {
 		if !strings.Contains(indice, `href="/problemas/`+string(c)+`"`) {
 			t.Errorf("/problemas no enlaza %s", c)
 		}

@@ -103,6 +103,20 @@ func Claves() []Clave {
 	return claves
 }
 
+// DelRevisor is every problem type the revisor can answer, in the order of the gate and then the
+// handlers (the order of the problem pages and of the OpenAPI document's schemas).
+func DelRevisor() []Clave {
+	return []Clave{
+		RutaInexistente, MetodoNoAdmitido, CredencialInvalida, PermisoInsuficiente,
+		EnMantenimiento, VersionRetirada, TipoNoAdmitido, CuerpoDemasiadoGrande,
+		CuerpoIlegible, DatosInvalidos, DestinoProhibido, ServicioInexistente,
+		ServicioRetirado, RevisionInexistente, NombreRepetido, DemasiadosServicios,
+		LlaveEnCurso, LlaveReutilizada, AltasEnCurso, FaltaCondicion,
+		EtiquetaVencida, DemasiadasRevisiones, DemasiadasConsultas, ErrorInterno,
+		RespuestaInvalida, ServicioLento,
+	}
+}
+
 // Opcion adjusts one problem response.
 type Opcion func(*opciones)
 

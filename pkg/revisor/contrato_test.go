@@ -89,7 +89,7 @@ func probarContrato(t *testing.T, p variantes.Eleccion) {
 		t.Fatal(err)
 	}
 	cob := &contrato.Cobertura{}
-	// The first answer of each type (not a HEAD's) is the example on its page (pkg/explicar).
+	// The first answer of each type (not a HEAD's) is the example on its page (pkg/explicaciones).
 	ejemplos := map[problema.Clave]grabacion.Intercambio{}
 	var labs []string
 	anotar := func(e *entorno) {
@@ -184,14 +184,14 @@ func probarContrato(t *testing.T, p variantes.Eleccion) {
 	}
 }
 
-var actualizar = flag.Bool("actualizar", false, "reescribe los ejemplos de pkg/explicar/ejemplos con lo que respondió el revisor")
+var actualizar = flag.Bool("actualizar", false, "reescribe los ejemplos de pkg/explicaciones/ejemplos con lo que respondió el revisor")
 
 // claveDe is the catalogue entry of a documented answer (about:blank types by their status).
 func claveDe(r contrato.Respuesta) (problema.Clave, bool) {
 	if r.Tipo == "" {
 		return "", false
 	}
-	for _, c := range Catalogo() {
+	for _, c := range problema.DelRevisor() {
 		if t := problema.Buscar(c); t.Type == r.Tipo && t.Status == r.Codigo {
 			return c, true
 		}
@@ -203,8 +203,8 @@ func claveDe(r contrato.Respuesta) (problema.Clave, bool) {
 // shows it: the request, the status line, the headers that carry meaning and the body.
 func compararEjemplos(t *testing.T, ejemplos map[problema.Clave]grabacion.Intercambio, labs []string) {
 	t.Helper()
-	dir := filepath.Join("..", "explicar", "ejemplos")
-	for _, c := range Catalogo() {
+	dir := filepath.Join("..", "explicaciones", "ejemplos")
+	for _, c := range problema.DelRevisor() {
 		i, ok := ejemplos[c]
 		if !ok {
 			t.Errorf("ninguna respuesta de %s para su página", c)

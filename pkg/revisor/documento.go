@@ -585,7 +585,7 @@ func (d *documentador) componentes() nodejs.Objeto {
 				"detail", o("type", "string", "description", "Esta ocurrencia, para personas: no se interpreta."),
 				"instance", o("type", "string", "description", "La ruta pedida, o urn:uuid:… con la referencia de un 500."),
 			))})
-		for _, c := range Catalogo() {
+		for _, c := range problema.DelRevisor() {
 			esquemas = append(esquemas, nodejs.Campo{Nombre: NombreEsquema(c), Valor: esquemaProblema(c)})
 		}
 	}
@@ -633,20 +633,6 @@ func (d *documentador) componentes() nodejs.Objeto {
 		"parameters", parametros,
 		"responses", respuestas,
 	)
-}
-
-// Catalogo is every problem type the revisor can answer, in the order of the gate and then the
-// handlers (the order of the pages and of the document's schemas).
-func Catalogo() []problema.Clave {
-	return []problema.Clave{
-		problema.RutaInexistente, problema.MetodoNoAdmitido, problema.CredencialInvalida, problema.PermisoInsuficiente,
-		problema.EnMantenimiento, problema.VersionRetirada, problema.TipoNoAdmitido, problema.CuerpoDemasiadoGrande,
-		problema.CuerpoIlegible, problema.DatosInvalidos, problema.DestinoProhibido, problema.ServicioInexistente,
-		problema.ServicioRetirado, problema.RevisionInexistente, problema.NombreRepetido, problema.DemasiadosServicios,
-		problema.LlaveEnCurso, problema.LlaveReutilizada, problema.AltasEnCurso, problema.FaltaCondicion,
-		problema.EtiquetaVencida, problema.DemasiadasRevisiones, problema.DemasiadasConsultas, problema.ErrorInterno,
-		problema.RespuestaInvalida, problema.ServicioLento,
-	}
 }
 
 // esquemaProblema is a type's schema: the Problem with its type, title and status fixed, and its

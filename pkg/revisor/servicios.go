@@ -94,7 +94,7 @@ func (rv *Revisor) encontrar(c *contexto, id string) (almacen.Servicio, bool) {
 
 // rechazarDatos answers 422 with every field that cannot be fulfilled: in Lesson 4, one
 // "campo: detalle" line each; from Lesson 5, the errors extension.
-func (rv *Revisor) rechazarDatos(c *contexto, fallas []Falla) {
+func (rv *Revisor) rechazarDatos(c *contexto, fallas []CampoInvalido) {
 	if rv.programa.EnLeccion4() {
 		lineas := make([]string, len(fallas))
 		for i, f := range fallas {
@@ -613,7 +613,7 @@ func (rv *Revisor) cambiarMantenimiento(c *contexto) {
 	}
 	activo, esBool := valor(datos, "activo").(bool)
 	if !esBool {
-		rv.rechazarDatos(c, []Falla{{"activo", "debe ser true o false"}})
+		rv.rechazarDatos(c, []CampoInvalido{{"activo", "debe ser true o false"}})
 		return
 	}
 	if err := rv.almacen.PonerMantenimiento(c.r.Context(), activo); err != nil {

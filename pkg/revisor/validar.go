@@ -22,8 +22,9 @@ const (
 	URLMaxima = topes.URL
 )
 
-// Falla is one field that cannot be fulfilled; it becomes {detail, pointer: "#/<campo>"} in errors.
-type Falla struct {
+// CampoInvalido is one field that cannot be fulfilled; it becomes {detail, pointer: "#/<campo>"} in
+// the errors of a datos-invalidos answer.
+type CampoInvalido struct {
 	Campo   string
 	Detalle string
 }
@@ -31,28 +32,28 @@ type Falla struct {
 // Validar checks a registration or a PUT body the way the course's JavaScript does — typeof,
 // String.prototype.trim, length in UTF-16 units, Number.isInteger, new URL() — and lists every
 // failing field, in the order nombre, url, limite_ms, not only the first.
-func Validar(datos nodejs.Objeto) (almacen.Datos, []Falla) {
-	var fallas []Falla
+func Validar(datos nodejs.Objeto) (almacen.Datos, []CampoInvalido) {
+	var fallas []CampoInvalido
 	nombre, esTexto := valor(datos, "nombre").(string)
 	if !esTexto || nodejs.Recortar(nombre) == "" || nodejs.Largo(nombre) > NombreMaximo {
-		fallas = append(fallas, Falla{"nombre", "debe ser un texto de 1 a 40 caracteres"})
+		fallas = append(fallas, CampoInvalido{"nombre", "debe ser un texto de 1 a 40 caracteres"})
 	}
 	url, urlEsTexto := valor(datos, "url").(string)
 	switch {
 	case urlEsTexto && nodejs.Largo(url) > URLMaxima:
-		fallas = append(fallas, Falla{"url", "debe tener como mucho " + strconv.Itoa(URLMaxima) + " caracteres"})
+		fallas = append(fallas, CampoInvalido{"url", "debe tener como mucho " + strconv.Itoa(URLMaxima) + " caracteres"})
 	case urlEsTexto && len(url) > URLMaxima:
 		// Bytes too, so that what a URL makes the revisor hold does not triple with characters
 		// outside ASCII (3 teams × 10,000 services once reached 460 MB that way).
-		fallas = append(fallas, Falla{"url", "debe ocupar como mucho " + strconv.Itoa(URLMaxima) + " bytes en UTF-8"})
+		fallas = append(fallas, CampoInvalido{"url", "debe ocupar como mucho " + strconv.Itoa(URLMaxima) + " bytes en UTF-8"})
 	case !urlEsTexto || !esHTTP(url):
-		fallas = append(fallas, Falla{"url", "debe ser una dirección http o https"})
+		fallas = append(fallas, CampoInvalido{"url", "debe ser una dirección http o https"})
 	}
 	limite := LimitePorOmision
 	if v, presente := datos.Valor("limite_ms"); presente {
 		n, esNumero := v.(float64)
 		if !esNumero || n != math.Trunc(n) || math.IsInf(n, 0) || n < LimiteMinimoMs || n > LimiteMaximoMs {
-			fallas = append(fallas, Falla{"limite_ms", "debe ser un entero entre 100 y 10000"})
+			fallas = append(fallas, CampoInvalido{"limite_ms", "debe ser un entero entre 100 y 10000"})
 		} else {
 			limite = int(n)
 		}

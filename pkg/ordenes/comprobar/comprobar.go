@@ -17,7 +17,7 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/comprobar/cliente"
-	delservidor "cursohttp/pkg/ordenes/comprobar/servidor"
+	"cursohttp/pkg/ordenes/comprobar/delservidor"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/variantes"

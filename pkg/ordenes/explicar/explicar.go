@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/explicar"
+	"cursohttp/pkg/explicaciones"
 )
 
 // NuevoCmd builds the order; the pages go to out.
@@ -33,7 +33,7 @@ los type de ese código.`,
 				if len(args) > 0 {
 					return cli.UsoMal("%s: --lista no lleva nombre", c.CommandPath())
 				}
-				for _, p := range explicar.Paginas() {
+				for _, p := range explicaciones.Paginas() {
 					fmt.Fprintf(out, "%-26s %d  %s\n", p.Nombre(), p.Tipo.Status, p.Tipo.Title)
 				}
 				return nil
@@ -41,7 +41,7 @@ los type de ese código.`,
 			if len(args) == 0 {
 				return cli.UsoMal("%s: falta el nombre de un type o un código; «%s --lista» los muestra", c.CommandPath(), c.CommandPath())
 			}
-			ps, err := explicar.Buscar(args[0])
+			ps, err := explicaciones.Buscar(args[0])
 			if err != nil {
 				return cli.UsoMal("%s: %v", c.CommandPath(), err)
 			}

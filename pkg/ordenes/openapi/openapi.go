@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
-	documento "cursohttp/pkg/openapi"
+	"cursohttp/pkg/documentoapi"
 )
 
 // NuevoCmd builds the order; the document goes to out.
@@ -27,10 +27,10 @@ Las pruebas validan contra él cada respuesta del revisor. El panel del laborato
 		RunE: func(c *cobra.Command, _ []string) error {
 			switch leccion {
 			case 4:
-				_, err := out.Write(documento.DocumentoLeccion4())
+				_, err := out.Write(documentoapi.DocumentoLeccion4())
 				return err
 			case 6, 7:
-				_, err := out.Write(documento.Documento())
+				_, err := out.Write(documentoapi.Documento())
 				return err
 			}
 			return cli.UsoMal("%s: --leccion: el revisor tiene versiones de las lecciones 4, 6 y 7, no de «%d»", c.CommandPath(), leccion)

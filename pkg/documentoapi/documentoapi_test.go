@@ -1,14 +1,18 @@
-package openapi_test
+package documentoapi_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
-	"cursohttp/pkg/openapi"
+	"cursohttp/pkg/documentoapi"
+	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/variantes"
 )
 
 // redocly is the linter pinned in scripts/npm (npm ci --prefix scripts/npm installs it).
@@ -34,7 +38,7 @@ func TestRedoclyAceptaElDocumento(t *testing.T) {
 		t.Skip("Redocly tarda unos segundos por documento: corre sin -short (make unit, CI)")
 	}
 	linter := redocly(t)
-	for nombre, doc := range map[string][]byte{"final": openapi.Documento(), "leccion4": openapi.DocumentoLeccion4()} {
+	for nombre, doc := range map[string][]byte{"final": documentoapi.Documento(), "leccion4": documentoapi.DocumentoLeccion4()} {
 		t.Run(nombre, func(t *testing.T) {
 			t.Parallel()
 			archivo := filepath.Join(t.TempDir(), "revisor.json")
@@ -77,5 +81,42 @@ func TestRedoclyAceptaElDocumento(t *testing.T) {
 			}
 			t.Logf("redocly lint: 0 errores, %d avisos", avisos)
 		})
+	}
+}
+
+// The embedded files are what the revisor builds now from its route table and catalogue: a route,
+// a status or a problem type changed without «go generate ./pkg/documentoapi» fails here, before
+// the panel or the MCP server serve an old document.
+func TestLosArchivosSonLosDelRevisor(t *testing.T) {
+	t.Parallel()
+	const regenera = "los archivos de pkg/documentoapi no son los que el revisor genera ahora: go generate ./pkg/documentoapi"
+	if !bytes.Equal(documentoapi.Documento(), revisor.Documento(variantes.Eleccion{})) {
+		t.Error("revisor.json: " + regenera)
+	}
+	if !bytes.Equal(documentoapi.DocumentoLeccion4(), revisor.Documento(variantes.Eleccion{Leccion: 4})) {
+		t.Error("revisor-leccion4.json: " + regenera)
+	}
+	var quiere []documentoapi.Operacion
+	for _, o := range revisor.Operaciones(variantes.Eleccion{}) {
+		p := make([]string, len(o.Problemas))
+		for i, c := range o.Problemas {
+			p[i] = string(c)
+		}
+		quiere = append(quiere, documentoapi.Operacion{Metodo: o.Metodo, Ruta: o.Ruta, Problemas: p})
+	}
+	if !reflect.DeepEqual(documentoapi.Operaciones(), quiere) {
+		t.Error("operaciones.json: " + regenera)
+	}
+}
+
+// A caller that changes what it got does not change what the next one reads.
+func TestCadaLlamadaDaSuCopia(t *testing.T) {
+	t.Parallel()
+	d := documentoapi.Documento()
+	d[0] = 'x'
+	ops := documentoapi.Operaciones()
+	ops[0].Problemas[0] = "otro"
+	if documentoapi.Documento()[0] == 'x' || documentoapi.Operaciones()[0].Problemas[0] == "otro" {
+		t.Fatal("el documento embebido cambió con lo que hizo un llamador")
 	}
 }

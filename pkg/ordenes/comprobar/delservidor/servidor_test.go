@@ -1,4 +1,4 @@
-package servidor
+package delservidor
 
 import (
 	"bytes"

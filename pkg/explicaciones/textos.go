@@ -1,4 +1,4 @@
-package explicar
+package explicaciones
 
 import "cursohttp/pkg/problema"
 

@@ -1,6 +1,6 @@
-// Package servidor is `revisor comprobar servidor`: the Idempotency-Key checks a server must pass
+// Package delservidor is `revisor comprobar servidor`: the Idempotency-Key checks a server must pass
 // beyond the course's five (revisor comprobar idempotencia, which stays the course's program).
-package servidor
+package delservidor
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package explicar_test
+package explicaciones_test
 
 import (
 	"net/http"
@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"cursohttp/internal/contrato"
-	"cursohttp/pkg/explicar"
+	"cursohttp/pkg/documentoapi"
+	"cursohttp/pkg/explicaciones"
 	"cursohttp/pkg/grabacion"
-	"cursohttp/pkg/openapi"
-	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/problema"
 )
 
 // Every type the revisor can answer has its page, whole: what happened, the table's action, the
@@ -19,13 +19,13 @@ import (
 // what the real revisor answered, and fails when one drifts).
 func TestCadaTypeTieneSuPagina(t *testing.T) {
 	t.Parallel()
-	c, err := contrato.Nuevo(openapi.Documento())
+	c, err := contrato.Nuevo(documentoapi.Documento())
 	if err != nil {
 		t.Fatal(err)
 	}
-	paginas := explicar.Paginas()
-	if len(paginas) != len(revisor.Catalogo()) {
-		t.Fatalf("%d páginas para %d types", len(paginas), len(revisor.Catalogo()))
+	paginas := explicaciones.Paginas()
+	if len(paginas) != len(problema.DelRevisor()) {
+		t.Fatalf("%d páginas para %d types", len(paginas), len(problema.DelRevisor()))
 	}
 	for _, p := range paginas {
 		if p.Que == "" || p.Llave == "" || len(p.Citas) == 0 || p.Decision.Accion == "" || p.Ejemplo == "" {
@@ -79,13 +79,13 @@ func leerEjemplo(t *testing.T, texto string) grabacion.Intercambio {
 func TestBuscar(t *testing.T) {
 	t.Parallel()
 	for nombre, want := range map[string]int{"llave-en-curso": 1, "https://revisor.example/problemas/llave-en-curso": 1, "409": 3, "404": 3, "500": 1} {
-		ps, err := explicar.Buscar(nombre)
+		ps, err := explicaciones.Buscar(nombre)
 		if err != nil || len(ps) != want {
 			t.Errorf("Buscar(%q): %d páginas, %v; se esperaban %d", nombre, len(ps), err, want)
 		}
 	}
 	for _, nombre := range []string{"no-existe", "418", "constructor"} {
-		if _, err := explicar.Buscar(nombre); err == nil {
+		if _, err := explicaciones.Buscar(nombre); err == nil {
 			t.Errorf("Buscar(%q) encontró algo", nombre)
 		}
 	}

@@ -1,4 +1,4 @@
-// Package explicar is the page behind each problem type the revisor answers (RFC 9457 §3.1.1: a
+// Package explicaciones is the page behind each problem type the revisor answers (RFC 9457 §3.1.1: a
 // type URI should lead a person to its documentation): what happened, what a client should do
 // (the decision table's action, pkg/decision), whether a retry with the same Idempotency-Key is
 // safe, an example response and where the lessons teach it. «revisor explicar» prints it; the
@@ -7,7 +7,7 @@
 // The examples in ejemplos/ are real responses: pkg/revisor's contract test writes them from what
 // the revisor answered in it (go test ./pkg/revisor -run TestContrato -actualizar) and fails when
 // one no longer matches.
-package explicar
+package explicaciones
 
 import (
 	"embed"
@@ -18,9 +18,8 @@ import (
 
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/decision"
+	"cursohttp/pkg/documentoapi"
 	"cursohttp/pkg/problema"
-	"cursohttp/pkg/revisor"
-	"cursohttp/pkg/variantes"
 )
 
 //go:embed ejemplos
@@ -58,16 +57,16 @@ func (p Pagina) Nombre() string { return string(p.Clave) }
 
 // Paginas are the pages of every type, in the catalogue's order.
 func Paginas() []Pagina {
-	ops := revisor.Operaciones(variantes.Eleccion{})
+	ops := documentoapi.Operaciones()
 	var ps []Pagina
-	for _, c := range revisor.Catalogo() {
+	for _, c := range problema.DelRevisor() {
 		t := problema.Buscar(c)
 		tipo := t.Type
 		d := decision.Decidir(t.Status, nil, &tipo)
 		e := textos[c]
 		p := Pagina{Clave: c, Tipo: t, Que: e.que, Decision: d, Citas: e.citas}
 		for _, op := range ops {
-			if slices.Contains(op.Problemas, c) {
+			if slices.Contains(op.Problemas, string(c)) {
 				p.Operaciones = append(p.Operaciones, op.Metodo+" "+op.Ruta)
 			}
 		}
