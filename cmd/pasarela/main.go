@@ -44,7 +44,7 @@ Authorization, Content-Type, Idempotency-Key, If-Match e If-None-Match, y el con
 traza W3C (traceparent y tracestate): con --log-json, --log-detalle o --panel la pasarela
 continúa la traza con un tramo propio; sin ellas la deja pasar tal como llegó.
 
-` + pasarela.AyudaModos + `
+` + pasarela.AyudaModos() + `
 
 La pasarela lleva un libro de lo que ve: de cada petición, qué respondió el revisor (o que
 nunca la vio) y qué recibió el cliente. Sus rutas propias no se reenvían:
