@@ -34,7 +34,7 @@ type Ejercicio struct {
 	// Correr runs the exercise's requests and programs and returns the real answer of every
 	// question by its ID. Nil when the suite cannot run it yet: SinCorrer says why.
 	Correr    func(ctx context.Context, c Corrida) (map[string]Real, error) `json:"-"`
-	SinCorrer string                                                      `json:"sin_correr,omitempty"`
+	SinCorrer string                                                        `json:"sin_correr,omitempty"`
 }
 
 // Real is what happened for one question: its canonical answer and the line that explains it.
@@ -81,12 +81,24 @@ func (e Ejercicio) Cita() string {
 	return "lección " + strconv.Itoa(e.Leccion) + ", §" + e.Seccion
 }
 
-// Buscar returns the exercises sel names: an exercise's ID, a section («6.5.4») or a lesson's
-// prefix («6.ejercicio»), in the catalogue's order.
+// Buscar returns the exercises sel names, in the catalogue's order: a section (6.5.4, or an
+// exercise of a lesson, 6.ejercicio-2, with every part of it), a lesson (6), or one exercise's ID.
 func Buscar(sel string) []Ejercicio {
 	var r []Ejercicio
 	for _, e := range Ejercicios() {
-		if e.ID == sel || e.Seccion == sel || strings.HasPrefix(e.ID, sel+"-") || strings.HasPrefix(e.ID, sel+".") {
+		seccion := strconv.Itoa(e.Leccion) + "." + strings.ReplaceAll(e.Seccion, " ", "-")
+		if e.Leccion == 0 {
+			seccion = e.Seccion
+		}
+		if e.Seccion == sel || seccion == sel || (e.Leccion != 0 && strconv.Itoa(e.Leccion) == sel) {
+			r = append(r, e)
+		}
+	}
+	if len(r) > 0 {
+		return r
+	}
+	for _, e := range Ejercicios() {
+		if e.ID == sel {
 			r = append(r, e)
 		}
 	}

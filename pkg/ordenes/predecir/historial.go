@@ -17,11 +17,11 @@ const TopeHistorial = 256 << 10
 
 // Entrada is one exercise answered and run: what a student (or, later, a class server) keeps.
 type Entrada struct {
-	Cuando     time.Time   `json:"cuando"`
-	Ejercicio  string      `json:"ejercicio"`
+	Cuando     time.Time    `json:"cuando"`
+	Ejercicio  string       `json:"ejercicio"`
 	Respuestas []Calificada `json:"respuestas"`
-	Aciertos   int         `json:"aciertos"`
-	Total      int         `json:"total"`
+	Aciertos   int          `json:"aciertos"`
+	Total      int          `json:"total"`
 }
 
 // Calificada is one question: the student's answer beside the run's.
