@@ -263,6 +263,26 @@ func leerRespuestas(lineas []string, es []Ejercicio) (map[string]map[string]stri
 	return r, nil
 }
 
+// completar offers, for Tab, the sections and exercises that start with what was typed, each with
+// its title and where the lesson asks it.
+func completar(_ *cobra.Command, args []string, empieza string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var r []cobra.Completion
+	secciones := map[string]bool{}
+	for _, e := range Ejercicios() {
+		if e.Leccion != 0 && !strings.HasPrefix(e.Seccion, "ejercicio ") && !secciones[e.Seccion] && strings.HasPrefix(e.Seccion, empieza) {
+			secciones[e.Seccion] = true
+			r = append(r, cobra.CompletionWithDesc(e.Seccion, "todos los de "+e.Cita()))
+		}
+		if strings.HasPrefix(e.ID, empieza) {
+			r = append(r, cobra.CompletionWithDesc(e.ID, e.Titulo+" ("+e.Cita()+")"))
+		}
+	}
+	return r, cobra.ShellCompDirectiveNoFileComp
+}
+
 // NuevoCmd is «revisor predecir»; runF nil runs Predecir.
 func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, Opciones) int) *cobra.Command {
 	if runF == nil {
@@ -290,7 +310,8 @@ Tus respuestas quedan en el historial (--historial); --ver-historial lo muestra.
   revisor predecir 7.ejercicio-2 --respuesta 413-accion=corregir --respuesta 413-reintenta=no …
   revisor predecir 6.ejercicio-2 --respuestas mis-respuestas.txt   (una PREGUNTA=VALOR por línea)
   revisor predecir --ver-historial`,
-		Args: entorno.HastaUnArgumento,
+		Args:              entorno.HastaUnArgumento,
+		ValidArgsFunction: completar,
 		RunE: func(c *cobra.Command, args []string) error {
 			if verHistorial {
 				es, err := Leer(historial)
