@@ -391,3 +391,24 @@ func TestPredecirEnLaTerminal(t *testing.T) {
 		t.Errorf("quedó un historial sin respuestas: %v", err)
 	}
 }
+
+// docs/predicciones.md lists every exercise, and no exercise that is gone.
+func TestLaPaginaListaCadaEjercicio(t *testing.T) {
+	t.Parallel()
+	texto, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "predicciones.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, e := range Ejercicios() {
+		ids[e.ID] = true
+		if !strings.Contains(string(texto), "| `"+e.ID+"` |") {
+			t.Errorf("docs/predicciones.md no tiene la fila de %s", e.ID)
+		}
+	}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([^`]+)` \\|").FindAllStringSubmatch(string(texto), -1) {
+		if _, esTipo := map[Tipo]bool{Codigo: true, Codigos: true, Numero: true, Numeros: true, Salida: true, Opcion: true, SiNo: true}[Tipo(m[1])]; !esTipo && !ids[m[1]] {
+			t.Errorf("docs/predicciones.md tiene una fila de %s, que no es un ejercicio", m[1])
+		}
+	}
+}
