@@ -33,6 +33,7 @@ type alta struct {
 	techos   []string // «espero entre 0 y N ms»: N of each jittered wait
 	esperas  []string // «el servidor pide esperar N s»: N of each Retry-After wait
 	fin      string
+	primera  string // its first attempt's line
 	ultima   string // its last line
 }
 
@@ -66,6 +67,9 @@ func correrAlta(ctx context.Context, c Corrida, o altasegura.Opciones) (alta, er
 		switch {
 		case reIntento.MatchString(l):
 			a.intentos++
+			if a.intentos == 1 {
+				a.primera = recortar(l)
+			}
 		case reTecho.MatchString(l):
 			a.techos = append(a.techos, reTecho.FindStringSubmatch(l)[1])
 		case reEspera.MatchString(l):
@@ -89,14 +93,15 @@ func correrAlta(ctx context.Context, c Corrida, o altasegura.Opciones) (alta, er
 
 func (a alta) porque() string {
 	if a.fin == finHecha {
-		return fmt.Sprintf("alta-segura salió con %d tras %d intento(s): el alta se hizo", a.salida, a.intentos)
+		return fmt.Sprintf("alta-segura salió con %d tras %s («%s»): el alta se hizo", a.salida, contar(a.intentos, "intento", "intentos"), a.primera)
 	}
-	return fmt.Sprintf("alta-segura salió con %d tras %d intento(s): «%s»", a.salida, a.intentos, a.ultima)
+	return fmt.Sprintf("alta-segura salió con %d tras %s: «%s»", a.salida, contar(a.intentos, "intento", "intentos"), a.ultima)
 }
 
 // guionMentira is one run of alta-segura against fig06_04.ts's fake gateway.
 type guionMentira struct {
-	nombre     string
+	nombre     string // the questions' prefix, and the service alta-segura registers
+	alta       string // the service's name when nombre is no name (the lesson gives none)
 	respuestas []string
 	limite     time.Duration // ALTA_LIMITE_MS
 }
@@ -107,7 +112,11 @@ func (g guionMentira) correr(ctx context.Context, c Corrida, l *Lab) (alta, int,
 	if err != nil {
 		return alta{}, 0, err
 	}
-	a, err := correrAlta(ctx, c, altasegura.Opciones{Nombre: g.nombre, URL: l.Laboratorio + "/codigo/200", Pasarela: base, Limite: g.limite})
+	nombre := g.nombre
+	if g.alta != "" {
+		nombre = g.alta
+	}
+	a, err := correrAlta(ctx, c, altasegura.Opciones{Nombre: nombre, URL: l.Laboratorio + "/codigo/200", Pasarela: base, Limite: g.limite})
 	return a, m.Peticiones(), err
 }
 
@@ -136,6 +145,18 @@ func estadoDe(ruta string) func(context.Context, Corrida, *Lab, []byte, string) 
 	}
 }
 
+// modoMantenimiento reads the mode as a client sees it: on, every other request answers 503.
+func modoMantenimiento(ctx context.Context, c Corrida, l *Lab, _ []byte, _ string) (string, error) {
+	res, err := peticion{metodo: "GET", ruta: "/servicios/2", credencial: "escritura-a"}.hacer(ctx, Corrida{}, l)
+	if err != nil {
+		return "", err
+	}
+	if res.Codigo == 503 {
+		return "el modo de mantenimiento encendido (GET /servicios/2 responde 503)", nil
+	}
+	return fmt.Sprintf("el modo de mantenimiento apagado (GET /servicios/2 responde %d)", res.Codigo), nil
+}
+
 func creado(_ context.Context, _ Corrida, _ *Lab, _ []byte, location string) (string, error) {
 	return "Location: " + location, nil
 }
@@ -146,7 +167,7 @@ var operacionesL6 = []operacion{
 		cuerpo: `{"nombre":"catalogo","url":"` + curso.URLLaboratorio + `/codigo/200","limite_ms":1500}`},
 		`PUT /servicios/1 con If-Match: * y {"nombre":"catalogo",…,"limite_ms":1500}`, estadoDe("/servicios/1")},
 	{peticion{metodo: "PUT", ruta: "/mantenimiento", credencial: "admin", cuerpo: `{"activo":false}`},
-		`PUT /mantenimiento con admin y {"activo":false}`, estadoDe("/servicios/2")},
+		`PUT /mantenimiento con admin y {"activo":false}`, modoMantenimiento},
 	{peticion{metodo: "POST", ruta: "/servicios/1/revisiones", credencial: "escritura-a"}, "POST /servicios/1/revisiones", creado},
 	{peticion{metodo: "DELETE", ruta: "/servicios/1", credencial: "escritura-a"}, "DELETE /servicios/1", estadoDe("/servicios/1")},
 	{peticion{metodo: "POST", ruta: "/servicios", credencial: "escritura-a", cabeceras: map[string]string{"Idempotency-Key": "ejercicio-1"},
@@ -204,7 +225,7 @@ func leccion6() []Ejercicio {
 							return nil, err
 						}
 						r[g.nombre+"-salida"] = Real{strconv.Itoa(a.salida), a.porque()}
-						r[g.nombre+"-peticiones"] = Real{strconv.Itoa(n), fmt.Sprintf("el servidor de mentira contó %d petición(es); lección 6, §6.5.4", n)}
+						r[g.nombre+"-peticiones"] = Real{strconv.Itoa(n), "el servidor de mentira contó " + contar(n, "petición", "peticiones") + " (lección 6, §6.5.4)"}
 					}
 					return r, nil
 				})
@@ -242,9 +263,9 @@ func leccion6() []Ejercicio {
 var estadosRevision = []string{almacen.Arriba, almacen.Lento, almacen.Caido}
 
 var guionesEjercicio2 = []guionMentira{
-	{nombre: "422", respuestas: []string{"422"}},
-	{nombre: "503-1-201", respuestas: []string{"503:1", "201"}},
-	{nombre: "409-en-curso-201", respuestas: []string{"409:en-curso", "201"}},
+	{nombre: "422", alta: "agenda", respuestas: []string{"422"}},
+	{nombre: "503-1-201", alta: "agenda", respuestas: []string{"503:1", "201"}},
+	{nombre: "409-en-curso-201", alta: "agenda", respuestas: []string{"409:en-curso", "201"}},
 }
 
 func correr502(ctx context.Context, c Corrida) (map[string]Real, error) {
@@ -312,6 +333,14 @@ func correrRepetirDosVeces(ctx context.Context, c Corrida) (map[string]Real, err
 	})
 }
 
+// contar is «1 vez», «3 veces».
+func contar(n int, una, varias string) string {
+	if n == 1 {
+		return "1 " + una
+	}
+	return strconv.Itoa(n) + " " + varias
+}
+
 func recortar(s string) string {
 	if len(s) > 100 {
 		return s[:100] + "…"
@@ -361,10 +390,12 @@ func correrLlaveQueVence(ctx context.Context, c Corrida) (map[string]Real, error
 		if _, err := strconv.Atoi(id); err != nil {
 			id = "0"
 		}
+		tercera := "la tercera, tras sleep 6, con la llave vencida (5 s): " + porque[2] + " (lección 6, §6.7.1)"
+		vence2 := fmt.Sprintf("la primera alta fue %s, retirada; tras sleep 6, con la llave vencida: %s", loc, porRespuesta(res))
 		return map[string]Real{
-			"vence-1":        {strings.Join(codigos, " "), "la tercera llega con la llave vencida: es un alta nueva de un nombre que existe; " + porque[2] + " (lección 6, §6.7.1)"},
-			"vence-2-codigo": {strconv.Itoa(res.Codigo), porRespuesta(res) + "; la llave venció y el nombre quedó libre al retirar " + loc},
-			"vence-2-id":     {id, "la llave venció: el alta es nueva y recibe el id siguiente, no el de " + loc},
+			"vence-1":        {strings.Join(codigos, " "), tercera},
+			"vence-2-codigo": {strconv.Itoa(res.Codigo), vence2},
+			"vence-2-id":     {id, vence2 + " y Location " + loc2},
 		}, nil
 	})
 }
@@ -422,7 +453,7 @@ func correrCuantasVeces(ctx context.Context, c Corrida) (map[string]Real, error)
 				return nil, fmt.Errorf("la revisión %s no terminó en ocho segundos: %s", rev, res.Cuerpo)
 			}
 			veces := l.Veces(rutas[i])
-			r["veces-"+nombres[i]] = Real{strconv.Itoa(veces), fmt.Sprintf("GET %s llegó %d vez/veces al laboratorio: el revisor repite solo lo que puede arreglarse solo (502, 503, 504, sin respuesta), hasta 3 intentos (lección 6, §6.3.2 y §6.4.4)", rutas[i], veces)}
+			r["veces-"+nombres[i]] = Real{strconv.Itoa(veces), fmt.Sprintf("GET %s llegó %s al laboratorio: el revisor repite solo lo que puede arreglarse solo (502, 503, 504, sin respuesta), hasta 3 intentos (lección 6, §6.3.2 y §6.4.4)", rutas[i], contar(veces, "vez", "veces"))}
 			r["estado-"+nombres[i]] = Real{v.Resultado.Estado, "terminó " + v.Resultado.Estado + " con «detalle»: «" + v.Resultado.Detalle + "»"}
 		}
 		return r, nil
@@ -453,7 +484,7 @@ func leccion654() []Ejercicio {
 					return nil, err
 				}
 				r := respuestas(a)
-				r["peticiones"] = Real{strconv.Itoa(n), fmt.Sprintf("la terminal del servidor de mentira muestra %d petición(es)", n)}
+				r["peticiones"] = Real{strconv.Itoa(n), "la terminal del servidor de mentira muestra " + contar(n, "petición", "peticiones")}
 				if len(a.esperas) > 0 {
 					r["espera"] = Real{a.esperas[0], "«el servidor pide esperar " + a.esperas[0] + " s (Retry-After)»: Retry-After manda, bajo el tope de 5 s"}
 				} else {

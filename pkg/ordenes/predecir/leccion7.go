@@ -61,7 +61,7 @@ func leccion7() []Ejercicio {
 			Preguntas: []Pregunta{
 				{ID: "cambia-correcto", Tipo: SiNo, Texto: "¿Cambia la salida del correcto (sincronizar)?"},
 				{ID: "cambia-roto", Tipo: SiNo, Texto: "¿Cambia la salida del roto (--defecto lee-la-frase)?"},
-				{ID: "decisiones-roto", Tipo: Numero, Texto: "¿Cuántas de sus ocho acciones cambian en el roto?"},
+				{ID: "decisiones-roto", Tipo: Numero, Texto: "¿Cuántas de las ocho acciones del roto cambian al pasar del revisor original al de ej3/?"},
 			},
 			Correr: correrDetalleEnIngles,
 		},
@@ -253,9 +253,9 @@ func correrNombreConSaltos(ctx context.Context, c Corrida) (map[string]Real, err
 	accion, _ := con["accion"].(string)
 	estado, _ := con["estado"].(float64)
 	saltos := siNo(strings.ContainsAny(texto, "\n\t"))
-	porTexto := fmt.Sprintf("texto_no_confiable: %q: la capa del agente cambia saltos y tabulaciones por espacios (lección 7, §7.10.4)", texto)
+	porTexto := fmt.Sprintf("texto_no_confiable: %q (lección 7, §7.10.4 y la solución del ejercicio 4)", texto)
 	return map[string]Real{
-		"estado":       {strconv.Itoa(int(estado)), fmt.Sprintf("el segundo alta del mismo nombre: %v", con["type"])},
+		"estado":       {strconv.Itoa(int(estado)), fmt.Sprintf("la segunda alta del mismo nombre: %v", con["type"])},
 		"accion":       {accion, porFila(int(estado), decision.Decidir(int(estado), nil, tipoDe(con)))},
 		"saltos":       {saltos, porTexto},
 		"misma-accion": {siNo(accion == sin["accion"]), fmt.Sprintf("con saltos: %s; sin ellos: %v: la tabla decide por código y type, no por el texto", accion, sin["accion"])},

@@ -53,7 +53,11 @@ func correrTablaDeLaLlave(ctx context.Context, c Corrida) (map[string]Real, erro
 		if err != nil {
 			return nil, err
 		}
-		r["otro-cuerpo"] = Real{codigo(otro), porRespuesta(otro) + " (la suite sigue al borrador del IETF y a la lección 6: 422, no el 409 de la nota)"}
+		porque := porRespuesta(otro)
+		if otro.Codigo == 422 {
+			porque += " (la suite sigue al borrador del IETF y a la lección 6: 422, no el 409 de la nota; docs/comandos.md)"
+		}
+		r["otro-cuerpo"] = Real{codigo(otro), porque}
 
 		// The first of the pair runs while the second is sent 0.2 s later, as the scene's «& sleep 0.2».
 		fin := make(chan error, 1)
@@ -81,7 +85,7 @@ func correrTablaDeLaLlave(ctx context.Context, c Corrida) (map[string]Real, erro
 		if err != nil {
 			return nil, err
 		}
-		r["caducada"] = Real{codigo(caducada), porRespuesta(caducada) + ": fuera de la ventana la llave se trata como nueva"}
+		r["caducada"] = Real{codigo(caducada), "tras sleep 6, con llaves que valen 5 s: " + porRespuesta(caducada)}
 		return r, nil
 	})
 }
