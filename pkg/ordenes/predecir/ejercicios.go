@@ -13,7 +13,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -150,14 +149,4 @@ func Ejercicios() []Ejercicio {
 	es = append(es, leccion7()...)
 	es = append(es, nota()...)
 	return es
-}
-
-// ids are the question IDs of an exercise, sorted, for checks that a run answered every one.
-func (e Ejercicio) ids() []string {
-	var r []string
-	for _, p := range e.Preguntas {
-		r = append(r, p.ID)
-	}
-	sort.Strings(r)
-	return r
 }

@@ -412,3 +412,22 @@ func TestLaPaginaListaCadaEjercicio(t *testing.T) {
 		}
 	}
 }
+
+// An exercise without a run yet says so plainly and shows no answer, not even its questions'.
+func TestSinCorridaNoInventaRespuestas(t *testing.T) {
+	t.Parallel()
+	e := Ejercicio{ID: "9.prueba", Leccion: 9, Seccion: "9.1", Titulo: "Sin corrida", Enunciado: "Predice algo.",
+		Preguntas: []Pregunta{{ID: "codigo", Tipo: Codigo, Texto: "¿Qué código?"}}, SinCorrer: "necesita el modo de clase"}
+	var out, errOut prueba.Buffer
+	historial := filepath.Join(t.TempDir(), "h.jsonl")
+	codigo := Predecir(context.Background(), Opciones{Ejercicios: []Ejercicio{e}, Historial: historial,
+		In: strings.NewReader("404\n"), Out: &out, Err: &errOut})
+	want := "9.prueba — Sin corrida (lección 9, §9.1)\nPredice algo.\n" +
+		"Este ejercicio no tiene corrida todavía (necesita el modo de clase), así que no puedo comprobar ninguna predicción: no te muestro respuestas que no salgan de una corrida.\n"
+	if codigo != 1 || out.String() != want || errOut.String() != "" {
+		t.Errorf("código %d, stderr %q, salida:\n%s", codigo, errOut.String(), out.String())
+	}
+	if _, err := os.Stat(historial); !os.IsNotExist(err) {
+		t.Errorf("quedó historial de un ejercicio sin corrida: %v", err)
+	}
+}
