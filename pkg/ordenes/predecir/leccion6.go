@@ -243,7 +243,7 @@ func leccion6() []Ejercicio {
 		},
 		{
 			ID: "6.ejercicio-4", Leccion: 6, Seccion: "ejercicio 4", Titulo: "¿Cuántas veces llama?",
-			Enunciado: "Da de alta tres servicios del laboratorio, e-504 (/codigo/504), e-cortar (/cortar) y e-500 (/codigo/500), y pide una revisión de cada uno con escritura-a, más una de reportes (el servicio 5, /lento/3000 con límite de 1000 ms) con admin. Antes de mirar la terminal del laboratorio, predice cuántas veces aparece cada ruta y cómo termina cada revisión. Espera ocho segundos antes de pedir los resultados.",
+			Enunciado: "Da de alta tres servicios del laboratorio, e-504 (/codigo/504), e-cortar (/cortar) y e-500 (/codigo/500), y pide una revisión de cada uno con escritura-a, más una de reportes (el servicio 5, /lento/3000 con límite de 1000 ms) con admin. Antes de mirar la terminal del laboratorio, predice cuántas veces aparece cada ruta y qué «detalle» tiene cada revisión (y con qué estado termina). Espera ocho segundos antes de pedir los resultados.",
 			Preguntas: []Pregunta{
 				{ID: "veces-504", Tipo: Numero, Texto: "¿Cuántas veces aparece GET /codigo/504 en la terminal del laboratorio?"},
 				{ID: "veces-cortar", Tipo: Numero, Texto: "¿Cuántas veces aparece GET /cortar?"},
@@ -253,6 +253,10 @@ func leccion6() []Ejercicio {
 				{ID: "estado-cortar", Tipo: Opcion, Opciones: estadosRevision, Texto: "¿Y la de e-cortar?"},
 				{ID: "estado-500", Tipo: Opcion, Opciones: estadosRevision, Texto: "¿Y la de e-500?"},
 				{ID: "estado-lento", Tipo: Opcion, Opciones: estadosRevision, Texto: "¿Y la de reportes?"},
+				{ID: "detalle-504", Tipo: Opcion, Opciones: detalles, Texto: "¿Qué «detalle» tiene la revisión de e-504? (el código: el número que respondió)"},
+				{ID: "detalle-cortar", Tipo: Opcion, Opciones: detalles, Texto: "¿Y la de e-cortar?"},
+				{ID: "detalle-500", Tipo: Opcion, Opciones: detalles, Texto: "¿Y la de e-500?"},
+				{ID: "detalle-lento", Tipo: Opcion, Opciones: detalles, Texto: "¿Y la de reportes?"},
 			},
 			Correr: correrCuantasVeces,
 		},
@@ -261,6 +265,24 @@ func leccion6() []Ejercicio {
 }
 
 var estadosRevision = []string{almacen.Arriba, almacen.Lento, almacen.Caido}
+
+// A check's «detalle» (pkg/sonda): the status code that came back, or why none did.
+const detalleCodigo = "el código"
+
+var detalles = []string{detalleCodigo, "tiempo agotado", "sin conexión", "respuesta inválida", "destino prohibido"}
+
+// clase is the option a check's detalle falls in: «504» and «503 (reintentar en 120 s)» are codes.
+func clase(detalle string) string {
+	if detalle != "" && detalle[0] >= '0' && detalle[0] <= '9' {
+		return detalleCodigo
+	}
+	for _, d := range detalles {
+		if strings.HasPrefix(detalle, d) {
+			return d
+		}
+	}
+	return detalle
+}
 
 var guionesEjercicio2 = []guionMentira{
 	{nombre: "422", alta: "agenda", respuestas: []string{"422"}},
@@ -454,7 +476,9 @@ func correrCuantasVeces(ctx context.Context, c Corrida) (map[string]Real, error)
 			}
 			veces := l.Veces(rutas[i])
 			r["veces-"+nombres[i]] = Real{strconv.Itoa(veces), fmt.Sprintf("GET %s llegó %s al laboratorio: el revisor repite solo lo que puede arreglarse solo (502, 503, 504, sin respuesta), hasta 3 intentos (lección 6, §6.3.2 y §6.4.4)", rutas[i], contar(veces, "vez", "veces"))}
-			r["estado-"+nombres[i]] = Real{v.Resultado.Estado, "terminó " + v.Resultado.Estado + " con «detalle»: «" + v.Resultado.Detalle + "»"}
+			termino := "terminó " + v.Resultado.Estado + " con «detalle»: «" + v.Resultado.Detalle + "» (lección 6, ejercicio 4 y su solución)"
+			r["estado-"+nombres[i]] = Real{v.Resultado.Estado, termino}
+			r["detalle-"+nombres[i]] = Real{clase(v.Resultado.Detalle), termino}
 		}
 		return r, nil
 	})
