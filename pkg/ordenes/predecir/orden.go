@@ -130,6 +130,7 @@ func preguntar(ctx context.Context, e Ejercicio, dadas map[string]string, in *bu
 		for {
 			linea, err := leerLinea(ctx, in)
 			if linea == "" && err != nil {
+				fmt.Fprintln(out) // the question's line ends before the error's
 				if errors.Is(err, io.EOF) {
 					return nil, fmt.Errorf("la entrada se acabó antes de responder la pregunta %d de %s", i+1, e.ID)
 				}
@@ -142,6 +143,7 @@ func preguntar(ctx context.Context, e Ejercicio, dadas map[string]string, in *bu
 			}
 			fmt.Fprintf(out, "    %v; prueba otra vez → ", errLeer)
 			if err != nil {
+				fmt.Fprintln(out)
 				return nil, fmt.Errorf("la entrada se acabó antes de responder la pregunta %d de %s", i+1, e.ID)
 			}
 		}
