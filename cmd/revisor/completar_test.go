@@ -70,4 +70,8 @@ printf '%s\n' "${COMPREPLY[@]}"`
 	if got := strings.Join(completar("revisor --leccion 7 --ejercicio "), "|"); got != "3" {
 		t.Errorf("revisor --leccion 7 --ejercicio <Tab>: %q", got)
 	}
+	// An exercise of revisor predecir, by its ID.
+	if got := strings.Join(completar("revisor predecir 6.5.4-m"), "|"); got != "6.5.4-mudo" {
+		t.Errorf("revisor predecir 6.5.4-m<Tab>: %q", got)
+	}
 }

@@ -32,6 +32,7 @@ import (
 	"cursohttp/pkg/ordenes/fueradetabla"
 	"cursohttp/pkg/ordenes/openapi"
 	"cursohttp/pkg/ordenes/portype"
+	"cursohttp/pkg/ordenes/predecir"
 	"cursohttp/pkg/ordenes/rafaga"
 	"cursohttp/pkg/ordenes/retroceso"
 	"cursohttp/pkg/ordenes/retryafter"
@@ -153,6 +154,7 @@ func agregarOrdenes(raiz *cobra.Command, f *entorno.Fabrica) {
 		retryafter.NuevoCmd(f, nil),
 		rafaga.NuevoCmd(f, nil),
 		segundosdeespera.NuevoCmd(f, nil),
+		predecir.NuevoCmd(f, nil),
 	)
 }
 

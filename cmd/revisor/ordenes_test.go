@@ -50,7 +50,7 @@ func TestAyudaEnEspanol(t *testing.T) {
 	for _, args := range [][]string{
 		{"tabla23", "--help"}, {"revisar", "--help"}, {"por-type", "-h"}, {"sincronizar", "--help"}, {"agente", "--help"},
 		{"comprobar", "--help"}, {"comprobar", "tabla", "--help"}, {"fuera-de-tabla", "--help"}, {"ahorro", "--help"},
-		{"retroceso", "--help"}, {"ventana", "--help"}, {"retry-after", "--help"},
+		{"retroceso", "--help"}, {"ventana", "--help"}, {"retry-after", "--help"}, {"predecir", "--help"},
 	} {
 		c, out, _ := prueba.Correr(t, run, args...)
 		if c != 0 || !strings.Contains(out, "Uso:") || !strings.Contains(out, "muestra esta ayuda") ||
