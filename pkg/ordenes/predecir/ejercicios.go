@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"cursohttp/pkg/decision"
-	"cursohttp/pkg/explicar"
+	"cursohttp/pkg/explicaciones"
 	"cursohttp/pkg/ordenes/entorno"
 )
 
@@ -109,7 +109,7 @@ func Buscar(sel string) []Ejercicio {
 func porRespuesta(r entorno.Respuesta) string {
 	if tipo, ok := entorno.TypeDe(r); ok {
 		nombre := tipo[strings.LastIndex(tipo, "/")+1:]
-		if ps, err := explicar.Buscar(nombre); err == nil && len(ps) == 1 {
+		if ps, err := explicaciones.Buscar(nombre); err == nil && len(ps) == 1 {
 			p := ps[0]
 			que := p.Que
 			if i := strings.Index(que, ". "); i > 0 {
