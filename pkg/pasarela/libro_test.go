@@ -198,6 +198,8 @@ func TestRutasPropias(t *testing.T) {
 		{"PUT", RutaSimular + "?semilla=-1", "perder", 400, `{"type":"about:blank","title":"Bad Request","status":400,"detail":"?semilla= lleva un número entero no negativo, no «-1»"}` + "\n"},
 		{"DELETE", RutaLibro, "", 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"DELETE no se admite en /_pasarela/libro: GET, HEAD"}` + "\n"},
 		{"PUT", RutaResumen, "", 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"PUT no se admite en /_pasarela/resumen: GET, HEAD"}` + "\n"},
+		{"POST", RutaSimular, "perder", 405, `{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"POST no se admite en /_pasarela/simular: GET, HEAD, PUT"}` + "\n"},
+		{"GET", RutaLibro + "/", "", 404, `{"type":"about:blank","title":"Not Found","status":404,"detail":"la pasarela no tiene «/_pasarela/libro/»: tiene /_pasarela/libro, /_pasarela/resumen y /_pasarela/simular"}` + "\n"},
 		{"GET", RutaPropia + "otra", "", 404, `{"type":"about:blank","title":"Not Found","status":404,"detail":"la pasarela no tiene «/_pasarela/otra»: tiene /_pasarela/libro, /_pasarela/resumen y /_pasarela/simular"}` + "\n"},
 	} {
 		codigo, cuerpo := pedirPor(t, addr, c.metodo, c.ruta, c.cuerpo)

@@ -26,6 +26,7 @@ import (
 
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/encabezado"
+	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
@@ -122,7 +123,8 @@ type Pasarela struct {
 	libro      *libro
 	puerta     token.Puerta // who may change the process-wide fault
 	guion      Guion
-	retenidas  presupuesto // bytes of answers held at once (topes.Respuestas)
+	retenidas  presupuesto    // bytes of answers held at once (topes.Respuestas)
+	propias    *http.ServeMux // the gateway's own routes, under RutaPropia
 }
 
 // NuevoTransporte is the gateway's pooled transport: keep-alive connections to the revisor, no
@@ -172,9 +174,11 @@ func Nueva(o Opciones) *Pasarela {
 	if o.TopeRespuestas <= 0 {
 		o.TopeRespuestas = topes.Respuestas
 	}
-	return &Pasarela{destinos: o.Destinos, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro(),
+	p := &Pasarela{destinos: o.Destinos, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro(),
 		puerta: token.Puerta{Instructor: o.Token}, guion: o.Guion,
 		retenidas: presupuesto{tope: o.TopeRespuestas}}
+	p.propias = p.rutasPropias()
+	return p
 }
 
 // LineaDeInicio is the start-up line: `pasarela en http://ADDR → DESTINO`, the destinations
@@ -208,7 +212,10 @@ func problemaPropio(w http.ResponseWriter, r *http.Request, codigo int, detail s
 
 func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, RutaPropia) {
-		p.propia(w, r)
+		if reg := observacion.RegistroDe(r.Context()); reg != nil {
+			reg.Propia = true
+		}
+		p.propias.ServeHTTP(w, r)
 		return
 	}
 	inicio := time.Now()

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/token"
 )
@@ -32,45 +31,21 @@ const topeSimular = 1 << 10
 // detalleToken says, after a refused PUT, where the token comes from.
 const detalleToken = ": la pasarela lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"
 
-func (p *Pasarela) propia(w http.ResponseWriter, r *http.Request) {
-	if reg := observacion.RegistroDe(r.Context()); reg != nil {
-		reg.Propia = true
-	}
-	metodos := "GET, HEAD"
-	switch r.URL.Path {
-	case RutaLibro, RutaResumen:
-	case RutaSimular:
-		metodos = "GET, HEAD, PUT"
-	default:
-		problemaPropio(w, r, http.StatusNotFound, "la pasarela no tiene «"+r.URL.Path+"»: tiene "+RutaLibro+", "+RutaResumen+" y "+RutaSimular)
-		return
-	}
-	permitido := r.Method == http.MethodGet || r.Method == http.MethodHead || (r.URL.Path == RutaSimular && r.Method == http.MethodPut)
-	if !permitido {
-		w.Header()["Allow"] = []string{metodos}
-		problemaPropio(w, r, http.StatusMethodNotAllowed, r.Method+" no se admite en "+r.URL.Path+": "+metodos)
-		return
-	}
-	switch {
-	case r.URL.Path == RutaLibro:
-		resumen, asientos := p.libro.leer()
-		lista := make([]asientoJSON, len(asientos))
-		for i, a := range asientos {
-			lista[i] = a.json()
-		}
-		// Without HTML escaping: a «<» is one byte, not six (\u003c), in a body nobody embeds in HTML.
-		var cuerpo bytes.Buffer
-		enc := json.NewEncoder(&cuerpo)
-		enc.SetEscapeHTML(false)
-		enc.Encode(struct {
-			Resumen    resumenJSON   `json:"resumen"`
-			Peticiones []asientoJSON `json:"peticiones"`
-		}{resumenJSON{resumen, resumen.Frase()}, lista})
-		respuesta.Bytes(w, r, http.StatusOK, "application/json", cuerpo.Bytes())
-	case r.URL.Path == RutaResumen:
+// rutasPropias are the gateway's own routes on the standard mux: each route with its methods (a
+// GET pattern takes HEAD too); the same path without a method, a less specific pattern, answers the
+// other methods with the gateway's 405 and the methods it takes; anything else under RutaPropia,
+// its 404 naming the routes it has.
+func (p *Pasarela) rutasPropias() *http.ServeMux {
+	m := http.NewServeMux()
+	m.HandleFunc("GET "+RutaLibro, p.servirLibro)
+	m.HandleFunc("GET "+RutaResumen, func(w http.ResponseWriter, r *http.Request) {
 		resumen, _ := p.libro.leer()
 		respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(TextoResumen(resumen)))
-	case r.Method == http.MethodPut:
+	})
+	m.HandleFunc("GET "+RutaSimular, func(w http.ResponseWriter, r *http.Request) {
+		respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(LineaDeSimulacion(p.Simulando())+"\n"))
+	})
+	m.HandleFunc("PUT "+RutaSimular, func(w http.ResponseWriter, r *http.Request) {
 		if codigo, motivo := p.puerta.Comprobar(r, token.Instructor); codigo != 0 {
 			p.log.Warn().Ctx(r.Context()).Int("codigo", codigo).Msg("pasarela: rechazo el cambio de falla: " + motivo)
 			if codigo == token.SinPermiso {
@@ -81,9 +56,35 @@ func (p *Pasarela) propia(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		p.cambiarSimulacion(w, r)
-	default:
-		respuesta.Bytes(w, r, http.StatusOK, "text/plain; charset=utf-8", []byte(LineaDeSimulacion(p.Simulando())+"\n"))
+	})
+	for ruta, metodos := range map[string]string{RutaLibro: "GET, HEAD", RutaResumen: "GET, HEAD", RutaSimular: "GET, HEAD, PUT"} {
+		m.HandleFunc(ruta, func(w http.ResponseWriter, r *http.Request) {
+			w.Header()["Allow"] = []string{metodos}
+			problemaPropio(w, r, http.StatusMethodNotAllowed, r.Method+" no se admite en "+r.URL.Path+": "+metodos)
+		})
 	}
+	m.HandleFunc(RutaPropia, func(w http.ResponseWriter, r *http.Request) {
+		problemaPropio(w, r, http.StatusNotFound, "la pasarela no tiene «"+r.URL.Path+"»: tiene "+RutaLibro+", "+RutaResumen+" y "+RutaSimular)
+	})
+	return m
+}
+
+// servirLibro is GET /_pasarela/libro: the summary and the last requests, JSON.
+func (p *Pasarela) servirLibro(w http.ResponseWriter, r *http.Request) {
+	resumen, asientos := p.libro.leer()
+	lista := make([]asientoJSON, len(asientos))
+	for i, a := range asientos {
+		lista[i] = a.json()
+	}
+	// Without HTML escaping: a «<» is one byte, not six (\u003c), in a body nobody embeds in HTML.
+	var cuerpo bytes.Buffer
+	enc := json.NewEncoder(&cuerpo)
+	enc.SetEscapeHTML(false)
+	enc.Encode(struct {
+		Resumen    resumenJSON   `json:"resumen"`
+		Peticiones []asientoJSON `json:"peticiones"`
+	}{resumenJSON{resumen, resumen.Frase()}, lista})
+	respuesta.Bytes(w, r, http.StatusOK, "application/json", cuerpo.Bytes())
 }
 
 type resumenJSON struct {
