@@ -51,7 +51,7 @@ func pendiente(codigo int, cuerpo string) bool {
 
 // definitiva repeats a registration with its key until the answer settles the intent, and returns
 // that answer. prueba.Esperar waits longer than a key may stay in progress: the reservation's Plazo
-// (idempotencia.PlazoPorOmision), or the Vida of a revisor killed while it held it (datos.Vida).
+// (topes.PlazoLlave), or the Vida of a revisor killed while it held it (datos.Vida).
 func definitiva(t *testing.T, base, credencial, nombre, llave string) (codigo int, location, cuerpo string) {
 	t.Helper()
 	prueba.Esperar(t, "la llave "+llave+" dio una respuesta definitiva", func() bool {

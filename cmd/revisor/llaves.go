@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"cursohttp/pkg/idempotencia"
+	"cursohttp/pkg/topes"
 )
 
 // vigenciaLlaves is --vigencia-llaves: how long POST /servicios remembers an Idempotency-Key.
@@ -24,7 +25,7 @@ type vigenciaLlaves struct {
 
 func (v *vigenciaLlaves) String() string {
 	if !v.puesta {
-		return idempotencia.VigenciaPorOmision.String()
+		return topes.VigenciaLlaves.String()
 	}
 	return v.d.String()
 }
@@ -44,11 +45,11 @@ func (v *vigenciaLlaves) banderas(fs *pflag.FlagSet) {
 	fs.Var(v, "vigencia-llaves", "cuánto recuerda el alta una Idempotency-Key")
 	// Read at start-up, not a value of the flag.
 	fs.Lookup("vigencia-llaves").DefValue = "REVISOR_VIGENCIA_MS, en ms, o 24h"
-	fs.IntVar(&v.tope, "tope-llaves", idempotencia.TopePorOmision,
+	fs.IntVar(&v.tope, "tope-llaves", topes.Llaves,
 		"cuántas Idempotency-Key recuerda el alta entre todas las credenciales")
-	fs.IntVar(&v.porCredencial, "tope-llaves-credencial", idempotencia.TopePorCredencialPorOmision,
+	fs.IntVar(&v.porCredencial, "tope-llaves-credencial", topes.LlavesPorCredencial,
 		"cuántas recuerda por credencial; al llegar, la credencial olvida su llave terminada más vieja, nunca las de otra")
-	fs.IntVar(&v.enCurso, "tope-llaves-en-curso", idempotencia.EnCursoPorCredencialPorOmision,
+	fs.IntVar(&v.enCurso, "tope-llaves-en-curso", topes.LlavesEnCurso,
 		"altas con Idempotency-Key en curso a la vez por credencial; una más recibe 429")
 }
 

@@ -34,6 +34,7 @@ import (
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/topes"
 )
 
 // arbol is the revisor's command tree down to `agente mcp`, as the binary has it.
@@ -366,9 +367,9 @@ func TestAgenteMCPErrores(t *testing.T) {
 		{clientemcp.Alta, map[string]any{"nombre": "x", "llave": "mia"}},
 		{clientemcp.Leer, map[string]any{"id": 0}},
 		{clientemcp.Leer, map[string]any{"id": "7"}},
-		// Larger than the server keeps (TopeNombre, TopeURL characters).
-		{clientemcp.Alta, map[string]any{"nombre": strings.Repeat("ñ", TopeNombre+1)}},
-		{clientemcp.Alta, map[string]any{"nombre": "x", "url": "http://x/" + strings.Repeat("a", TopeURL-8)}},
+		// Larger than the server keeps (topes.NombreMCP, topes.URLMCP characters).
+		{clientemcp.Alta, map[string]any{"nombre": strings.Repeat("ñ", topes.NombreMCP+1)}},
+		{clientemcp.Alta, map[string]any{"nombre": "x", "url": "http://x/" + strings.Repeat("a", topes.URLMCP-8)}},
 	} {
 		if r := s.Llamar(t, c.herramienta, c.args); !r.IsError || r.StructuredContent != nil {
 			t.Errorf("%s %v: %q", c.herramienta, c.args, r.Texto)
@@ -378,9 +379,9 @@ func TestAgenteMCPErrores(t *testing.T) {
 		t.Errorf("llegó al revisor:\n%s", registro.String())
 	}
 	// Up to the caps, what the revisor accepts is the revisor's to say: 422, corregir.
-	if r := s.Llamar(t, clientemcp.Alta, map[string]any{"nombre": strings.Repeat("ñ", TopeNombre)}); !r.IsError ||
+	if r := s.Llamar(t, clientemcp.Alta, map[string]any{"nombre": strings.Repeat("ñ", topes.NombreMCP)}); !r.IsError ||
 		r.Objeto["estado"] != float64(422) || r.Objeto["accion"] != "corregir" || fmt.Sprint(r.Objeto["campos_invalidos"]) != "[#/nombre]" {
-		t.Errorf("un nombre de %d caracteres:\n%s", TopeNombre, r.Texto)
+		t.Errorf("un nombre de %d caracteres:\n%s", topes.NombreMCP, r.Texto)
 	}
 
 	muerto := servidortest.Nuevo(t, http.NotFoundHandler())

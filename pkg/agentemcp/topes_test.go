@@ -2,6 +2,7 @@ package agentemcp
 
 import (
 	"context"
+	"cursohttp/pkg/topes"
 	"fmt"
 	"io"
 	"strings"
@@ -13,11 +14,11 @@ import (
 
 // The intents of unknown outcome are bounded by bytes as well as by count: however large the
 // names and addresses the schema lets through, what the server remembers stays under
-// topeIntenciones, its count matches what it holds, and the intent just taken is always kept.
+// topes.IntencionesMCPByte, its count matches what it holds, and the intent just taken is always kept.
 func TestIntencionesTopeDeBytes(t *testing.T) {
 	t.Parallel()
 	var i intenciones
-	nombre, url := strings.Repeat("ñ", TopeNombre), "http://x/"+strings.Repeat("a", TopeURL-9)
+	nombre, url := strings.Repeat("ñ", topes.NombreMCP), "http://x/"+strings.Repeat("a", topes.URLMCP-9)
 	n := 0
 	nueva := func() string { n++; return fmt.Sprintf("llave-%d", n) }
 	comprobar := func(cuando string) {
@@ -26,8 +27,8 @@ func TestIntencionesTopeDeBytes(t *testing.T) {
 		for yo, k := range i.llaves {
 			suma += costo(yo, k)
 		}
-		if suma != i.bytes || i.bytes > topeIntenciones || len(i.llaves) > maxIntenciones {
-			t.Fatalf("%s: %d intenciones, %d bytes (cuenta %d); tope %d bytes", cuando, len(i.llaves), suma, i.bytes, topeIntenciones)
+		if suma != i.bytes || i.bytes > topes.IntencionesMCPByte || len(i.llaves) > topes.IntencionesMCP {
+			t.Fatalf("%s: %d intenciones, %d bytes (cuenta %d); tope %d bytes", cuando, len(i.llaves), suma, i.bytes, topes.IntencionesMCPByte)
 		}
 	}
 	for j := range 2000 {
@@ -40,8 +41,8 @@ func TestIntencionesTopeDeBytes(t *testing.T) {
 		i.seguirPendiente(intencion{fmt.Sprint("otra", j, nombre), url}, "x")
 		comprobar(fmt.Sprint("seguirPendiente ", j))
 	}
-	if len(i.llaves) < topeIntenciones/(3*TopeNombre+TopeURL+20) {
-		t.Errorf("solo %d intenciones de las más grandes caben en %d bytes", len(i.llaves), topeIntenciones)
+	if len(i.llaves) < topes.IntencionesMCPByte/(3*topes.NombreMCP+topes.URLMCP+20) {
+		t.Errorf("solo %d intenciones de las más grandes caben en %d bytes", len(i.llaves), topes.IntencionesMCPByte)
 	}
 	for yo := range i.llaves {
 		i.resuelta(yo)
@@ -52,8 +53,8 @@ func TestIntencionesTopeDeBytes(t *testing.T) {
 		i.tomar(intencion{fmt.Sprint(j), "http://x/"}, nueva)
 	}
 	comprobar("pequeñas")
-	if len(i.llaves) != maxIntenciones {
-		t.Errorf("%d intenciones pequeñas, se esperaban %d", len(i.llaves), maxIntenciones)
+	if len(i.llaves) != topes.IntencionesMCP {
+		t.Errorf("%d intenciones pequeñas, se esperaban %d", len(i.llaves), topes.IntencionesMCP)
 	}
 }
 
@@ -75,9 +76,9 @@ func topeEnCurso(t *testing.T, porBytes bool) {
 			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"x"}}`, id) + "\n"
 		}
 		largo := len(llamada(1)) - 1
-		tr := &transporte{entrada: entradaR, salida: io.Discard, topeLinea: TopeLinea, topeEnCurso: largo + 1, topeLlamadas: TopeLlamadas}
+		tr := &transporte{entrada: entradaR, salida: io.Discard, topeLinea: topes.LineaMCP, topeEnCurso: largo + 1, topeLlamadas: topes.LlamadasMCP}
 		if !porBytes {
-			tr.topeEnCurso, tr.topeLlamadas = TopeEnCurso, 2
+			tr.topeEnCurso, tr.topeLlamadas = topes.LlamadasMCPBytes, 2
 		}
 		conn, err := tr.Connect(context.Background())
 		if err != nil {

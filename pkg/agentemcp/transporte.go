@@ -12,28 +12,21 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"cursohttp/pkg/topes"
 )
 
-// The stdio transport's bounds. A message is one line, and a line is at most TopeLinea bytes: the
-// tools' arguments are a name and an address of at most TopeNombre and TopeURL characters (under
+// The stdio transport's bounds. A message is one line, and a line is at most topes.LineaMCP bytes: the
+// tools' arguments are a name and an address of at most topes.NombreMCP and topes.URLMCP characters (under
 // 20 KiB even with every character escaped), so a longer line is no call of theirs. The calls
-// read and not yet answered are at most TopeLlamadas and hold at most TopeEnCurso bytes of their
+// read and not yet answered are at most topes.LlamadasMCP and hold at most topes.LlamadasMCPBytes bytes of their
 // lines: past either the server reads no more until some are answered, so a client that sends
 // faster than the revisor answers waits instead of growing the server.
-const (
-	TopeLinea    = topes.LineaMCP
-	TopeEnCurso  = topes.LlamadasMCPBytes
-	TopeLlamadas = topes.LlamadasMCP
-)
 
 // transporte is MCP's stdio transport (newline-delimited JSON-RPC) read by this server itself
 // rather than by the SDK's, which ends the session, and with it the process, at the first line
 // that is not a JSON-RPC message (`[]`, `null`, `12345`, trailing garbage, an object as id) or
 // that passes 16 MiB. Here each such line gets the error JSON-RPC 2.0 §5.1 names (-32700 when it
 // is not JSON, -32600 when it is not a request: also a batch, which MCP dropped in 2025-06-18,
-// and a line over TopeLinea) with the id it carried when it had a valid one, null otherwise, and
+// and a line over topes.LineaMCP) with the id it carried when it had a valid one, null otherwise, and
 // the session goes on. The connection also waits, when the input ends, until every call already
 // read is answered: the SDK cancels the calls still running when its input ends, and
 // «printf … | revisor agente mcp», or a host that closes stdin to stop the server as MCP's stdio

@@ -50,24 +50,18 @@ import (
 	"cursohttp/pkg/topes"
 )
 
-// Defaults for Opciones.
-const (
-	VigenciaPorOmision             = topes.VigenciaLlaves
-	TopePorOmision                 = topes.Llaves
-	TopePorCredencialPorOmision    = topes.LlavesPorCredencial
-	EnCursoPorCredencialPorOmision = topes.LlavesEnCurso
-	// PlazoPorOmision: a registration runs for well under a second (the course's save pause is
-	// half of one); ten allow a slow DNS answer and a database that has to reconnect.
-	PlazoPorOmision = topes.PlazoLlave
-)
+// The defaults for Opciones are pkg/topes' (topes.VigenciaLlaves, topes.Llaves,
+// topes.LlavesPorCredencial, topes.LlavesEnCurso, topes.PlazoLlave). The key's lease: a
+// registration runs for well under a second (the course's save pause is half of one); ten allow a
+// slow DNS answer and a database that has to reconnect.
 
 // Opciones configure a Registro. A bound larger than the one containing it is lowered to it.
 type Opciones struct {
-	Vigencia             time.Duration    // how long a key is remembered; 0 means VigenciaPorOmision
-	Tope                 int              // records kept in all; 0 means TopePorOmision
-	TopePorCredencial    int              // records kept per credential; 0 means TopePorCredencialPorOmision
-	EnCursoPorCredencial int              // records in progress per credential; 0 means EnCursoPorCredencialPorOmision
-	Plazo                time.Duration    // how long a reservation holds its key unanswered; 0 means PlazoPorOmision
+	Vigencia             time.Duration    // how long a key is remembered; 0 means topes.VigenciaLlaves
+	Tope                 int              // records kept in all; 0 means topes.Llaves
+	TopePorCredencial    int              // records kept per credential; 0 means topes.LlavesPorCredencial
+	EnCursoPorCredencial int              // records in progress per credential; 0 means topes.LlavesEnCurso
+	Plazo                time.Duration    // how long a reservation holds its key unanswered; 0 means topes.PlazoLlave
 	Reloj                func() time.Time // time.Now when nil; tests pass a fake clock
 }
 
@@ -171,19 +165,19 @@ type Registro struct {
 // containing it: the values a store configured by o keeps.
 func (o Opciones) Normalizadas() Opciones {
 	if o.Vigencia <= 0 {
-		o.Vigencia = VigenciaPorOmision
+		o.Vigencia = topes.VigenciaLlaves
 	}
 	if o.Tope <= 0 {
-		o.Tope = TopePorOmision
+		o.Tope = topes.Llaves
 	}
 	if o.TopePorCredencial <= 0 {
-		o.TopePorCredencial = TopePorCredencialPorOmision
+		o.TopePorCredencial = topes.LlavesPorCredencial
 	}
 	if o.EnCursoPorCredencial <= 0 {
-		o.EnCursoPorCredencial = EnCursoPorCredencialPorOmision
+		o.EnCursoPorCredencial = topes.LlavesEnCurso
 	}
 	if o.Plazo <= 0 {
-		o.Plazo = PlazoPorOmision
+		o.Plazo = topes.PlazoLlave
 	}
 	o.TopePorCredencial = min(o.TopePorCredencial, o.Tope)
 	o.EnCursoPorCredencial = min(o.EnCursoPorCredencial, o.TopePorCredencial)

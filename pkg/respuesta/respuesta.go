@@ -87,13 +87,10 @@ func Terminar(w http.ResponseWriter, r *http.Request, codigo int, cuerpo []byte,
 	w.Write(cuerpo)
 }
 
-// TopeLista is how much of a list ListaJSON holds before it stops building the body in memory.
-const TopeLista = topes.Listado
-
 // ListaJSON sends {"<miembro>":[e(0),…,e(n-1)]} and a newline, application/json, the same bytes
-// JSON sends for that object, with its Content-Length. A body up to TopeLista is built and sent at
+// JSON sends for that object, with its Content-Length. A body up to topes.Listado is built and sent at
 // once; a longer one is never held whole: its elements are encoded once to count them and again,
-// one at a time, as they are sent, so memory stays at TopeLista plus one element however long the
+// one at a time, as they are sent, so memory stays at topes.Listado plus one element however long the
 // list. e must give the same element both times.
 func ListaJSON(w http.ResponseWriter, r *http.Request, codigo int, miembro string, n int, e func(int) any, cabeceras ...Cabecera) {
 	var b bytes.Buffer
@@ -101,7 +98,7 @@ func ListaJSON(w http.ResponseWriter, r *http.Request, codigo int, miembro strin
 	nodejs.EscribirTextoJSON(&b, miembro)
 	b.WriteString(":[")
 	i := 0
-	for ; i < n && b.Len() <= TopeLista; i++ {
+	for ; i < n && b.Len() <= topes.Listado; i++ {
 		if i > 0 {
 			b.WriteByte(',')
 		}

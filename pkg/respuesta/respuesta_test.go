@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cursohttp/internal/nodejs"
+	"cursohttp/pkg/topes"
 )
 
 func TestRutaComoElParserDeURL(t *testing.T) {
@@ -70,7 +71,7 @@ func TestJSONYVacio(t *testing.T) {
 }
 
 // ListaJSON sends the bytes and headers JSON sends for the same object, whether the list fits in
-// TopeLista or is sent piece by piece.
+// topes.Listado or is sent piece by piece.
 func TestListaJSONComoJSON(t *testing.T) {
 	t.Parallel()
 	elemento := func(i int) any {
@@ -90,7 +91,7 @@ func TestListaJSONComoJSON(t *testing.T) {
 			largo := len(quiere.Body.Bytes())
 			if metodo == "HEAD" {
 				quiere.Body.Reset() // net/http would drop a HEAD's body; ListaJSON does not send the long one
-				if largo <= TopeLista {
+				if largo <= topes.Listado {
 					got.Body.Reset()
 				}
 			}

@@ -16,6 +16,7 @@ import (
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/sonda"
+	"cursohttp/pkg/topes"
 	"cursohttp/pkg/traza"
 )
 
@@ -185,7 +186,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	// service and its key's response written, or its key given back — and the client's retry finds
 	// that. It is bounded instead by its reservation's Plazo, which it must not outlive.
 	sinCliente := context.WithoutCancel(c.r.Context())
-	plazo := idempotencia.PlazoPorOmision
+	plazo := topes.PlazoLlave
 	var reserva idempotencia.Reserva
 	if llave != "" {
 		tomar, listo := context.WithTimeout(sinCliente, EsperaLlave)
