@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
 	// TZ names a zone even where the system has no zone database: retry-after --ejercicio 2 reads a
 	// date in local time, and the lesson's run is on a UTC−6 machine.
 	_ "time/tzdata"

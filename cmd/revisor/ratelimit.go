@@ -7,6 +7,7 @@ import (
 
 	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/topes"
 )
 
 // limites are the rate-limit flags. Their defaults are the course's: a fixed window, and only
@@ -23,7 +24,7 @@ func (l *limites) banderas(fs *pflag.FlagSet) {
 		"algoritmo de los límites por credencial: ventana (la fija del curso), deslizante o cubeta")
 	fs.BoolVar(&l.cabeceras, "cabeceras-ratelimit", false,
 		"anuncia RateLimit-Policy y RateLimit (borrador IETF) en las rutas limitadas, también en el 429")
-	fs.IntVar(&l.topeServicios, "tope-servicios", revisor.ServiciosPorEquipo,
+	fs.IntVar(&l.topeServicios, "tope-servicios", topes.ServiciosPorEquipo,
 		"servicios por equipo, como mucho; una alta más recibe 409 demasiados-servicios")
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/topes"
 )
 
 func TestBanderasDeLimites(t *testing.T) {
@@ -33,7 +34,7 @@ func TestBanderasDeLimites(t *testing.T) {
 		if err := l.aplicar(&o); err != nil {
 			t.Fatalf("%v: %v", c.args, err)
 		}
-		if p := o.Limitador(revisor.RevisionesPorVentana, revisor.Ventana).Politica(); p.Nombre != c.algoritmo || p.Cuota != 3 || p.Ventana != revisor.Ventana {
+		if p := o.Limitador(topes.Revisiones, revisor.Ventana).Politica(); p.Nombre != c.algoritmo || p.Cuota != 3 || p.Ventana != revisor.Ventana {
 			t.Errorf("%v: %+v", c.args, p)
 		}
 		if o.CabecerasRateLimit != c.cabeceras {

@@ -14,6 +14,7 @@ import (
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/bitacora"
+	"cursohttp/pkg/topes"
 )
 
 // descarte is the cheapest ResponseWriter, so the handler's own cost shows.
@@ -84,7 +85,7 @@ func BenchmarkListar(b *testing.B) {
 // team with URLs of 2,048 characters (617 KB), the list unchanged between requests.
 func BenchmarkListarGrande(b *testing.B) {
 	a := almacen.NuevaMemoria(almacen.Opciones{})
-	url := "http://127.0.0.1:18081/" + strings.Repeat("u", URLMaxima-23)
+	url := "http://127.0.0.1:18081/" + strings.Repeat("u", topes.URL-23)
 	for i := range 300 {
 		if _, err := a.Crear(context.Background(), []string{"a", "b", "*"}[i%3], almacen.Datos{Nombre: "grande-" + strconv.Itoa(i), URL: url, LimiteMs: 2000}, 0, nil); err != nil {
 			b.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"cursohttp/pkg/grabacion"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/topes"
 	"cursohttp/pkg/variantes"
 )
 
@@ -284,7 +285,7 @@ func (e *entorno) ambas(metodo, ruta, cuerpo string, cabeceras ...string) respue
 // needs: a service to retire, a pending check, a finished one.
 func contratoRutas(t *testing.T, e *entorno, p variantes.Eleccion) {
 	const lab = "http://127.0.0.1:18081"
-	grande := `{"nombre":"` + strings.Repeat("x", TopeCuerpo) + `"}`
+	grande := `{"nombre":"` + strings.Repeat("x", topes.Cuerpo) + `"}`
 	final := !p.EnLeccion4()
 	escribe := func(metodo, ruta string, cuerpo string, cabeceras ...string) respuestaDePrueba {
 		return e.pedir(metodo, ruta, cuerpo, append([]string{cred("escritura-a"), jsonCT}, cabeceras...)...)

@@ -10,6 +10,7 @@ import (
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/topes"
 )
 
 // esJSON answers 415 unless the body is declared application/json. It is separate from leerJSON
@@ -31,7 +32,7 @@ func (rv *Revisor) esJSON(c *contexto) bool {
 	return false
 }
 
-// leerJSON: 415 if the body is not declared JSON, 413 if it is larger than TopeCuerpo, 400 if it
+// leerJSON: 415 if the body is not declared JSON, 413 if it is larger than topes.Cuerpo, 400 if it
 // cannot be read as a JSON object (the course's policy: 400 = cannot be read).
 func (rv *Revisor) leerJSON(c *contexto) (nodejs.Objeto, bool) {
 	if !rv.esJSON(c) {
@@ -54,10 +55,10 @@ func (rv *Revisor) leerJSON(c *contexto) (nodejs.Objeto, bool) {
 	return nil, false
 }
 
-// leerCuerpo never holds more than TopeCuerpo+1 bytes: a declared Content-Length over the limit is
+// leerCuerpo never holds more than topes.Cuerpo+1 bytes: a declared Content-Length over the limit is
 // refused without reading a byte, and a chunked (or lying) body stops being read one byte past it.
 func leerCuerpo(r *http.Request) (cuerpo []byte, demasiado bool, err error) {
-	if r.ContentLength > TopeCuerpo {
+	if r.ContentLength > topes.Cuerpo {
 		return nil, true, nil
 	}
 	if r.ContentLength >= 0 {
@@ -68,11 +69,11 @@ func leerCuerpo(r *http.Request) (cuerpo []byte, demasiado bool, err error) {
 		}
 		return buf, false, nil
 	}
-	buf, err := io.ReadAll(io.LimitReader(r.Body, TopeCuerpo+1))
+	buf, err := io.ReadAll(io.LimitReader(r.Body, topes.Cuerpo+1))
 	if err != nil {
 		return nil, false, err
 	}
-	if len(buf) > TopeCuerpo {
+	if len(buf) > topes.Cuerpo {
 		return nil, true, nil
 	}
 	return buf, false, nil
@@ -81,7 +82,7 @@ func leerCuerpo(r *http.Request) (cuerpo []byte, demasiado bool, err error) {
 // rechazarGrande answers 413 with "Connection: close" and then closes in stages
 // (servidor.CerrarEnEtapas), so the client reads the 413 instead of a reset.
 func (rv *Revisor) rechazarGrande(c *contexto) {
-	rv.fallar(c.w, c.r, problema.CuerpoDemasiadoGrande, "el cuerpo pasa de "+strconv.Itoa(TopeCuerpo)+" bytes",
+	rv.fallar(c.w, c.r, problema.CuerpoDemasiadoGrande, "el cuerpo pasa de "+strconv.Itoa(topes.Cuerpo)+" bytes",
 		problema.ConCabecera("Connection", "close"))
 	servidor.CerrarEnEtapas(c.w, time.Now().Add(rv.esperaCierre))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"cursohttp/internal/nodejs"
+	"cursohttp/pkg/topes"
 )
 
 // FuzzLeerJSON feeds the body reader and the validator whatever a stranger may send to POST or PUT
@@ -47,8 +48,8 @@ func FuzzLeerJSON(f *testing.F) {
 			if w.Code != http.StatusOK || w.Body.Len() != 0 || len(w.Header()) != 0 {
 				t.Fatalf("leerJSON aceptó y además respondió %d %q", w.Code, w.Body)
 			}
-			if len(cuerpo) > TopeCuerpo {
-				t.Fatalf("aceptó %d bytes, el tope es %d", len(cuerpo), TopeCuerpo)
+			if len(cuerpo) > topes.Cuerpo {
+				t.Fatalf("aceptó %d bytes, el tope es %d", len(cuerpo), topes.Cuerpo)
 			}
 			validado(t, o)
 			return
@@ -58,7 +59,7 @@ func FuzzLeerJSON(f *testing.F) {
 		default:
 			t.Fatalf("leerJSON rechazó con %d", w.Code)
 		}
-		if len(cuerpo) > TopeCuerpo && esTipoJSON(tipo) && w.Code != http.StatusRequestEntityTooLarge {
+		if len(cuerpo) > topes.Cuerpo && esTipoJSON(tipo) && w.Code != http.StatusRequestEntityTooLarge {
 			t.Fatalf("%d bytes dieron %d, no 413", len(cuerpo), w.Code)
 		}
 		v, err := nodejs.DecodificarJSON(w.Body.Bytes())

@@ -10,6 +10,7 @@ import (
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/topes"
 	"cursohttp/pkg/variantes"
 )
 
@@ -521,14 +522,14 @@ func (d *documentador) componentes() nodejs.Objeto {
 			"properties", o(
 				"id", o("type", "integer", "minimum", 1),
 				"nombre", o("type", "string", "minLength", 1, "maxLength", NombreMaximo, "description", "De 1 a 40 caracteres (unidades UTF-16, como cuenta JavaScript), único en el revisor."),
-				"url", o("type", "string", "description", "Una dirección http o https, de hasta "+strconv.Itoa(URLMaxima)+" caracteres."),
+				"url", o("type", "string", "description", "Una dirección http o https, de hasta "+strconv.Itoa(topes.URL)+" caracteres."),
 				"limite_ms", o("type", "integer", "minimum", LimiteMinimoMs, "maximum", LimiteMaximoMs),
 			)),
 		"DatosDeServicio", o("type", "object", "required", []string{"nombre", "url"},
 			"description", "Lo que un alta o un cambio fija. El revisor responde 422 datos-invalidos con todos los campos que no se pueden cumplir.",
 			"properties", o(
 				"nombre", o("type", "string", "minLength", 1, "maxLength", NombreMaximo),
-				"url", o("type", "string", "maxLength", URLMaxima, "examples", []string{curso.URLLaboratorio + "/codigo/200"}),
+				"url", o("type", "string", "maxLength", topes.URL, "examples", []string{curso.URLLaboratorio + "/codigo/200"}),
 				"limite_ms", o("type", "integer", "minimum", LimiteMinimoMs, "maximum", LimiteMaximoMs, "default", LimitePorOmision),
 			)),
 		"ListaDeServicios", o("type", "object", "required", []string{"servicios"}, "additionalProperties", false,

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/almacentest"
+	"cursohttp/pkg/topes"
 	"fmt"
 	"io"
 	"net"
@@ -252,7 +253,7 @@ Content-Length: 129
 {"type":"about:blank","title":"Content Too Large","status":413,"detail":"el cuerpo pasa de 16384 bytes","instance":"/servicios"}`
 	e.pedir("POST", "/servicios", grande, cred("escritura-a"), jsonCT).comoLaLeccion(t, demasiado)
 	e.pedirPorPartes("POST", "/servicios", grande, cred("escritura-a"), jsonCT).comoLaLeccion(t, demasiado)
-	if r := e.pedir("POST", "/servicios", strings.Repeat("a", TopeCuerpo), cred("escritura-a"), jsonCT); r.codigo() != "400" {
+	if r := e.pedir("POST", "/servicios", strings.Repeat("a", topes.Cuerpo), cred("escritura-a"), jsonCT); r.codigo() != "400" {
 		t.Errorf("en el tope: %s", r.linea)
 	}
 	if r := e.pedir("GET", "/servicios/1", "", cred("lectura-a")); r.codigo() != "200" {

@@ -9,6 +9,7 @@ import (
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/topes"
 	"cursohttp/pkg/variantes"
 )
 
@@ -97,8 +98,8 @@ func (m metodo) limitado(l *limite) metodo { m.limite = l; return m }
 // program has the same routes and order; a variant changes a handler or a limit here (p), and the
 // limits it returns are those Nuevo builds a limiter for.
 func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
-	revisiones := &limite{politica: "revisiones", cuota: RevisionesPorVentana, ventana: Ventana, problema: problema.DemasiadasRevisiones, que: "revisiones"}
-	consultas := &limite{politica: "consultas", cuota: ConsultasPorVentana, ventana: Ventana, problema: problema.DemasiadasConsultas, que: "consultas en vivo"}
+	revisiones := &limite{politica: "revisiones", cuota: topes.Revisiones, ventana: Ventana, problema: problema.DemasiadasRevisiones, que: "revisiones"}
+	consultas := &limite{politica: "consultas", cuota: topes.Revisiones, ventana: Ventana, problema: problema.DemasiadasConsultas, que: "consultas en vivo"}
 	if p.EsEjercicio(4, 3) {
 		revisiones.porServicio, revisiones.que = true, "revisiones de este servicio"
 	}

@@ -14,6 +14,7 @@ import (
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/topes"
 )
 
 // revisorLimitado is a revisor whose checks never run during the test (no network) and whose
@@ -215,7 +216,7 @@ func TestElLimiteEnElOrdenDeLaPuerta(t *testing.T) {
 			anotar := func(w *httptest.ResponseRecorder) { codigos = append(codigos, strconv.Itoa(w.Code)) }
 			// Refused before the limit, as many times as the quota and more: 405, 401 and (for a
 			// write) 403.
-			for range revisor.RevisionesPorVentana + 1 {
+			for range topes.Revisiones + 1 {
 				anotar(pedir(rv, ruta.otro, en("1"), "escritura-a"))
 				anotar(pedir(rv, ruta.metodo, en("1"), "inventada"))
 				if ruta.lector != "" {
@@ -227,9 +228,9 @@ func TestElLimiteEnElOrdenDeLaPuerta(t *testing.T) {
 			for _, id := range []string{"99", "98", "97", "99", "1"} {
 				anotar(pedir(rv, ruta.metodo, en(id), "escritura-a"))
 			}
-			want := strings.Repeat("405 401 ", revisor.RevisionesPorVentana+1) + "404 404 404 429 429"
+			want := strings.Repeat("405 401 ", topes.Revisiones+1) + "404 404 404 429 429"
 			if ruta.lector != "" {
-				want = strings.Repeat("405 401 403 ", revisor.RevisionesPorVentana+1) + "404 404 404 429 429"
+				want = strings.Repeat("405 401 403 ", topes.Revisiones+1) + "404 404 404 429 429"
 			}
 			if got := strings.Join(codigos, " "); got != want {
 				t.Errorf("códigos %s\nquiero   %s", got, want)

@@ -27,10 +27,15 @@ import (
 	"cursohttp/pkg/variantes"
 )
 
-// The course's numbers (lesson 4 §0.4, lesson 6 §6.8.1), beside the code that uses them.
+// The course's numbers (lesson 4 §0.4, lesson 6 §6.8.1), beside the code that uses them. The
+// bounds on what a client can make the revisor hold or do are pkg/topes', by their own names:
+// topes.Cuerpo (a service is a name of up to 40 characters, a URL and a number: 16 KiB is plenty),
+// topes.Revisiones (checks, and live queries, per credential and Ventana), topes.EsperaLlave (each
+// step on a registration's key, apart from the registration's own Plazo, so that a key is given
+// back even when what ran out was the registration's time), topes.ServiciosPorEquipo and topes.URL
+// (together they bound what a writer can make the revisor hold: 3 teams × 10,000 × about 2.3 KB ≈
+// 70 MB at most, while a load test through the gateway runs for minutes before meeting it).
 const (
-	// TopeCuerpo: a service is a name of up to 40 characters, a URL and a number; 16 KiB is plenty.
-	TopeCuerpo = topes.Cuerpo
 	// EsperaCierre: after a 413, how long the rest of an upload is read and thrown away before
 	// closing, so the client reads the 413 instead of a reset (RFC 9112 §9.6; 2 s is the course's).
 	EsperaCierre = servidor.EsperaCierre
@@ -38,23 +43,11 @@ const (
 	EsperaEnCola = time.Second
 	// Guardar: a registration "takes" this long, so a retry can arrive while the original runs.
 	Guardar = 500 * time.Millisecond
-	// RevisionesPorVentana and ConsultasPorVentana per credential and Ventana: going out to the
-	// network is limited, or the revisor would hammer someone else's service for whoever asks
-	// (the limited routes in rutas).
-	RevisionesPorVentana = topes.Revisiones
-	ConsultasPorVentana  = topes.Revisiones
-	Ventana              = 60 * time.Second
+	// Ventana is the window of the limited routes in rutas: going out to the network is limited, or
+	// the revisor would hammer someone else's service for whoever asks.
+	Ventana = 60 * time.Second
 	// VuelveEn is the maintenance 503's Retry-After, in seconds.
 	VuelveEn = "120"
-	// EsperaLlave bounds each step on a registration's Idempotency-Key (reserving it, giving it
-	// back) apart from the registration's own Plazo, so that a key is given back even when what
-	// ran out was the registration's time.
-	EsperaLlave = topes.EsperaLlave
-	// ServiciosPorEquipo bounds a team's live services (beyond the course, whose list grows for
-	// ever): with URLMaxima it bounds what a writer can make the revisor hold (3 teams × 10,000 ×
-	// about 2.3 KB ≈ 70 MB at most), while a load test through the gateway (e2e's soak registers
-	// some 35 a second) runs for minutes before meeting it.
-	ServiciosPorEquipo = topes.ServiciosPorEquipo
 )
 
 // Opciones build a Revisor; every zero field takes the course's value.
@@ -93,7 +86,7 @@ type Opciones struct {
 	// Observacion is what the server observes of its requests (servidor.Opciones.Observar): with
 	// --log-detalle or --panel every probe is a span of its own, logged and sent too.
 	Observacion observacion.Observador
-	// TopeServicios: live services per team; zero is ServiciosPorEquipo.
+	// TopeServicios: live services per team; zero is topes.ServiciosPorEquipo.
 	TopeServicios int
 	// Rescate: how often the revisor looks in Almacen for pending checks of revisors that are gone
 	// (Almacen.Huerfanas), besides once at start-up; zero looks only at start-up. Worth setting
@@ -175,7 +168,7 @@ func Nuevo(o Opciones) *Revisor {
 		o.EsperaCierre = EsperaCierre
 	}
 	if o.TopeServicios <= 0 {
-		o.TopeServicios = ServiciosPorEquipo
+		o.TopeServicios = topes.ServiciosPorEquipo
 	}
 	fallar, leccion6 := problema.Escritor(problema.Escribir), true
 	if o.Programa.EnLeccion4() {

@@ -189,7 +189,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 	plazo := topes.PlazoLlave
 	var reserva idempotencia.Reserva
 	if llave != "" {
-		tomar, listo := context.WithTimeout(sinCliente, EsperaLlave)
+		tomar, listo := context.WithTimeout(sinCliente, topes.EsperaLlave)
 		turno, err := rv.llaves.Tomar(tomar, nombre, llave, rv.huella(datos))
 		listo()
 		if err != nil {
@@ -231,7 +231,7 @@ func (rv *Revisor) darDeAlta(c *contexto) {
 		if llave == "" {
 			return
 		}
-		soltarla, listo := context.WithTimeout(sinCliente, EsperaLlave)
+		soltarla, listo := context.WithTimeout(sinCliente, topes.EsperaLlave)
 		defer listo()
 		if err := rv.llaves.Soltar(soltarla, reserva); err != nil {
 			rv.log.Error().Ctx(ctx).Err(err).Msg("idempotencia: no se pudo soltar la llave " + mostrada)

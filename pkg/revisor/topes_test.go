@@ -21,16 +21,16 @@ import (
 func TestURLDemasiadoLarga(t *testing.T) {
 	t.Parallel()
 	base := "http://127.0.0.1:18081/"
-	justa := base + strings.Repeat("u", URLMaxima-len(base))
+	justa := base + strings.Repeat("u", topes.URL-len(base))
 	e := nuevoEntorno(t, func(o *Opciones) { o.Guardar = time.Millisecond })
 	if r := e.pedir("POST", "/servicios", `{"nombre":"justa","url":"`+justa+`"}`, cred("escritura-a"), jsonCT); !strings.HasPrefix(r.linea, "HTTP/1.1 201") {
-		t.Fatalf("una URL de %d caracteres: %s %s", URLMaxima, r.linea, r.cuerpo)
+		t.Fatalf("una URL de %d caracteres: %s %s", topes.URL, r.linea, r.cuerpo)
 	}
 	r := e.pedir("POST", "/servicios", `{"nombre":"larga","url":"`+justa+`u"}`, cred("escritura-a"), jsonCT)
 	quiere := `{"type":"https://revisor.example/problemas/datos-invalidos","title":"Los datos no se pueden cumplir","status":422,` +
 		`"detail":"1 dato(s) no se pueden cumplir","instance":"/servicios","errors":[{"detail":"debe tener como mucho 2048 caracteres","pointer":"#/url"}]}` + "\n"
 	if !strings.HasPrefix(r.linea, "HTTP/1.1 422") || r.cuerpo != quiere {
-		t.Errorf("una URL de %d caracteres:\n%s\n%s\nse esperaba\n%s", URLMaxima+1, r.linea, r.cuerpo, quiere)
+		t.Errorf("una URL de %d caracteres:\n%s\n%s\nse esperaba\n%s", topes.URL+1, r.linea, r.cuerpo, quiere)
 	}
 }
 
@@ -39,7 +39,7 @@ func TestURLNoASCIIAcotadaEnBytes(t *testing.T) {
 	t.Parallel()
 	base := "http://127.0.0.1:18081/"
 	e := nuevoEntorno(t, func(o *Opciones) { o.Guardar = time.Millisecond })
-	cabe := base + strings.Repeat("ñ", (URLMaxima-len(base))/2)
+	cabe := base + strings.Repeat("ñ", (topes.URL-len(base))/2)
 	if r := e.pedir("POST", "/servicios", `{"nombre":"cabe","url":"`+cabe+`"}`, cred("escritura-a"), jsonCT); !strings.HasPrefix(r.linea, "HTTP/1.1 201") {
 		t.Fatalf("una URL de %d bytes: %s %s", len(cabe), r.linea, r.cuerpo)
 	}
@@ -130,13 +130,13 @@ func TestListarNoArmaLaListaEnCadaPeticion(t *testing.T) {
 	}
 	for _, tope := range []int64{topes.Listados, 0} {
 		corto, largoCorto := medir("http://127.0.0.1:18081/", tope)
-		largo, largoLargo := medir("http://127.0.0.1:18081/"+strings.Repeat("u", URLMaxima-23), tope)
+		largo, largoLargo := medir("http://127.0.0.1:18081/"+strings.Repeat("u", topes.URL-23), tope)
 		t.Logf("con %d bytes para listados, listar %d bytes asignó %d; con URLs cortas, %d bytes asignó %d", tope, largoLargo, largo, largoCorto, corto)
 		if largoLargo < 6_000_000 {
 			t.Fatalf("la lista larga tiene %d bytes", largoLargo)
 		}
 		if largo > corto+512<<10 {
-			t.Errorf("con %d bytes para listados y URLs de %d caracteres, listar asignó %d bytes más que con URLs cortas: la lista entera se armó otra vez", tope, URLMaxima, largo-corto)
+			t.Errorf("con %d bytes para listados y URLs de %d caracteres, listar asignó %d bytes más que con URLs cortas: la lista entera se armó otra vez", tope, topes.URL, largo-corto)
 		}
 	}
 }

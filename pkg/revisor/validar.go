@@ -15,12 +15,11 @@ const (
 	LimiteMinimoMs   = 100 // limite_ms range, inclusive
 	LimiteMaximoMs   = 10000
 	LimitePorOmision = 2000
-	// URLMaxima bounds a service's URL, in the same UTF-16 units and in UTF-8 bytes (beyond the
-	// course, which takes any URL that fits in its 16 KiB body): with ServiciosPorEquipo it bounds
-	// what a writer can make the revisor hold. Browsers and servers commonly handle URLs of a few
-	// thousand characters; the course's are under 60.
-	URLMaxima = topes.URL
 )
+
+// A service's URL is bounded by topes.URL, in the same UTF-16 units and in UTF-8 bytes (beyond the
+// course, which takes any URL that fits in its 16 KiB body). Browsers and servers commonly handle
+// URLs of a few thousand characters; the course's are under 60.
 
 // CampoInvalido is one field that cannot be fulfilled; it becomes {detail, pointer: "#/<campo>"} in
 // the errors of a datos-invalidos answer.
@@ -40,12 +39,12 @@ func Validar(datos nodejs.Objeto) (almacen.Datos, []CampoInvalido) {
 	}
 	url, urlEsTexto := valor(datos, "url").(string)
 	switch {
-	case urlEsTexto && nodejs.Largo(url) > URLMaxima:
-		fallas = append(fallas, CampoInvalido{"url", "debe tener como mucho " + strconv.Itoa(URLMaxima) + " caracteres"})
-	case urlEsTexto && len(url) > URLMaxima:
+	case urlEsTexto && nodejs.Largo(url) > topes.URL:
+		fallas = append(fallas, CampoInvalido{"url", "debe tener como mucho " + strconv.Itoa(topes.URL) + " caracteres"})
+	case urlEsTexto && len(url) > topes.URL:
 		// Bytes too, so that what a URL makes the revisor hold does not triple with characters
 		// outside ASCII (3 teams × 10,000 services once reached 460 MB that way).
-		fallas = append(fallas, CampoInvalido{"url", "debe ocupar como mucho " + strconv.Itoa(URLMaxima) + " bytes en UTF-8"})
+		fallas = append(fallas, CampoInvalido{"url", "debe ocupar como mucho " + strconv.Itoa(topes.URL) + " bytes en UTF-8"})
 	case !urlEsTexto || !esHTTP(url):
 		fallas = append(fallas, CampoInvalido{"url", "debe ser una dirección http o https"})
 	}
