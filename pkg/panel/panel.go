@@ -34,6 +34,7 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/fallas"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
 )
@@ -225,8 +226,30 @@ func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel
 			motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"
 		}
 	}
-	respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n"))
+	antesDelCuerpo(w, r, func() { respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n")) })
 	return false
+}
+
+// texto answers one line of text with its Content-Length: a staged close ends the connection
+// right after it, so the answer must say where it ends (a chunked one would be cut).
+func texto(w http.ResponseWriter, r *http.Request, codigo int, linea string) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(linea+"\n"))
+}
+
+// antesDelCuerpo writes an answer (escribir) to a request whose body was not read to its end, as
+// the revisor answers its 413: with "Connection: close", then the staged close
+// (servidor.CerrarEnEtapas), which reads and throws away what the client is still sending for
+// at most servidor.EsperaCierre. Closing outright makes the kernel answer the rest of the upload
+// with a reset, which erases the answer before a client still sending reads it (issue 34, item 4).
+func antesDelCuerpo(w http.ResponseWriter, r *http.Request, escribir func()) {
+	if r.ContentLength == 0 {
+		escribir()
+		return
+	}
+	w.Header().Set("Connection", "close")
+	escribir()
+	servidor.CerrarEnEtapas(w, time.Now().Add(servidor.EsperaCierre))
 }
 
 // servirPagina serves index.html with the lab's token in its <meta name="token">, for the page's
@@ -273,7 +296,9 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 		}
 		var ev eventos.Evento
 		if err := json.Unmarshal(linea, &ev); err != nil || ev.Programa == "" || ev.Tipo == "" {
-			http.Error(w, "cada línea debe ser un evento en JSON con programa y tipo", http.StatusBadRequest)
+			antesDelCuerpo(w, r, func() {
+				texto(w, r, http.StatusBadRequest, "cada línea debe ser un evento en JSON con programa y tipo")
+			})
 			return
 		}
 		// Re-encoded: what reaches the pages is exactly an Evento, one line, its texts cut short.
@@ -284,10 +309,14 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 	var grande *http.MaxBytesError
 	switch err := sc.Err(); {
 	case errors.Is(err, bufio.ErrTooLong):
-		http.Error(w, "un evento pasa de "+strconv.Itoa(TopeEvento>>10)+" KiB: no tomo el lote", http.StatusRequestEntityTooLarge)
+		antesDelCuerpo(w, r, func() {
+			texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(TopeEvento>>10)+" KiB: no tomo el lote")
+		})
 		return
 	case errors.As(err, &grande):
-		http.Error(w, "un lote pasa de "+strconv.Itoa(TopeLote>>20)+" MiB: no lo tomo", http.StatusRequestEntityTooLarge)
+		antesDelCuerpo(w, r, func() {
+			texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(TopeLote>>20)+" MiB: no lo tomo")
+		})
 		return
 	case err != nil:
 		http.Error(w, "no pude leer los eventos: "+err.Error(), http.StatusBadRequest)
