@@ -141,6 +141,24 @@ sesión «laboratorio» (si ya existe y es suya, entra en ella). Nunca cierra na
 		},
 		nuevoToken(hacer, f),
 		&cobra.Command{
+			Use:   "enlace",
+			Short: "da un enlace de una vez para actuar desde la página del panel (la falla, «Limpiar»)",
+			Long: `Da un enlace de una vez al panel del laboratorio (arrancado con --panel). Ábrelo en tu
+navegador: esa página, y las que abras después en ese navegador mientras el panel corra,
+cambian la falla de la pasarela y limpian. Sirve una vez y durante 15 minutos; quien abra el
+panel sin él solo mira. Se hace con el token de lab/token, así que solo quien arrancó el
+laboratorio puede pedirlo, y no pasa por ninguna bitácora.`,
+			Args: cli.SinArgumentos,
+			RunE: hacer(func(cmd *cobra.Command, c *control.Control) error {
+				enlace, err := c.Enlace()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(f.out, enlace)
+				return nil
+			}),
+		},
+		&cobra.Command{
 			Use:   "puertos",
 			Short: "comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas",
 			RunE:  hacer(func(cmd *cobra.Command, c *control.Control) error { return c.Puertos(cmd.Context()) }),

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"cursohttp/pkg/token"
 )
@@ -98,4 +99,30 @@ func (c *Control) LeerTokens() (Tokens, error) {
 		*x.valor = strings.TrimSpace(string(b))
 	}
 	return t, nil
+}
+
+// Enlace is a one-time link to the lab's panel (issue 34, item 1): opened once in the instructor's
+// browser, within token.VigenciaEnlace, it gives that browser the session that acts on the page.
+// It is made here with the lab's token (lab/token), so it never passes through a log or a command
+// line, and whoever can read the token can make one.
+func (c *Control) Enlace() (string, error) {
+	s, ok := panelEn(c.conocidos())
+	if !ok {
+		return "", fmt.Errorf("este laboratorio no tiene panel")
+	}
+	t, err := c.LeerTokens()
+	if err != nil {
+		return "", err
+	}
+	return token.Enlace(c.url(s), t.Instructor, time.Now()), nil
+}
+
+// decirEnlace says the panel's one-time link, when the panel is among servidores.
+func (c *Control) decirEnlace(servidores []Servidor, t Tokens, decir func(string)) {
+	s, ok := panelEn(servidores)
+	if !ok {
+		return
+	}
+	decir(fmt.Sprintf("panel: para actuar desde la página (la falla, «Limpiar»), ábrela una vez con %s (sirve una vez, durante %d minutos; «laboratorio lab enlace» da otro); sin él, la página solo muestra",
+		token.Enlace(c.url(s), t.Instructor, time.Now()), int(token.VigenciaEnlace/time.Minute)))
 }
