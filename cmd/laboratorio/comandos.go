@@ -207,7 +207,11 @@ detiene con Ctrl+C.`,
 			}
 			// The two tokens: the flag's, else the environment's (the lab controller's), else new
 			// ones, said after the start-up line (no lesson shows the panel).
-			tok, nuevo := token.Elegir(o.Token, os.LookupEnv, token.Variable)
+			dado, err := token.Buscar(o.Token, o.TokenArchivo, os.LookupEnv)
+			if err != nil {
+				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
+			}
+			tok, nuevo := token.Elegir(dado, nil, token.Variable)
 			clase, nuevaClase := token.Elegir(tokenClase, os.LookupEnv, token.VariableClase)
 			var dichos []string
 			if nuevo {
@@ -246,6 +250,7 @@ detiene con Ctrl+C.`,
 	pasarela = curso.URLPasarela
 	cmd.Flags().Var(cli.URL{Destino: &pasarela}, "pasarela", "la pasarela cuya falla cambia el control de la página")
 	cmd.Flags().StringVar(&o.Token, "token", "", "el token del laboratorio (si no se dice: el de CURSOHTTP_TOKEN, o uno nuevo, que dice al arrancar)")
+	cmd.Flags().StringVar(&o.TokenArchivo, "token-archivo", "", token.AyudaArchivo)
 	cmd.Flags().StringVar(&datosClase, "datos", "", "el archivo donde la página de la clase (/clase) guarda los resultados, para que sigan tras un reinicio")
 	cmd.Flags().StringVar(&tokenClase, "token-clase", "", "el token de la clase, que solo publica resultados (si no se dice: el de CURSOHTTP_TOKEN_CLASE, o uno nuevo)")
 	return cmd

@@ -18,6 +18,9 @@ import (
 const (
 	ArchivoToken      = "token"       // the lab's token: the gateway's control, the panel's writes
 	ArchivoTokenClase = "token-clase" // the class token: only posting grading results
+	// ArchivoCabecera is the lab's token as a header line, for curl's -H @lab/autorizacion: a
+	// token expanded into a command line ($(laboratorio lab token)) shows in ps (issue 34.2).
+	ArchivoCabecera = "autorizacion"
 )
 
 // Tokens are the pair a lab runs with.
@@ -49,7 +52,8 @@ func (c *Control) tokensParaArrancar() (Tokens, error) {
 	if t.Clase == "" {
 		t.Clase = token.Nuevo()
 	}
-	for nombre, valor := range map[string]string{ArchivoToken: t.Instructor, ArchivoTokenClase: t.Clase} {
+	for nombre, valor := range map[string]string{ArchivoToken: t.Instructor, ArchivoTokenClase: t.Clase,
+		ArchivoCabecera: "Authorization: Bearer " + t.Instructor} {
 		if err := escribirSecreto(c.rutaToken(nombre), valor+"\n"); err != nil {
 			return Tokens{}, fmt.Errorf("no pude guardar el token en %s: %w", c.rutaToken(nombre), err)
 		}
