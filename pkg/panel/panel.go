@@ -20,6 +20,7 @@ import (
 	"html"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -82,6 +83,9 @@ type Opciones struct {
 	EsperaEscritura time.Duration
 	// Ahora is the clock the one-time links are checked against; time.Now when nil.
 	Ahora func() time.Time
+	// IntervaloRechazos is how often refusals past the first few of a source are summed up in
+	// one line (token.Rechazos); token.IntervaloRechazos when 0.
+	IntervaloRechazos time.Duration
 }
 
 // Panel is the page's http.Handler. Cerrar ends the open streams (on shutdown).
@@ -92,6 +96,7 @@ type Panel struct {
 	archivos http.Handler
 	puerta   token.Puerta
 	sesiones *token.Sesiones // the instructor's sessions on the page
+	rechazos *token.Rechazos // which refusals the log says in full, and the sums of the rest
 	lectura  []byte          // index.html for a reader: it says so at its top
 	profesor []byte          // index.html for the instructor's session: its control acts
 
@@ -130,13 +135,16 @@ func Nuevo(o Opciones) *Panel {
 	if o.EsperaEscritura <= 0 {
 		o.EsperaEscritura = EsperaEscritura
 	}
+	rechazos := token.NuevosRechazos(o.IntervaloRechazos, func(s token.Suma) {
+		o.Log.Warn().Int("rechazos", s.N).Str("fuente", s.Fuente).Msg(s.Texto("panel", o.IntervaloRechazos))
+	})
 	sub, _ := fs.Sub(web, "web")
 	indice, _ := fs.ReadFile(web, "web/index.html")
 	indice = bytes.Replace(indice, []byte(lugarDeModos), listaDeModos(), 1)
 	return &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
 		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}), clase: nuevaClase(),
 		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
-		sesiones: token.NuevasSesiones(o.Token, o.Ahora),
+		sesiones: token.NuevasSesiones(o.Token, o.Ahora), rechazos: rechazos,
 		lectura:  bytes.Replace(indice, []byte(lugarDelAviso), []byte(`<p id="aviso-lectura" class="aviso-lectura" role="status">`+AvisoLectura+`</p>`), 1),
 		profesor: bytes.Replace(bytes.Replace(indice, []byte(lugarDelAviso), nil, 1), []byte(lugarDelAcceso), []byte(`<meta name="acceso" content="profesor">`), 1)}
 }
@@ -176,6 +184,7 @@ func (p *Panel) Cerrar() {
 	if !p.cerrado {
 		p.cerrado = true
 		close(p.fin)
+		p.rechazos.Parar()
 	}
 }
 
@@ -236,8 +245,10 @@ func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel
 	if codigo == 0 {
 		return true
 	}
-	p.log.Warn().Int("codigo", codigo).Str("metodo", r.Method).Str("ruta", r.URL.Path).
-		Msg("panel: rechazo " + r.Method + " " + r.URL.Path + ": " + motivo)
+	if p.rechazos.Anotar(fuente(r), motivo) {
+		p.log.Warn().Int("codigo", codigo).Str("metodo", r.Method).Str("ruta", r.URL.Path).
+			Msg("panel: rechazo " + r.Method + " " + r.URL.Path + ": " + motivo)
+	}
 	if codigo == token.SinPermiso {
 		w.Header().Set("WWW-Authenticate", token.Desafio)
 		// A student posting results needs the class token, which the instructor shares: sending
@@ -251,6 +262,14 @@ func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel
 	}
 	antesDelCuerpo(w, r, func() { respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n")) })
 	return false
+}
+
+// fuente is the address a request came from, without its port: what refusals are summed up by.
+func fuente(r *http.Request) string {
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return h
+	}
+	return r.RemoteAddr
 }
 
 // texto answers one line of text with its Content-Length: a staged close ends the connection
@@ -307,8 +326,11 @@ func (p *Panel) entrar(w http.ResponseWriter, r *http.Request) {
 		valor, ok = p.sesiones.Canjear(r.URL.Query().Get("codigo"))
 	}
 	if !ok {
-		p.log.Warn().Int("codigo", http.StatusForbidden).Str("metodo", r.Method).Str("ruta", r.URL.Path).
-			Msg("panel: rechazo un enlace de una vez usado, vencido o ajeno")
+		const motivo = "un enlace de una vez usado, vencido o ajeno"
+		if p.rechazos.Anotar(fuente(r), motivo) {
+			p.log.Warn().Int("codigo", http.StatusForbidden).Str("metodo", r.Method).Str("ruta", r.URL.Path).
+				Msg("panel: rechazo " + motivo)
+		}
 		texto(w, r, http.StatusForbidden, "ese enlace ya se usó, venció (sirve "+strconv.Itoa(int(token.VigenciaEnlace/time.Minute))+
 			" minutos) o no es de este panel: «laboratorio lab enlace» da otro; sin él, la página solo muestra")
 		return
