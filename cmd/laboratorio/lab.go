@@ -192,8 +192,8 @@ func ordenDetener(dir string) string {
 	return orden
 }
 
-// nuevoToken is «laboratorio lab token»: the token alone on a line, so that it can be used as
-// $(laboratorio lab token).
+// nuevoToken is «laboratorio lab token»: the token alone on a line, for a file or a pipe (on a
+// command line, as $(laboratorio lab token), ps would show it to every user: issue 34.2).
 func nuevoToken(hacer func(func(*cobra.Command, *control.Control) error) func(*cobra.Command, []string) error, f flujos) *cobra.Command {
 	var clase bool
 	cmd := &cobra.Command{
