@@ -46,11 +46,11 @@ func TestElegir(t *testing.T) {
 	if v, gen := Elegir("  ", nil, Variable); len(v) != 22 || !gen {
 		t.Errorf("bandera en blanco: %q %v", v, gen)
 	}
-	if v := Leer("", entorno); v != "del-entorno" {
-		t.Errorf("Leer: %q", v)
+	if v, err := Buscar("", "", entorno); v != "del-entorno" || err != nil {
+		t.Errorf("Buscar: %q %v", v, err)
 	}
-	if v := Leer("", nil); v != "" {
-		t.Errorf("Leer sin nada: %q", v)
+	if v, err := Buscar("", "", nil); v != "" || err != nil {
+		t.Errorf("Buscar sin nada: %q %v", v, err)
 	}
 }
 
