@@ -35,7 +35,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *cobra.Command {
 	politica := reintento.PoliticaAlta() // what the help describes is what runs
 	var sinLlave, logJSON bool
-	var pasarela, credencial, panel, simular, tok string
+	var pasarela, credencial, panel, simular, tok, tokArchivo string
 	var version *variantes.Banderas
 	raiz := &cobra.Command{
 		Use:   "alta-segura <nombre> <url>",
@@ -71,7 +71,11 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 			}
 			var emisor *eventos.Emisor
 			if panel != "" {
-				emisor = eventos.NuevoEmisor(panel, token.Leer(tok, entorno), nil)
+				dado, err := token.Buscar(tok, tokArchivo, entorno)
+				if err != nil {
+					return cli.UsoMal("%s: %v", c.CommandPath(), err)
+				}
+				emisor = eventos.NuevoEmisor(panel, dado, nil)
 				// The events go before the program ends: its last attempt is the one that matters.
 				defer emisor.Cerrar(2 * time.Second)
 			}
@@ -102,6 +106,7 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 	fs.BoolVar(&logJSON, "log-json", false, "cada línea en JSON, con la traza y el tramo de su intento")
 	fs.Var(cli.URL{Destino: &panel, Vacia: true}, "panel", "manda un evento por intento a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
 	fs.StringVar(&tok, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN)")
+	fs.StringVar(&tokArchivo, "token-archivo", "", token.AyudaArchivo)
 	cli.Preparar(raiz)
 	return raiz
 }

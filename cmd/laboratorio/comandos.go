@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
+	"strconv"
+	"time"
 
 	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
@@ -184,9 +187,10 @@ la pasarela aplica a todas las peticiones sin X-Simular (lo mismo que su --simul
 Lo que cambia la página para todos (los eventos, el control de la falla, «Limpiar») pide el
 token del laboratorio (Authorization: Bearer …): el de --token, si no el de CURSOHTTP_TOKEN,
 si no uno nuevo, que dice al arrancar; los servidores y alta-segura lo mandan con su --token
-(o CURSOHTTP_TOKEN), y el control lo pasa a la pasarela. La página lo lleva para sí misma
-cuando se abre por una dirección (127.0.0.1, no un nombre); una página de otro sitio no puede
-leerlo, y lo que mande se rechaza. El token de la clase (--token-clase, CURSOHTTP_TOKEN_CLASE,
+(o CURSOHTTP_TOKEN), y el control lo pasa a la pasarela. La página no lo lleva nunca: quien
+la abre sin más solo mira. El profesor la abre una vez con el enlace que este programa dice
+al arrancar (o «laboratorio lab enlace»), que deja a su navegador actuar desde la página;
+lo que mande una página de otro sitio se rechaza. El token de la clase (--token-clase, CURSOHTTP_TOKEN_CLASE,
 o uno nuevo) solo sirve para publicar resultados: los de «revisor comprobar cliente --enviar», que
 la página de la clase (/clase) muestra en vivo; con --datos sobreviven a un reinicio.
 
@@ -203,7 +207,11 @@ detiene con Ctrl+C.`,
 			}
 			// The two tokens: the flag's, else the environment's (the lab controller's), else new
 			// ones, said after the start-up line (no lesson shows the panel).
-			tok, nuevo := token.Elegir(o.Token, os.LookupEnv, token.Variable)
+			dado, err := token.Buscar(o.Token, o.TokenArchivo, os.LookupEnv)
+			if err != nil {
+				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
+			}
+			tok, nuevo := token.Elegir(dado, nil, token.Variable)
 			clase, nuevaClase := token.Elegir(tokenClase, os.LookupEnv, token.VariableClase)
 			var dichos []string
 			if nuevo {
@@ -225,7 +233,16 @@ detiene con Ctrl+C.`,
 					soltar := context.AfterFunc(cmd.Context(), p.Cerrar)
 					return p, func() { soltar() }, nil
 				},
-				Inicio: linea("panel en http://", " (ábrelo en el navegador)", dichos...),
+				Inicio: func(log zerolog.Logger, addr string) {
+					linea("panel en http://", " (ábrelo en el navegador)", dichos...)(log, addr)
+					// The instructor's one-time link (issue 34, item 1), in this terminal only: a panel
+					// the lab controller runs writes a log others may read, and the controller says it.
+					if o.EstadoLab == "" {
+						log.Info().Msg("panel: para actuar desde la página (la falla, «Limpiar»), ábrela una vez con " +
+							token.Enlace("http://"+dondeAbrir(addr), tok, time.Now()) + " (sirve una vez, durante " +
+							strconv.Itoa(int(token.VigenciaEnlace/time.Minute)) + " minutos); sin él, la página solo muestra")
+					}
+				},
 			})
 		},
 	}
@@ -233,9 +250,23 @@ detiene con Ctrl+C.`,
 	pasarela = curso.URLPasarela
 	cmd.Flags().Var(cli.URL{Destino: &pasarela}, "pasarela", "la pasarela cuya falla cambia el control de la página")
 	cmd.Flags().StringVar(&o.Token, "token", "", "el token del laboratorio (si no se dice: el de CURSOHTTP_TOKEN, o uno nuevo, que dice al arrancar)")
+	cmd.Flags().StringVar(&o.TokenArchivo, "token-archivo", "", token.AyudaArchivo)
 	cmd.Flags().StringVar(&datosClase, "datos", "", "el archivo donde la página de la clase (/clase) guarda los resultados, para que sigan tras un reinicio")
 	cmd.Flags().StringVar(&tokenClase, "token-clase", "", "el token de la clase, que solo publica resultados (si no se dice: el de CURSOHTTP_TOKEN_CLASE, o uno nuevo)")
 	return cmd
+}
+
+// dondeAbrir is where a browser on this machine opens a server listening on addr: 127.0.0.1 for
+// an unspecified address (0.0.0.0, [::]).
+func dondeAbrir(addr string) string {
+	host, puerto, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = curso.Host
+	}
+	return net.JoinHostPort(host, puerto)
 }
 
 // linea is a start-up line, antes, the address and despues, then the lines of dichos.

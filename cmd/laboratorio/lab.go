@@ -31,9 +31,14 @@ func nuevoLab(f flujos) *cobra.Command {
 				return nil, err
 			}
 		}
-		// An instructor who exported CURSOHTTP_TOKEN (or _CLASE) keeps it; else each start makes its own.
+		// An instructor who exported CURSOHTTP_TOKEN or CURSOHTTP_TOKEN_ARCHIVO (or _CLASE) keeps it;
+		// else each start makes its own.
+		tok, err := token.Buscar("", "", os.LookupEnv)
+		if err != nil {
+			return nil, err
+		}
 		return &control.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel, Datos: datosRevisor, Detenerlo: ordenDetener(dir),
-			Token: token.Leer("", os.LookupEnv), TokenClase: strings.TrimSpace(os.Getenv(token.VariableClase))}, nil
+			Token: tok, TokenClase: strings.TrimSpace(os.Getenv(token.VariableClase))}, nil
 	}
 	// hacer runs one of the controller's orders; ErrFallo was already explained, so it is exit 1
 	// without another line.
@@ -141,6 +146,24 @@ sesión «laboratorio» (si ya existe y es suya, entra en ella). Nunca cierra na
 		},
 		nuevoToken(hacer, f),
 		&cobra.Command{
+			Use:   "enlace",
+			Short: "da un enlace de una vez para actuar desde la página del panel (la falla, «Limpiar»)",
+			Long: `Da un enlace de una vez al panel del laboratorio (arrancado con --panel). Ábrelo en tu
+navegador: esa página, y las que abras después en ese navegador mientras el panel corra,
+cambian la falla de la pasarela y limpian. Sirve una vez y durante 15 minutos; quien abra el
+panel sin él solo mira. Se hace con el token de lab/token, así que solo quien arrancó el
+laboratorio puede pedirlo, y no pasa por ninguna bitácora.`,
+			Args: cli.SinArgumentos,
+			RunE: hacer(func(cmd *cobra.Command, c *control.Control) error {
+				enlace, err := c.Enlace()
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(f.out, enlace)
+				return nil
+			}),
+		},
+		&cobra.Command{
 			Use:   "puertos",
 			Short: "comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas",
 			RunE:  hacer(func(cmd *cobra.Command, c *control.Control) error { return c.Puertos(cmd.Context()) }),
@@ -169,8 +192,8 @@ func ordenDetener(dir string) string {
 	return orden
 }
 
-// nuevoToken is «laboratorio lab token»: the token alone on a line, so that it can be used as
-// $(laboratorio lab token).
+// nuevoToken is «laboratorio lab token»: the token alone on a line, for a file or a pipe (on a
+// command line, as $(laboratorio lab token), ps would show it to every user: issue 34.2).
 func nuevoToken(hacer func(func(*cobra.Command, *control.Control) error) func(*cobra.Command, []string) error, f flujos) *cobra.Command {
 	var clase bool
 	cmd := &cobra.Command{
@@ -181,9 +204,15 @@ lab/token, legible solo por quien lo arrancó): lo piden los cambios que afectan
 control de la falla de la pasarela (PUT /_pasarela/simular) y lo que cambia el panel (sus
 eventos, el control, «Limpiar»), en «Authorization: Bearer …». Los servidores que arranca el
 laboratorio ya lo tienen. Con --clase, el token de la clase, que solo publica resultados.
-Cada «laboratorio lab arrancar» de un laboratorio detenido hace uno nuevo.`,
-		Example: `  curl -X PUT http://127.0.0.1:18082/_pasarela/simular -H "Authorization: Bearer $(laboratorio lab token)" -d perder@0.3
-  revisor --panel http://127.0.0.1:18084 --token "$(laboratorio lab token)"`,
+Cada «laboratorio lab arrancar» de un laboratorio detenido hace uno nuevo.
+
+No lo pongas en una línea de órdenes («--token TOKEN», «-H "Authorization: Bearer $(…)"»):
+cualquier usuario de la máquina la lee con ps. curl lee la cabecera de lab/autorizacion
+(-H @archivo, curl 7.55 o posterior), y los programas del curso leen el token de un archivo
+con --token-archivo o con CURSOHTTP_TOKEN_ARCHIVO.`,
+		Example: `  curl -X PUT http://127.0.0.1:18082/_pasarela/simular -H @lab/autorizacion -d perder@0.3
+  revisor --panel http://127.0.0.1:18084 --token-archivo lab/token
+  export CURSOHTTP_TOKEN_ARCHIVO="$PWD/lab/token"   (alta-segura --panel … lo lee de ahí)`,
 		Args: cli.SinArgumentos,
 		RunE: hacer(func(cmd *cobra.Command, c *control.Control) error {
 			t, err := c.LeerTokens()

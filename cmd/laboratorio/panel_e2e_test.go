@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,9 +90,18 @@ func TestPanelEnNavegador(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(nav.Cerrar)
-	pagina, err := nav.Abrir(ctx, panelURL+"/", 1280, 800)
+	// The instructor opens the page with the controller's one-time link (issue 34, item 1): it
+	// leads to the page, whose control then acts.
+	m := regexp.MustCompile(`ábrela una vez con (` + regexp.QuoteMeta(panelURL) + `/entrar\?codigo=[^ ]+) `).FindStringSubmatch(dijo.String())
+	if m == nil {
+		t.Fatalf("el controlador no dio el enlace de una vez:\n%s", dijo.String())
+	}
+	pagina, err := nav.Abrir(ctx, m[1], 1280, 800)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := pagina.Esperar(ctx, `location.pathname === "/" && document.querySelector('meta[name="acceso"]').content === "profesor" && !document.querySelector("#aviso-lectura")`); err != nil {
+		t.Fatalf("el enlace de una vez no abrió la página del profesor: %v\n%s", err, nav.Salida())
 	}
 	if err := pagina.Esperar(ctx, `document.querySelector("#conexion").dataset.estado === "en-vivo"`); err != nil {
 		t.Fatalf("la página no se conectó al panel: %v\n%s", err, nav.Salida())
@@ -250,6 +260,16 @@ func TestPanelEnNavegador(t *testing.T) {
 	}
 
 	deOtroSitio(ctx, t, nav, pagina, puertos, dir, enVigor)
+
+	// The documentation's pages carry the page's Content-Security-Policy (issue 34, item 5), which
+	// allows their one inline style by its hash: the browser applies it.
+	doc, err := nav.Abrir(ctx, panelURL+"/problemas/llave-en-curso", 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Esperar(ctx, `document.readyState === "complete" && getComputedStyle(document.body).maxWidth === "960px"`); err != nil {
+		t.Errorf("el estilo de /problemas no se aplicó bajo su Content-Security-Policy: %v\n%s", err, nav.Salida())
+	}
 }
 
 // cadaModo runs alta-segura through every fault mode at once and reads, in the page, each

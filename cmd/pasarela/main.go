@@ -98,7 +98,11 @@ Arranca el revisor antes. Se detiene con Ctrl+C: deja terminar las peticiones en
 			// The lab's token: --token, else CURSOHTTP_TOKEN (the lab controller's), else one nobody
 			// knows, not printed: the course's gateway prints one line at start-up, and the
 			// lessons' scenes compare it. Without it the fault changes only with --simular.
-			tok, _ := token.Elegir(o.Token, os.LookupEnv, token.Variable)
+			dado, err := token.Buscar(o.Token, o.TokenArchivo, os.LookupEnv)
+			if err != nil {
+				return cli.UsoMal("pasarela: %v", err)
+			}
+			tok, _ := token.Elegir(dado, nil, token.Variable)
 			return servir(c.Context(), o, destinos, sim, t, tok, stdout, stderr)
 		},
 	}

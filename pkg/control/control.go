@@ -269,6 +269,7 @@ func (c *Control) Arrancar(ctx context.Context) error {
 	}
 	c.decir("token del laboratorio en %s: «laboratorio lab token» lo muestra (lo piden el control de la pasarela y el panel)",
 		c.rutaToken(ArchivoToken))
+	c.decirEnlace(c.servidores(), tokens, func(s string) { c.decir("%s", s) })
 	c.decir("bitácoras en %s (tail -f %s); «%s» los detiene",
 		c.dir()+string(filepath.Separator), filepath.Join(c.dir(), "*.log"), c.ordenDetener())
 	return nil
@@ -718,6 +719,7 @@ func (c *Control) PrimerPlano(senales <-chan os.Signal) error {
 	}
 	linea(fmt.Sprintf("token del laboratorio en %s: «laboratorio lab token» lo muestra (lo piden el control de la pasarela y el panel)",
 		c.rutaToken(ArchivoToken)))
+	c.decirEnlace(c.servidores(), tokens, linea)
 	for _, s := range c.servidores() {
 		if e, vivo, _ := c.vivo(s); vivo {
 			linea(fmt.Sprintf("%s ya corre en segundo plano (pid %d): «%s» lo detiene", s.Etiqueta(), e.PID, c.ordenDetener()))

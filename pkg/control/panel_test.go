@@ -65,6 +65,7 @@ func TestPanelArrancaYSeDetiene(t *testing.T) {
 	}
 	t.Cleanup(func() { c.Detener(ctx) })
 	comprobarTokens(t, c, puertos)
+	comprobarEnlace(t, c, dijo.String(), puertos)
 	sin := &Control{Dir: dir, Bin: binarios, Escuchan: puertos, Out: &dijo}
 	if err := sin.Estado(ctx); err != nil {
 		t.Fatal(err)
@@ -106,15 +107,20 @@ func comprobarTokens(t *testing.T, c *Control, p Puertos) {
 		t.Fatalf("tokens %+v: %v", tk, err)
 	}
 	if runtime.GOOS != "windows" {
-		for _, nombre := range []string{ArchivoToken, ArchivoTokenClase} {
+		for _, nombre := range []string{ArchivoToken, ArchivoTokenClase, ArchivoCabecera} {
 			if st, err := os.Stat(filepath.Join(c.Dir, nombre)); err != nil || st.Mode().Perm() != 0o600 {
 				t.Errorf("%s: %v %v", nombre, st.Mode(), err)
 			}
 		}
 	}
+	// curl -H @lab/autorizacion (issue 34, item 2).
+	if b, _ := os.ReadFile(filepath.Join(c.Dir, ArchivoCabecera)); string(b) != "Authorization: Bearer "+tk.Instructor+"\n" {
+		t.Errorf("%s: %q", ArchivoCabecera, b)
+	}
 	for _, s := range c.servidores() {
 		b, _ := os.ReadFile(c.rutaBitacora(s))
-		if strings.Contains(string(b), tk.Instructor) || strings.Contains(string(b), "token del laboratorio ") {
+		if strings.Contains(string(b), tk.Instructor) || strings.Contains(string(b), "token del laboratorio ") ||
+			strings.Contains(string(b), "codigo=") {
 			t.Errorf("%s dice el token en su bitácora (lo recibió del laboratorio):\n%s", s.Etiqueta(), b)
 		}
 	}
@@ -166,4 +172,33 @@ func comprobarTokens(t *testing.T, c *Control, p Puertos) {
 		}
 	}
 	t.Errorf("el panel no recibió el evento de la pasarela: %v", sc.Err())
+}
+
+// comprobarEnlace: the controller says the panel's one-time link (issue 34, item 1), and it and
+// Enlace's each open the instructor's session once.
+func comprobarEnlace(t *testing.T, c *Control, dijo string, p Puertos) {
+	t.Helper()
+	panel := "http://127.0.0.1:" + strconv.Itoa(p.Panel)
+	_, resto, ok := strings.Cut(dijo, "ábrela una vez con "+panel+"/entrar?codigo=")
+	if !ok {
+		t.Fatalf("el controlador no dio el enlace de una vez:\n%s", dijo)
+	}
+	codigo, _, _ := strings.Cut(resto, " ")
+	otro, err := c.Enlace()
+	if err != nil || !strings.HasPrefix(otro, panel+"/entrar?codigo=") {
+		t.Fatalf("Enlace: %q %v", otro, err)
+	}
+	sinSeguir := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, enlace := range []string{panel + "/entrar?codigo=" + codigo, otro} {
+		for vez, quiere := range []int{303, 403} {
+			resp, err := sinSeguir.Get(enlace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != quiere || (quiere == 303) != (len(resp.Cookies()) == 1) {
+				t.Errorf("%s, vez %d: %d %v", enlace, vez+1, resp.StatusCode, resp.Header)
+			}
+		}
+	}
 }

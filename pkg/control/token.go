@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"cursohttp/pkg/token"
 )
@@ -17,6 +18,9 @@ import (
 const (
 	ArchivoToken      = "token"       // the lab's token: the gateway's control, the panel's writes
 	ArchivoTokenClase = "token-clase" // the class token: only posting grading results
+	// ArchivoCabecera is the lab's token as a header line, for curl's -H @lab/autorizacion: a
+	// token expanded into a command line ($(laboratorio lab token)) shows in ps (issue 34.2).
+	ArchivoCabecera = "autorizacion"
 )
 
 // Tokens are the pair a lab runs with.
@@ -48,7 +52,8 @@ func (c *Control) tokensParaArrancar() (Tokens, error) {
 	if t.Clase == "" {
 		t.Clase = token.Nuevo()
 	}
-	for nombre, valor := range map[string]string{ArchivoToken: t.Instructor, ArchivoTokenClase: t.Clase} {
+	for nombre, valor := range map[string]string{ArchivoToken: t.Instructor, ArchivoTokenClase: t.Clase,
+		ArchivoCabecera: "Authorization: Bearer " + t.Instructor} {
 		if err := escribirSecreto(c.rutaToken(nombre), valor+"\n"); err != nil {
 			return Tokens{}, fmt.Errorf("no pude guardar el token en %s: %w", c.rutaToken(nombre), err)
 		}
@@ -98,4 +103,30 @@ func (c *Control) LeerTokens() (Tokens, error) {
 		*x.valor = strings.TrimSpace(string(b))
 	}
 	return t, nil
+}
+
+// Enlace is a one-time link to the lab's panel (issue 34, item 1): opened once in the instructor's
+// browser, within token.VigenciaEnlace, it gives that browser the session that acts on the page.
+// It is made here with the lab's token (lab/token), so it never passes through a log or a command
+// line, and whoever can read the token can make one.
+func (c *Control) Enlace() (string, error) {
+	s, ok := panelEn(c.conocidos())
+	if !ok {
+		return "", fmt.Errorf("este laboratorio no tiene panel")
+	}
+	t, err := c.LeerTokens()
+	if err != nil {
+		return "", err
+	}
+	return token.Enlace(c.url(s), t.Instructor, time.Now()), nil
+}
+
+// decirEnlace says the panel's one-time link, when the panel is among servidores.
+func (c *Control) decirEnlace(servidores []Servidor, t Tokens, decir func(string)) {
+	s, ok := panelEn(servidores)
+	if !ok {
+		return
+	}
+	decir(fmt.Sprintf("panel: para actuar desde la página (la falla, «Limpiar»), ábrela una vez con %s (sirve una vez, durante %d minutos; «laboratorio lab enlace» da otro); sin él, la página solo muestra",
+		token.Enlace(c.url(s), t.Instructor, time.Now()), int(token.VigenciaEnlace/time.Minute)))
 }

@@ -5,8 +5,9 @@
 // control for the gateway's process-wide fault (PUT /_pasarela/simular).
 //
 // What changes the page for everybody (the events, the control, «Limpiar») needs the lab's token
-// (pkg/token) and must not come from a page of another site; the page itself carries the token in
-// a <meta>, which a page of another site cannot read.
+// (pkg/token) or, from the page itself, the instructor's session, and must not come from a page of
+// another site. The page never carries the token: the instructor opens it once through a one-time
+// link (RutaEnlace), which gives that browser a session cookie; without it the page only reads.
 package panel
 
 import (
@@ -34,6 +35,7 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/fallas"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
 )
@@ -43,10 +45,11 @@ var web embed.FS
 
 // The page's routes.
 const (
-	RutaEventos = "/eventos" // POST: the programs' events, one JSON per line (pkg/eventos)
-	RutaFlujo   = "/flujo"   // GET: the events as server-sent events, the history first
-	RutaSimular = "/simular" // POST modo, prob, semilla: sets the gateway's process-wide fault
-	RutaBorrar  = "/borrar"  // POST: forget the history (a new series)
+	RutaEventos = "/eventos"       // POST: the programs' events, one JSON per line (pkg/eventos)
+	RutaFlujo   = "/flujo"         // GET: the events as server-sent events, the history first
+	RutaSimular = "/simular"       // POST modo, prob, semilla: sets the gateway's process-wide fault
+	RutaBorrar  = "/borrar"        // POST: forget the history (a new series)
+	RutaEnlace  = token.RutaEnlace // GET ?codigo=: a one-time link, exchanged for the instructor's session cookie
 )
 
 // The three POST routes change the page for everybody: each asks for the lab's token.
@@ -78,6 +81,11 @@ type Opciones struct {
 	TokenClase string
 	// EsperaEscritura bounds each write to a page's stream; EsperaEscritura when 0.
 	EsperaEscritura time.Duration
+	// Ahora is the clock the one-time links are checked against; time.Now when nil.
+	Ahora func() time.Time
+	// IntervaloRechazos is how often refusals past the first few of a source are summed up in
+	// one line (token.Rechazos); token.IntervaloRechazos when 0.
+	IntervaloRechazos time.Duration
 }
 
 // Panel is the page's http.Handler. Cerrar ends the open streams (on shutdown).
@@ -87,7 +95,10 @@ type Panel struct {
 	cliente  *http.Client
 	archivos http.Handler
 	puerta   token.Puerta
-	pagina   [2][]byte // index.html around the token's place (the content of <meta name="token">)
+	sesiones *token.Sesiones // the instructor's sessions on the page
+	rechazos *token.Rechazos // which refusals the log says in full, and the sums of the rest
+	lectura  []byte          // index.html for a reader: it says so at its top
+	profesor []byte          // index.html for the instructor's session: its control acts
 
 	espera    time.Duration // EsperaEscritura
 	flujos    atomic.Int32  // stream handlers running
@@ -124,18 +135,31 @@ func Nuevo(o Opciones) *Panel {
 	if o.EsperaEscritura <= 0 {
 		o.EsperaEscritura = EsperaEscritura
 	}
+	rechazos := token.NuevosRechazos(o.IntervaloRechazos, func(s token.Suma) {
+		o.Log.Warn().Int("rechazos", s.N).Str("fuente", s.Fuente).Msg(s.Texto("panel", o.IntervaloRechazos))
+	})
 	sub, _ := fs.Sub(web, "web")
 	indice, _ := fs.ReadFile(web, "web/index.html")
 	indice = bytes.Replace(indice, []byte(lugarDeModos), listaDeModos(), 1)
-	antes, despues, _ := bytes.Cut(indice, []byte(lugarDelToken))
 	return &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
 		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}), clase: nuevaClase(),
 		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
-		pagina: [2][]byte{append(append([]byte(nil), antes...), lugarDelToken[:len(lugarDelToken)-2]...), append([]byte(`">`), despues...)}}
+		sesiones: token.NuevasSesiones(o.Token, o.Ahora), rechazos: rechazos,
+		lectura:  bytes.Replace(indice, []byte(lugarDelAviso), []byte(`<p id="aviso-lectura" class="aviso-lectura" role="status">`+AvisoLectura+`</p>`), 1),
+		profesor: bytes.Replace(bytes.Replace(indice, []byte(lugarDelAviso), nil, 1), []byte(lugarDelAcceso), []byte(`<meta name="acceso" content="profesor">`), 1)}
 }
 
-// lugarDelToken is where index.html carries the lab's token for its own scripts.
-const lugarDelToken = `<meta name="token" content="">`
+// Where index.html says whom it was served to (for its scripts: «lectura» or «profesor»), and
+// where a reader's page says, at its top, that it only reads.
+const (
+	lugarDelAcceso = `<meta name="acceso" content="lectura">`
+	lugarDelAviso  = `<!-- aviso de solo lectura -->`
+)
+
+// AvisoLectura is the line a page opened without the instructor's session shows at its top.
+const AvisoLectura = "Solo lectura: esta página muestra el viaje de cada petición, pero no cambia la falla ni limpia. " +
+	"Para actuar, el profesor la abre con el enlace de una vez que dio «laboratorio lab arrancar --panel» o «laboratorio panel» " +
+	"(«laboratorio lab enlace» da otro)."
 
 // lugarDeModos is the control's list of modes in index.html, filled from the gateway's own list.
 const lugarDeModos = `<datalist id="modos"></datalist>`
@@ -160,6 +184,7 @@ func (p *Panel) Cerrar() {
 	if !p.cerrado {
 		p.cerrado = true
 		close(p.fin)
+		p.rechazos.Parar()
 	}
 }
 
@@ -183,6 +208,8 @@ func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
 			p.borrar(w)
 		}
+	case r.URL.Path == RutaEnlace && r.Method == http.MethodGet:
+		p.entrar(w, r)
 	case r.Method == http.MethodGet || r.Method == http.MethodHead:
 		if r.URL.Path != "/" && r.URL.Path != "/panel.js" && r.URL.Path != "/panel.css" {
 			http.Error(w, "no existe: la página está en /", http.StatusNotFound)
@@ -209,12 +236,19 @@ func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // exigir lets r through if it may do what nivel allows (pkg/token); otherwise it answers the
 // refusal, says it in the log, and returns false.
 func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel) bool {
+	// The page's own requests carry the instructor's session instead of the token; from another
+	// site they are refused below whatever they carry (SameSite=Strict keeps the cookie home too).
+	if token.MismoSitio(r) && p.sesiones.Valida(r) {
+		return true
+	}
 	codigo, motivo := p.puerta.Comprobar(r, nivel)
 	if codigo == 0 {
 		return true
 	}
-	p.log.Warn().Int("codigo", codigo).Str("metodo", r.Method).Str("ruta", r.URL.Path).
-		Msg("panel: rechazo " + r.Method + " " + r.URL.Path + ": " + motivo)
+	if p.rechazos.Anotar(fuente(r), motivo) {
+		p.log.Warn().Int("codigo", codigo).Str("metodo", r.Method).Str("ruta", r.URL.Path).
+			Msg("panel: rechazo " + r.Method + " " + r.URL.Path + ": " + motivo)
+	}
 	if codigo == token.SinPermiso {
 		w.Header().Set("WWW-Authenticate", token.Desafio)
 		// A student posting results needs the class token, which the instructor shares: sending
@@ -222,43 +256,88 @@ func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel
 		if nivel == token.Clase {
 			motivo += ": " + PistaClase
 		} else {
-			motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra)"
+			motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra); " +
+				"en la página, ábrela con el enlace de una vez («laboratorio lab enlace»)"
 		}
 	}
-	respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n"))
+	antesDelCuerpo(w, r, func() { respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n")) })
 	return false
 }
 
-// servirPagina serves index.html with the lab's token in its <meta name="token">, for the page's
-// own requests. Only when the page was asked for by an address (127.0.0.1, [::1], the machine's
-// IP) or localhost: a page of another site that makes its own name point to 127.0.0.1 (DNS
-// rebinding) reads the panel as its own origin, and must find no token in it.
+// fuente is the address a request came from, without its port: what refusals are summed up by.
+func fuente(r *http.Request) string {
+	if h, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return h
+	}
+	return r.RemoteAddr
+}
+
+// texto answers one line of text with its Content-Length: a staged close ends the connection
+// right after it, so the answer must say where it ends (a chunked one would be cut).
+func texto(w http.ResponseWriter, r *http.Request, codigo int, linea string) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(linea+"\n"))
+}
+
+// antesDelCuerpo writes an answer (escribir) to a request whose body was not read to its end, as
+// the revisor answers its 413: with "Connection: close", then the staged close
+// (servidor.CerrarEnEtapas), which reads and throws away what the client is still sending for
+// at most servidor.EsperaCierre. Closing outright makes the kernel answer the rest of the upload
+// with a reset, which erases the answer before a client still sending reads it (issue 34, item 4).
+func antesDelCuerpo(w http.ResponseWriter, r *http.Request, escribir func()) {
+	if r.ContentLength == 0 {
+		escribir()
+		return
+	}
+	w.Header().Set("Connection", "close")
+	escribir()
+	servidor.CerrarEnEtapas(w, time.Now().Add(servidor.EsperaCierre))
+}
+
+// servirPagina serves index.html: the instructor's, whose control acts, to a browser with the
+// instructor's session; to anybody else a page that only reads and says so. The page never
+// carries a token (issue 34, item 1): whoever can ask for it — another user of the machine, a
+// student on the class network — could read it.
 func (p *Panel) servirPagina(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	// The page carries a secret: never kept by a cache, never sent on as a Referer.
+	// Whom the page is for depends on the cookie: never kept by a cache, never sent on as a Referer.
 	h.Set("Cache-Control", "no-store")
 	h.Set("Referrer-Policy", "no-referrer")
-	var b bytes.Buffer
-	b.Write(p.pagina[0])
-	if hostPropio(r.Host) {
-		b.WriteString(p.puerta.Instructor) // base64url: nothing to escape in an attribute
+	pagina := p.lectura
+	if p.sesiones.Valida(r) {
+		pagina = p.profesor
 	}
-	b.Write(p.pagina[1])
-	h.Set("Content-Length", strconv.Itoa(b.Len()))
+	h.Set("Content-Length", strconv.Itoa(len(pagina)))
 	w.WriteHeader(http.StatusOK)
-	w.Write(b.Bytes())
+	if r.Method != http.MethodHead {
+		w.Write(pagina)
+	}
 }
 
-// hostPropio says whether a Host names the machine by address or as localhost, not by a name
-// somebody else's DNS decides.
-func hostPropio(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
+// entrar exchanges a one-time link for the instructor's session: a cookie with a random value
+// (never the token), HttpOnly and SameSite=Strict, then back to the page. A link opened twice, too
+// late, or made with another token is refused, and the page it leads to only reads.
+func (p *Panel) entrar(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	valor, ok := "", false
+	if token.MismoSitio(r) {
+		valor, ok = p.sesiones.Canjear(r.URL.Query().Get("codigo"))
 	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	host = strings.ToLower(host)
-	return net.ParseIP(host) != nil || host == "localhost" || strings.HasSuffix(host, ".localhost")
+	if !ok {
+		const motivo = "un enlace de una vez usado, vencido o ajeno"
+		if p.rechazos.Anotar(fuente(r), motivo) {
+			p.log.Warn().Int("codigo", http.StatusForbidden).Str("metodo", r.Method).Str("ruta", r.URL.Path).
+				Msg("panel: rechazo " + motivo)
+		}
+		texto(w, r, http.StatusForbidden, "ese enlace ya se usó, venció (sirve "+strconv.Itoa(int(token.VigenciaEnlace/time.Minute))+
+			" minutos) o no es de este panel: «laboratorio lab enlace» da otro; sin él, la página solo muestra")
+		return
+	}
+	http.SetCookie(w, token.GalletaDeSesion(valor))
+	p.log.Info().Msg("panel: el profesor abrió la página con un enlace de una vez")
+	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
 // recibir takes a batch of events and passes each to the open pages.
@@ -273,7 +352,9 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 		}
 		var ev eventos.Evento
 		if err := json.Unmarshal(linea, &ev); err != nil || ev.Programa == "" || ev.Tipo == "" {
-			http.Error(w, "cada línea debe ser un evento en JSON con programa y tipo", http.StatusBadRequest)
+			antesDelCuerpo(w, r, func() {
+				texto(w, r, http.StatusBadRequest, "cada línea debe ser un evento en JSON con programa y tipo")
+			})
 			return
 		}
 		// Re-encoded: what reaches the pages is exactly an Evento, one line, its texts cut short.
@@ -284,10 +365,14 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 	var grande *http.MaxBytesError
 	switch err := sc.Err(); {
 	case errors.Is(err, bufio.ErrTooLong):
-		http.Error(w, "un evento pasa de "+strconv.Itoa(TopeEvento>>10)+" KiB: no tomo el lote", http.StatusRequestEntityTooLarge)
+		antesDelCuerpo(w, r, func() {
+			texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(TopeEvento>>10)+" KiB: no tomo el lote")
+		})
 		return
 	case errors.As(err, &grande):
-		http.Error(w, "un lote pasa de "+strconv.Itoa(TopeLote>>20)+" MiB: no lo tomo", http.StatusRequestEntityTooLarge)
+		antesDelCuerpo(w, r, func() {
+			texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(TopeLote>>20)+" MiB: no lo tomo")
+		})
 		return
 	case err != nil:
 		http.Error(w, "no pude leer los eventos: "+err.Error(), http.StatusBadRequest)

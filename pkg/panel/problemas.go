@@ -2,7 +2,9 @@ package panel
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/json"
 	"html/template"
 	"net/http"
@@ -28,10 +30,31 @@ var documentacionFS embed.FS
 
 var plantilla = template.Must(template.ParseFS(documentacionFS, "documentacion/pagina.html"))
 
+// politicaDocumentacion is the timeline page's Content-Security-Policy, with the one inline
+// <style> of pagina.html allowed by its hash: nothing else inline runs or applies.
+var politicaDocumentacion = func() string {
+	b, _ := documentacionFS.ReadFile("documentacion/pagina.html")
+	_, estilo, _ := bytes.Cut(b, []byte("<style>"))
+	estilo, _, _ = bytes.Cut(estilo, []byte("</style>"))
+	suma := sha256.Sum256(estilo)
+	return "default-src 'self'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(suma[:]) +
+		"'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+}()
+
 // documentacion answers the documentation's routes; false leaves the request to the rest.
 func documentacion(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
+	}
+	if ruta := r.URL.Path; ruta == RutaOpenAPI || ruta == RutaLeerOpenAPI || ruta == RutaProblemas || strings.HasPrefix(ruta, prefijoProblemas) {
+		// The timeline page's headers (issue 34, item 5): never framed, nothing loaded from
+		// elsewhere, not sniffed; the documents change with the binary, so a cache asks again.
+		h := w.Header()
+		h.Set("Content-Security-Policy", politicaDocumentacion)
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-cache")
 	}
 	switch ruta := r.URL.Path; {
 	case ruta == RutaOpenAPI:

@@ -2,6 +2,8 @@ package panel
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"strings"
@@ -62,5 +64,37 @@ func TestDocumentacionDelPanel(t *testing.T) {
 	}
 	if codigo, _, _ := leer(t, base+"/problemas/constructor"); codigo != 404 {
 		t.Errorf("/problemas/constructor: %d", codigo)
+	}
+}
+
+// The documentation's pages carry the timeline page's headers (issue 34, item 5): a page of
+// another site cannot frame them, and their one inline style is the only one allowed.
+func TestDocumentacionConLasCabecerasDeLaPagina(t *testing.T) {
+	t.Parallel()
+	base := servidortest.Nuevo(t, Nuevo(Opciones{})).URL
+	for _, ruta := range []string{RutaOpenAPI, RutaLeerOpenAPI, RutaProblemas, "/problemas/llave-en-curso", "/problemas/constructor"} {
+		resp, err := http.Get(base + ruta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		h := resp.Header
+		csp := h.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") ||
+			!strings.Contains(csp, "style-src 'sha256-") || strings.Contains(csp, "unsafe-inline") {
+			t.Errorf("%s: Content-Security-Policy %q", ruta, csp)
+		}
+		if h.Get("X-Frame-Options") != "DENY" || h.Get("X-Content-Type-Options") != "nosniff" ||
+			h.Get("Cache-Control") != "no-cache" || h.Get("Referrer-Policy") != "no-referrer" {
+			t.Errorf("%s: cabeceras %v", ruta, h)
+		}
+	}
+	// The hash is the style's as the page is served.
+	_, _, pagina := leer(t, base+"/problemas")
+	_, estilo, _ := strings.Cut(pagina, "<style>")
+	estilo, _, _ = strings.Cut(estilo, "</style>")
+	suma := sha256.Sum256([]byte(estilo))
+	if !strings.Contains(politicaDocumentacion, base64.StdEncoding.EncodeToString(suma[:])) {
+		t.Errorf("el hash de la política no es el del <style> servido: %s", politicaDocumentacion)
 	}
 }

@@ -114,6 +114,7 @@ type Opciones struct {
 
 // Pasarela is the gateway's http.Handler.
 type Pasarela struct {
+	rechazos   *token.Rechazos // which refusals of the fault's control the log says in full
 	destinos   []*url.URL
 	turno      atomic.Uint64 // the next request's first destination, modulo len(destinos)
 	log        zerolog.Logger
@@ -174,8 +175,13 @@ func Nueva(o Opciones) *Pasarela {
 	if o.TopeRespuestas <= 0 {
 		o.TopeRespuestas = topes.Respuestas
 	}
+	log := o.Log
 	p := &Pasarela{destinos: o.Destinos, log: o.Log, transporte: o.Transporte, vistas: nuevasVistas(o.TopeVistas), libro: nuevoLibro(),
 		puerta: token.Puerta{Instructor: o.Token}, guion: o.Guion,
+		// Refusals of the fault's control are summed up per source (issue 34, item 3).
+		rechazos: token.NuevosRechazos(0, func(s token.Suma) {
+			log.Warn().Int("rechazos", s.N).Str("fuente", s.Fuente).Msg(s.Texto("pasarela", 0))
+		}),
 		retenidas: presupuesto{tope: o.TopeRespuestas}}
 	p.propias = p.rutasPropias()
 	return p

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -47,7 +48,9 @@ func (p *Pasarela) rutasPropias() *http.ServeMux {
 	})
 	m.HandleFunc("PUT "+RutaSimular, func(w http.ResponseWriter, r *http.Request) {
 		if codigo, motivo := p.puerta.Comprobar(r, token.Instructor); codigo != 0 {
-			p.log.Warn().Ctx(r.Context()).Int("codigo", codigo).Msg("pasarela: rechazo el cambio de falla: " + motivo)
+			if fuente, _, _ := net.SplitHostPort(r.RemoteAddr); p.rechazos.Anotar(fuente, motivo) {
+				p.log.Warn().Ctx(r.Context()).Int("codigo", codigo).Msg("pasarela: rechazo el cambio de falla: " + motivo)
+			}
 			if codigo == token.SinPermiso {
 				w.Header()["WWW-Authenticate"] = []string{token.Desafio}
 				motivo += detalleToken

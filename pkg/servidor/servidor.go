@@ -50,6 +50,8 @@ type Opciones struct {
 	// Token is --token, the lab's token (pkg/token): the panel asks it of the events, and the
 	// gateway of a change to its process-wide fault. "" here: CURSOHTTP_TOKEN's (Observar).
 	Token string
+	// TokenArchivo is --token-archivo, a file holding it, which ps does not show (issue 34.2).
+	TokenArchivo string
 	// TopeConexiones and TopePorCliente cap the connections open at once, in all and per client
 	// address (0: no cap); see topes.go.
 	TopeConexiones, TopePorCliente int
@@ -90,6 +92,7 @@ func (o *Opciones) BanderasDeTraza(fs *pflag.FlagSet) {
 	// Checked as it is read: empty (no panel) or an http address.
 	fs.Var(cli.URL{Destino: &o.Panel, Vacia: true}, "panel", "manda un evento por petición a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
 	fs.StringVar(&o.Token, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN)")
+	fs.StringVar(&o.TokenArchivo, "token-archivo", "", token.AyudaArchivo)
 }
 
 // Observar builds the observation the options ask for. Call the returned function after the
@@ -99,7 +102,12 @@ func (o Opciones) Observar(programa string, log zerolog.Logger) (observacion.Obs
 	if o.Panel == "" {
 		return obs, func() {}
 	}
-	obs.Panel = eventos.NuevoEmisor(o.Panel, token.Leer(o.Token, os.LookupEnv), func(s string) { log.Warn().Msg(s) })
+	tok, err := token.Buscar(o.Token, o.TokenArchivo, os.LookupEnv)
+	if err != nil {
+		// The events still go, without a token: the panel refuses them and the line says why.
+		log.Warn().Msg("panel: " + err.Error())
+	}
+	obs.Panel = eventos.NuevoEmisor(o.Panel, tok, func(s string) { log.Warn().Msg(s) })
 	return obs, func() {
 		obs.Panel.Cerrar(2 * time.Second)
 		if n := obs.Panel.Perdidos(); n > 0 {

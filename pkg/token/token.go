@@ -48,20 +48,6 @@ func Elegir(bandera string, entorno func(string) (string, bool), variable string
 	return Nuevo(), true
 }
 
-// Leer is the token a program that only sends it uses (--panel): the flag's, else the
-// environment's, else "" (it sends none, and the panel says so).
-func Leer(bandera string, entorno func(string) (string, bool)) string {
-	if v := strings.TrimSpace(bandera); v != "" {
-		return v
-	}
-	if entorno != nil {
-		if v, ok := entorno(Variable); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
-}
-
 // Iguales compares two tokens in constant time, whatever their lengths: both are hashed first, so
 // neither a prefix nor the length of the real one shows in how long a refusal takes. An empty
 // token never matches.

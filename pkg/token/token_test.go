@@ -3,6 +3,8 @@ package token
 import (
 	"encoding/base64"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -44,11 +46,11 @@ func TestElegir(t *testing.T) {
 	if v, gen := Elegir("  ", nil, Variable); len(v) != 22 || !gen {
 		t.Errorf("bandera en blanco: %q %v", v, gen)
 	}
-	if v := Leer("", entorno); v != "del-entorno" {
-		t.Errorf("Leer: %q", v)
+	if v, err := Buscar("", "", entorno); v != "del-entorno" || err != nil {
+		t.Errorf("Buscar: %q %v", v, err)
 	}
-	if v := Leer("", nil); v != "" {
-		t.Errorf("Leer sin nada: %q", v)
+	if v, err := Buscar("", "", nil); v != "" || err != nil {
+		t.Errorf("Buscar sin nada: %q %v", v, err)
 	}
 }
 
@@ -110,5 +112,41 @@ func TestComprobar(t *testing.T) {
 	r.Header.Set("Authorization", "Bearer ")
 	if c, _ := (Puerta{Instructor: "profe"}).Comprobar(r, Clase); c != 401 {
 		t.Errorf("token vacío: %d", c)
+	}
+}
+
+// Issue 34, item 2: the token from a file, by flag or by environment, in its order.
+func TestBuscarConArchivo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	archivo := filepath.Join(dir, "token")
+	os.WriteFile(archivo, []byte("  del-archivo \nresto\n"), 0o600)
+	vacio := filepath.Join(dir, "vacio")
+	os.WriteFile(vacio, []byte("\n"), 0o600)
+	grande := filepath.Join(dir, "grande")
+	os.WriteFile(grande, make([]byte, 5000), 0o600)
+	entorno := func(m map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+	}
+	for _, c := range []struct {
+		nombre, bandera, archivo string
+		entorno                  map[string]string
+		quiere                   string
+		falla                    bool
+	}{
+		{"la bandera", "de-bandera", "", map[string]string{Variable: "x"}, "de-bandera", false},
+		{"el archivo", "", archivo, map[string]string{Variable: "x"}, "del-archivo", false},
+		{"las dos", "de-bandera", archivo, nil, "", true},
+		{"la variable", "", "", map[string]string{Variable: "de-entorno", VariableArchivo: archivo}, "de-entorno", false},
+		{"el archivo del entorno", "", "", map[string]string{VariableArchivo: archivo}, "del-archivo", false},
+		{"nada", "", "", nil, "", false},
+		{"un archivo vacío", "", vacio, nil, "", true},
+		{"uno grande", "", grande, nil, "", true},
+		{"uno que no está", "", filepath.Join(dir, "no"), nil, "", true},
+	} {
+		got, err := Buscar(c.bandera, c.archivo, entorno(c.entorno))
+		if got != c.quiere || (err != nil) != c.falla {
+			t.Errorf("%s: %q, %v", c.nombre, got, err)
+		}
 	}
 }

@@ -36,24 +36,25 @@ type tamanos struct {
 	ociosas      int // idle keep-alive connections per server
 	lentas       int // slowloris connections per server
 	goteo        time.Duration
-	grandes      int      // services per team with 2 KB URLs, for a large listing
-	sinLeer      int      // connections that never read, per server (more than the cap of 1,024)
-	lectores     int      // slow readers of a large listing through the gateway
-	listadoLento int      // services per team with 2 KB URLs for the slow readers' listing
-	noASCII      int      // services per team with the longest URL outside ASCII
-	revisor      []string // extra revisor flags
+	grandes      int           // services per team with 2 KB URLs, for a large listing
+	sinLeer      int           // connections that never read, per server (more than the cap of 1,024)
+	lectores     int           // slow readers of a large listing through the gateway
+	listadoLento int           // services per team with 2 KB URLs for the slow readers' listing
+	noASCII      int           // services per team with the longest URL outside ASCII
+	revisor      []string      // extra revisor flags
+	rechazos     time.Duration // refusals sent at full speed to the panel (issue 34.3)
 }
 
 // completo is the campaign's size: what took the servers down.
 var completo = tamanos{abortadas: 10_000, concurrencia: 200, subidas: 10, llaves: 10_050, servicios16K: 2000,
 	servicios2K: 1000, listados: 8, ociosas: 3000, lentas: 1500, goteo: 12 * time.Second,
-	grandes: 100, sinLeer: 1100, lectores: 100, listadoLento: 1000, noASCII: 10_000}
+	grandes: 100, sinLeer: 1100, lectores: 100, listadoLento: 1000, noASCII: 10_000, rechazos: 30 * time.Second}
 
 // corto is CI's: every family, small enough for seconds. The revisor's bounds are lowered so that
 // the key and list families still pass them.
 var corto = tamanos{abortadas: 2000, concurrencia: 100, subidas: 2, llaves: 60, servicios16K: 200,
 	servicios2K: 100, listados: 8, ociosas: 1500, lentas: 100, goteo: 2 * time.Second,
-	grandes: 20, sinLeer: 1100, lectores: 100, listadoLento: 95, noASCII: 90,
+	grandes: 20, sinLeer: 1100, lectores: 100, listadoLento: 95, noASCII: 90, rechazos: 3 * time.Second,
 	revisor: []string{"--tope-llaves", "100", "--tope-llaves-credencial", "20", "--tope-servicios", "100"}}
 
 // resultado is one row of the report.
@@ -100,6 +101,7 @@ var familias = []familia{
 	{"ssrf", ssrf},
 	{"credenciales-cruzadas", credencialesCruzadas},
 	{"token", tokenDelLaboratorio},
+	{"panel-del-profesor", panelDelProfesor},
 	{"almacenes", almacenesQueSobreviven},
 	{"sin-leer", sinLeer},
 	{"respuestas-lentas", respuestasLentas},

@@ -132,13 +132,22 @@ func (s *servidor) picoTotal() int64 { return proc.Estado(s.cmd.Process.Pid, "Vm
 
 // bitacora keeps what a server logged.
 type bitacora struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	total int64 // bytes written, kept or not
+}
+
+// escritos is how many bytes the server has logged since it started.
+func (b *bitacora) escritos() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.total
 }
 
 func (b *bitacora) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.total += int64(len(p))
 	if b.b.Len() < 4<<20 {
 		b.b.Write(p)
 	}

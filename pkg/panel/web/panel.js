@@ -26,13 +26,13 @@ let elegida = null; // the trace the reader opened; null: the newest is open
 
 const $ = (sel) => document.querySelector(sel);
 
-// The lab's token, which the panel put in the page for its own requests: what changes the page
-// for everybody (the control, «Limpiar») needs it. Empty when the page was opened by a name
-// rather than an address.
-const TOKEN = (document.querySelector('meta[name="token"]') || {}).content || "";
+// Whom the panel served the page to: «profesor», a browser with the instructor's session (an
+// HttpOnly cookie the scripts never see, sent with the page's own requests), or «lectura»: the
+// page only shows, and says so at its top.
+const PROFESOR = (document.querySelector('meta[name="acceso"]') || {}).content === "profesor";
 
 function enviar(ruta, cuerpo) {
-  return fetch(ruta, { method: "POST", body: cuerpo, headers: { Authorization: "Bearer " + TOKEN } });
+  return fetch(ruta, { method: "POST", body: cuerpo, credentials: "same-origin" });
 }
 
 function carril(ev) {
@@ -334,12 +334,17 @@ function conectar() {
 }
 
 function controles() {
+  if (!PROFESOR) {
+    // A reader's page: the control shows what is in force and changes nothing.
+    for (const c of document.querySelectorAll("#simular input, #simular button")) c.disabled = true;
+    $("#simular").dataset.acceso = "lectura";
+  }
   $("#simular").addEventListener("submit", async (e) => {
     e.preventDefault();
     const o = $("#simulando");
-    if (!TOKEN) {
+    if (!PROFESOR) {
       o.setAttribute("data-error", "");
-      o.textContent = "abre el panel por su dirección (http://127.0.0.1:18084), no por un nombre: solo así lleva el token del laboratorio";
+      o.textContent = "solo lectura: el profesor abre la página con su enlace de una vez para cambiar la falla";
       return;
     }
     try {
@@ -353,7 +358,9 @@ function controles() {
       o.textContent = "el panel no responde";
     }
   });
-  $("#borrar").addEventListener("click", () => enviar("/borrar"));
+  $("#borrar").addEventListener("click", () => {
+    if (PROFESOR) enviar("/borrar");
+  });
 }
 
 controles();
