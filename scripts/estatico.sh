@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make estatico: the checks that read the code without running it. Each one is mostly a single
 # process on a single core, so they all run at once and together fill the machine (on two cores,
-# 10 s instead of 16); each one's name and, when it fails, its output come out in a fixed order.
-# Exits 1 if any failed.
+# 10 s instead of 16). Each prints its name, its time and, when it fails, its output as soon as it
+# ends (on a cold cache a check can take many minutes: the run must not look stuck); the last line
+# counts them and names those that failed. Exits 1 if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
@@ -72,12 +73,23 @@ esperas_en_pruebas() {
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 nombres=()
+# correr starts a check in the background; when it ends, its whole report goes out in one write, so
+# the reports of checks ending together do not mix.
 correr() {
-  local i=${#nombres[@]}
+  local i=${#nombres[@]} nombre=$1
   nombres+=("$1")
   shift
-  ("$@" >"$d/$i" 2>&1; echo $? >"$d/$i.rc") &
+  (
+    t=$SECONDS
+    if "$@" >"$d/$i" 2>&1; then
+      printf '  ok     %s (%d s)\n' "$nombre" $((SECONDS - t))
+    else
+      touch "$d/$i.falla"
+      printf '  FALLA  %s (%d s)\n%s\n' "$nombre" $((SECONDS - t)) "$(sed 's/^/         /' "$d/$i")"
+    fi
+  ) &
 }
+echo "estatico: las comprobaciones corren a la vez; cada una sale al terminar"
 correr "gofmt -l" sin_salida gofmt_l
 correr "go vet" "$GO" vet ./...
 correr "go vet (windows)" env GOOS=windows "$GO" vet ./...
@@ -94,14 +106,14 @@ correr "ningún nombre de paquete repetido" sin_salida nombres_repetidos
 correr "pruebas que esperan eventos (10 time.Sleep como mucho, comentados)" sin_salida esperas_en_pruebas
 wait
 
-fallos=0
+fallaron=()
 for i in "${!nombres[@]}"; do
-  if [ "$(cat "$d/$i.rc")" = 0 ]; then
-    printf '  ok     %s\n' "${nombres[$i]}"
-  else
-    printf '  FALLA  %s\n' "${nombres[$i]}"
-    sed 's/^/         /' "$d/$i"
-    fallos=$((fallos + 1))
-  fi
+  [ ! -e "$d/$i.falla" ] || fallaron+=("${nombres[$i]}")
 done
-[ "$fallos" = 0 ]
+if [ "${#fallaron[@]}" -eq 0 ]; then
+  echo "estatico: las ${#nombres[@]} comprobaciones bien"
+  exit 0
+fi
+printf -v lista '«%s», ' "${fallaron[@]}"
+echo "estatico: ${#fallaron[@]} de ${#nombres[@]} fallaron: ${lista%, }"
+exit 1

@@ -31,7 +31,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return cli.Ejecutar(ctx, nuevaRaiz(stdout, stderr, os.LookupEnv), args, stdin, stdout, stderr)
 }
 
-// nuevaRaiz builds the command; entorno reads ALTA_LIMITE_MS (os.LookupEnv, or a test's map).
+// nuevaRaiz builds the command; entorno reads ALTA_LIMITE_MS, PASARELA_URL and CURSOHTTP_TOKEN
+// (os.LookupEnv, or a test's map).
 func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *cobra.Command {
 	politica := reintento.PoliticaAlta() // what the help describes is what runs
 	var sinLlave, logJSON bool
@@ -69,13 +70,24 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 				l := bitacora.NuevoLogger(stdout, stdout, true)
 				log = &l
 			}
+			// PASARELA_URL, as the course's client reads it (and as «revisor comprobar cliente» sets
+			// it), unless --pasarela says otherwise.
+			if v, ok := entorno(VariablePasarela); ok && v != "" && !c.Flags().Changed("pasarela") {
+				if err := (cli.URL{Destino: &pasarela}).Set(v); err != nil {
+					return cli.UsoMal("alta-segura: %s debe ser una dirección http, no «%s»", VariablePasarela, v)
+				}
+			}
 			var emisor *eventos.Emisor
 			if panel != "" {
-				dado, err := token.Buscar(tok, tokArchivo, entorno)
+				t, err := token.Buscar(tok, tokArchivo, conTokenDelLab(entorno, ArchivoTokenDelLab))
 				if err != nil {
 					return cli.UsoMal("%s: %v", c.CommandPath(), err)
 				}
-				emisor = eventos.NuevoEmisor(panel, dado, nil)
+				if t == "" {
+					fmt.Fprintf(stderr, "alta-segura: no tengo el token del laboratorio (--token-archivo, --token, %s, %s o %s, que escribe «make lab-up»): el panel rechazará los eventos de este alta\n", token.Variable, token.VariableArchivo, ArchivoTokenDelLab)
+				}
+				aviso := func(s string) { fmt.Fprintln(stderr, "alta-segura: "+s) }
+				emisor = eventos.NuevoEmisor(panel, t, aviso)
 				// The events go before the program ends: its last attempt is the one that matters.
 				defer emisor.Cerrar(2 * time.Second)
 			}
@@ -105,10 +117,39 @@ func nuevaRaiz(stdout, stderr io.Writer, entorno func(string) (string, bool)) *c
 	fs.StringVar(&simular, "simular", altasegura.SimularPorOmision, "lo que pide a la pasarela en X-Simular (pasarela --help lista los modos)")
 	fs.BoolVar(&logJSON, "log-json", false, "cada línea en JSON, con la traza y el tramo de su intento")
 	fs.Var(cli.URL{Destino: &panel, Vacia: true}, "panel", "manda un evento por intento a la página de laboratorio panel en esta URL (http://127.0.0.1:18084)")
-	fs.StringVar(&tok, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN)")
+	fs.StringVar(&tok, "token", "", "el token del laboratorio, que el panel pide a los eventos (si no se dice: el de CURSOHTTP_TOKEN, si no el de lab/token)")
 	fs.StringVar(&tokArchivo, "token-archivo", "", token.AyudaArchivo)
 	cli.Preparar(raiz)
 	return raiz
+}
+
+// VariablePasarela is the gateway's base URL, as the course's client reads it.
+const VariablePasarela = "PASARELA_URL"
+
+// ArchivoTokenDelLab is where «laboratorio lab arrancar» (make lab-up) keeps the lab's token, in the
+// folder it runs from (pkg/control's ArchivoToken in its Dir): a client links no server code, so
+// the path is repeated here.
+const ArchivoTokenDelLab = "lab/token"
+
+// conTokenDelLab is entorno with one more source for the lab's token, after the variable: the file
+// the lab controller wrote, so that the servers it started and a client run by hand beside them
+// send the same token (token.Leer does the rest, as for the servers).
+func conTokenDelLab(entorno func(string) (string, bool), archivo string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		if entorno != nil {
+			if v, ok := entorno(k); ok || k != token.Variable {
+				return v, ok
+			}
+		}
+		if k != token.Variable {
+			return "", false
+		}
+		b, err := os.ReadFile(archivo)
+		if err != nil {
+			return "", false
+		}
+		return strings.TrimSpace(string(b)), true
+	}
 }
 
 // descripcion is the command's help, its numbers and its rule taken from the policy it runs with.
@@ -118,7 +159,7 @@ func descripcion(p reintento.Politica) string {
 		techos = append(techos, strconv.FormatInt(t.Milliseconds(), 10))
 	}
 	return fmt.Sprintf(`Da de alta un servicio en el revisor a través de la pasarela (%s, o la de
---pasarela) y, mientras no llegue una respuesta definitiva, lo reintenta: hasta %d intentos, con
+PASARELA_URL, o la de --pasarela) y, mientras no llegue una respuesta definitiva, lo reintenta: hasta %d intentos, con
 esperas sorteadas (jitter) de hasta %s ms. Todos los intentos llevan la misma
 Idempotency-Key, así que un reintento no duplica el alta; con --sin-llave van sin ella y un
 reintento podría duplicarla. Pide «X-Simular: perder-primera»: la pasarela pierde la primera
@@ -133,6 +174,8 @@ intento), que la pasarela y el revisor continúan: con --log-json cada línea sa
 su traza, y con --panel el alta se ve en la página de laboratorio panel.
 
 Sale con 0 si el alta se hizo, con 1 si no se hizo o no se sabe, y con 2 si se llamó mal.
+Con --panel, el token del laboratorio es el de --token, si no el de CURSOHTTP_TOKEN, si no el que
+«make lab-up» dejó en lab/token (visto desde la carpeta en la que corre); sin ninguno lo dice.
 Ctrl+C lo interrumpe.`, curso.URLPasarela, p.Intentos, enumerar(techos), regla(p.Regla),
 		int64(p.TopeRetryAfter/time.Second), reintento.LimiteIntentoAlta.Milliseconds())
 }

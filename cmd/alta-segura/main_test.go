@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/token"
 )
 
 // conEntorno is the program with entorno as its environment.
@@ -181,5 +184,64 @@ func TestRunEnProceso(t *testing.T) {
 	if codigo := run(context.Background(), []string{"solo-nombre"}, nil, &out, &errOut); codigo != cli.SalidaUso ||
 		out.Len() != 0 || errOut.String() != "uso: alta-segura <nombre> <url> [--sin-llave]\n" {
 		t.Errorf("salida %d, stdout %q, stderr %q", codigo, out.String(), errOut.String())
+	}
+}
+
+// TestPasarelaDeEntorno: PASARELA_URL names the gateway, as in the course's client (and as «revisor
+// comprobar cliente --puertos-libres» sets it); --pasarela still wins; a bad one is a usage error.
+func TestPasarelaDeEntorno(t *testing.T) {
+	t.Parallel()
+	ts, n, _ := pasarelaDePrueba(t, creado)
+	entorno := map[string]string{VariablePasarela: ts.URL}
+	codigo, out, errOut := correr(t, entorno, "agenda", "http://127.0.0.1:18081/codigo/200")
+	if codigo != cli.SalidaBien || errOut != "" || out != "intento 1: 201 {\"id\":7}\n" || n.Load() != 1 {
+		t.Errorf("salida %d, %d peticiones, stdout %q, stderr %q", codigo, n.Load(), out, errOut)
+	}
+	otra, m, _ := pasarelaDePrueba(t, creado)
+	if codigo, _, errOut := correr(t, entorno, "agenda", "http://127.0.0.1:18081/codigo/200", "--pasarela", otra.URL); codigo != cli.SalidaBien || m.Load() != 1 || n.Load() != 1 {
+		t.Errorf("--pasarela con PASARELA_URL: salida %d, stderr %q, %d y %d peticiones", codigo, errOut, m.Load(), n.Load())
+	}
+	codigo, out, errOut = correr(t, map[string]string{VariablePasarela: "127.0.0.1:18082"}, "agenda", "http://127.0.0.1:18081/codigo/200")
+	if want := "alta-segura: PASARELA_URL debe ser una dirección http, no «127.0.0.1:18082»\n"; codigo != cli.SalidaUso || out != "" || errOut != want {
+		t.Errorf("PASARELA_URL mala: salida %d, stdout %q, stderr %q", codigo, out, errOut)
+	}
+}
+
+// TestTokenDelLab: with --panel the token comes from --token, else CURSOHTTP_TOKEN, else the file
+// make lab-up wrote, as the lab's servers get it; without any, alta-segura says so.
+func TestTokenDelLab(t *testing.T) {
+	t.Parallel()
+	archivo := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(archivo, []byte("del-archivo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	casos := []struct {
+		entorno map[string]string
+		archivo string
+		want    string
+	}{
+		{map[string]string{"CURSOHTTP_TOKEN": "del-entorno"}, archivo, "del-entorno"},
+		{nil, archivo, "del-archivo"},
+		{map[string]string{}, filepath.Join(t.TempDir(), "no-esta"), ""},
+	}
+	for _, c := range casos {
+		leer := func(k string) (string, bool) { v, ok := c.entorno[k]; return v, ok }
+		if c.entorno == nil {
+			leer = nil
+		}
+		if got, err := token.Buscar("", "", conTokenDelLab(leer, c.archivo)); err != nil || got != c.want {
+			t.Errorf("%v, %s: token %q, se esperaba %q", c.entorno, c.archivo, got, c.want)
+		}
+		if v, ok := conTokenDelLab(leer, c.archivo)("ALTA_LIMITE_MS"); ok || v != "" {
+			t.Errorf("otra variable: %q %v", v, ok)
+		}
+	}
+	// No token anywhere: one line says the panel will refuse the events.
+	panel := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusUnauthorized) }))
+	defer panel.Close()
+	ts, _, _ := pasarelaDePrueba(t, creado)
+	_, _, errOut := correr(t, map[string]string{}, "agenda", "http://127.0.0.1:18081/codigo/200", "--pasarela", ts.URL, "--panel", panel.URL)
+	if !strings.HasPrefix(errOut, "alta-segura: no tengo el token del laboratorio (--token-archivo, --token, CURSOHTTP_TOKEN, CURSOHTTP_TOKEN_ARCHIVO o lab/token, que escribe «make lab-up»)") {
+		t.Errorf("stderr %q", errOut)
 	}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -13,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
+	"cursohttp/pkg/control"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/hostil"
 	"cursohttp/pkg/laboratorio"
@@ -82,7 +85,7 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 	o.Banderas(raiz.Flags(), curso.PuertoLaboratorio)
 	o.BanderasDeTraza(raiz.Flags())
 	version = variantes.Declarar(raiz.Flags(), variantes.Laboratorio)
-	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f), nuevoLab(f), nuevoPanel(f))
+	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f), nuevoLab(f), nuevoPanel(f), nuevoEsperar(f))
 	cli.Preparar(raiz)
 	return raiz
 }
@@ -90,6 +93,7 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 func nuevaMentira(f flujos) *cobra.Command {
 	var o servidor.Opciones
 	var om laboratorio.OpcionesMentira
+	var callado bool
 	cmd := &cobra.Command{
 		Use:   "mentira <respuesta>...",
 		Short: "un servidor de mentira en el 18082 (donde estaría la pasarela) que contesta lo que le digas",
@@ -104,11 +108,16 @@ func nuevaMentira(f flujos) *cobra.Command {
 
 Un código va de 200 a 999; uno de 300 o más es un error en Problem Details, con el title
 «respuesta de mentira»; con --titulos-reales, con el que pondría un servidor de verdad: la frase
-del código (Service Unavailable) o, en el 409 de «llave en curso», el del revisor.`,
+del código (Service Unavailable) o, en el 409 de «llave en curso», el del revisor.
+
+Con --callado no escribe nada (ni la línea de arranque ni las de cada petición; los errores,
+sí): como los servidores de una línea que la lección 6 arranca en segundo plano en la misma
+terminal («… & PIDE=$!»), cuya salida se mezclaría con la de lo que comparas.`,
 		Example: `  laboratorio mentira 503:2 201
   laboratorio mentira 409:en-curso 201
   laboratorio mentira mudo
-  laboratorio mentira --titulos-reales 503:2 201   (el servidor de una línea de la lección 6, S-I37)`,
+  laboratorio mentira --titulos-reales 503:2 201   (el servidor de una línea de la lección 6, S-I37)
+  laboratorio mentira --callado --titulos-reales 503:2 201 & PIDE=$!   (en segundo plano, como en §6.8.4)`,
 		Args: func(*cobra.Command, []string) error { return nil },
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -117,8 +126,12 @@ del código (Service Unavailable) o, en el 409 de «llave en curso», el del rev
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
+			out := f.out
+			if callado {
+				out = io.Discard // the lesson's one-liners print nothing; errors still go to stderr
+			}
 			return servidor.Correr(cmd.Context(), servidor.Programa{
-				Nombre: "laboratorio mentira", Opciones: o, Out: f.out, Err: f.err,
+				Nombre: "laboratorio mentira", Opciones: o, Out: out, Err: f.err,
 				Armar: func(log zerolog.Logger, _ observacion.Observador) (http.Handler, func(), error) {
 					m, err := laboratorio.NuevaMentira(args, log, om)
 					if err != nil {
@@ -134,6 +147,49 @@ del código (Service Unavailable) o, en el 409 de «llave en curso», el del rev
 	}
 	o.Banderas(cmd.Flags(), curso.PuertoPasarela)
 	cmd.Flags().BoolVar(&om.TitulosReales, "titulos-reales", false, "cada error lleva el title de un servidor de verdad, no «respuesta de mentira»")
+	cmd.Flags().BoolVar(&callado, "callado", false, "no escribe nada en la terminal (los errores, sí), como un servidor de una línea en segundo plano")
+	return cmd
+}
+
+func nuevoEsperar(f flujos) *cobra.Command {
+	var direccion string
+	var limite time.Duration
+	cmd := &cobra.Command{
+		Use:   "esperar PUERTO",
+		Short: "espera a que algo escuche en un puerto (el esperar_puerto de la lección 6)",
+		Long: `Espera a que algo acepte conexiones en el puerto PUERTO de 127.0.0.1 y termina sin
+escribir nada: es el «esperar_puerto» que la lección 6 usa tras arrancar un servidor en segundo
+plano. Si en --limite nadie escucha, lo dice y sale con 1.
+
+Código de salida: 0 alguien escucha; 1 se acabó el tiempo; 2 mal llamado.
+
+Como función de bash, con el nombre de la lección:
+  esperar_puerto() { laboratorio esperar "$@"; }`,
+		Example: `  laboratorio esperar 18082
+  laboratorio mentira --callado 503:2 201 & PIDE=$!; laboratorio esperar 18082
+  laboratorio esperar --limite 30s 18080`,
+		Args: func(*cobra.Command, []string) error { return nil },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return cli.UsoMal("uso: laboratorio esperar PUERTO   (por ejemplo: laboratorio esperar 18082)")
+			}
+			puerto, err := strconv.Atoi(args[0])
+			if err != nil || puerto < 1 || puerto > 65535 {
+				return cli.UsoMal("laboratorio esperar: el puerto va de 1 a 65535, no «%s»", args[0])
+			}
+			if limite <= 0 {
+				return cli.UsoMal("laboratorio esperar: --limite debe ser mayor que cero, no %s", limite)
+			}
+			err = control.EsperarPuerto(cmd.Context(), direccion, puerto, limite, 50*time.Millisecond)
+			if errors.Is(err, control.ErrNadieEscucha) {
+				fmt.Fprintf(f.err, "laboratorio esperar: %v; ¿arrancó el servidor? (mira su terminal o su bitácora)\n", err)
+				return cli.Salir(cli.SalidaFallo)
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&direccion, "direccion", curso.Host, "dirección en la que se espera")
+	cmd.Flags().DurationVar(&limite, "limite", 10*time.Second, "cuánto esperar como mucho (10s, 500ms, 1m)")
 	return cmd
 }
 

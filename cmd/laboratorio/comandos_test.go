@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +40,12 @@ func TestUsoIncorrecto(t *testing.T) {
 		"panel --puerto 70000":          "laboratorio panel: --puerto va de 0 a 65535 (0: uno libre), no 70000\n",
 		"panel otra":                    "laboratorio panel: sobra «otra»; «laboratorio panel --help» muestra cómo se usa\n",
 		"--panel x --puerto 0":          "laboratorio: --panel debe ser una dirección http, no «x»\n",
+		"esperar":                       "uso: laboratorio esperar PUERTO   (por ejemplo: laboratorio esperar 18082)\n",
+		"esperar 1 2":                   "uso: laboratorio esperar PUERTO   (por ejemplo: laboratorio esperar 18082)\n",
+		"esperar abc":                   "laboratorio esperar: el puerto va de 1 a 65535, no «abc»\n",
+		"esperar 0":                     "laboratorio esperar: el puerto va de 1 a 65535, no «0»\n",
+		"esperar 18082 --limite 0s":     "laboratorio esperar: --limite debe ser mayor que cero, no 0s\n",
+		"esperar 18082 --limite x":      "laboratorio esperar: la opción --limite espera una duración (como 90s o 1m30s), no «x»; «laboratorio esperar --help» muestra las opciones\n",
 	})
 }
 
@@ -53,6 +61,8 @@ func TestAyuda(t *testing.T) {
 		{[]string{"hostil", "-h"}, []string{"/type/<texto>", "/idioma/en", "(si no se dice: 18083)"}},
 		{[]string{"panel", "--help"}, []string{"http://127.0.0.1:18084", "--panel http://127.0.0.1:18084", "make lab-up PANEL=1", "(si no se dice: 18084)", "--pasarela TEXTO"}},
 		{[]string{"--help"}, []string{"--log-detalle", "--panel TEXTO"}},
+		{[]string{"esperar", "--help"}, []string{"laboratorio esperar PUERTO", "esperar_puerto() { laboratorio esperar \"$@\"; }", "--limite"}},
+		{[]string{"mentira", "--help"}, []string{"--callado", "& PIDE=$!"}},
 	}
 	for _, c := range casos {
 		codigo, out, errOut := prueba.Correr(t, run, c.args...)
@@ -218,5 +228,70 @@ func TestOrdenDetener(t *testing.T) {
 	}
 	if got := ordenDetener("otra"); got != "laboratorio lab detener --dir otra" {
 		t.Errorf("con --dir: %q", got)
+	}
+}
+
+// TestEsperar: «laboratorio esperar» ends at once, silently, when something listens; waits while
+// nothing does, and ends as soon as something starts listening.
+func TestEsperar(t *testing.T) {
+	t.Parallel()
+	if codigo, out, errOut := prueba.Correr(t, run, "esperar", prueba.PuertoOcupado(t)); codigo != cli.SalidaBien || out != "" || errOut != "" {
+		t.Errorf("puerto ocupado: salida %d, stdout %q, stderr %q", codigo, out, errOut)
+	}
+	puerto := strconv.Itoa(prueba.PuertosLibres(t, 1)[0])
+	fin := make(chan int, 1)
+	go func() {
+		codigo, _, _ := prueba.Correr(t, run, "esperar", "--limite", "1m", puerto)
+		fin <- codigo
+	}()
+	ln, err := net.Listen("tcp", "127.0.0.1:"+puerto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if codigo := <-fin; codigo != cli.SalidaBien {
+		t.Errorf("salida %d cuando empezó a escuchar", codigo)
+	}
+}
+
+// TestEsperarSinNadie: nobody listens: one sentence on stderr and exit 1 when the time runs out.
+func TestEsperarSinNadie(t *testing.T) {
+	t.Parallel()
+	puerto := strconv.Itoa(prueba.PuertosLibres(t, 1)[0])
+	codigo, out, errOut := prueba.Correr(t, run, "esperar", "--limite", "150ms", puerto)
+	want := "laboratorio esperar: nadie escucha en 127.0.0.1:" + puerto + " después de 150ms; ¿arrancó el servidor? (mira su terminal o su bitácora)\n"
+	if codigo != cli.SalidaFallo || out != "" || errOut != want {
+		t.Errorf("salida %d, stdout %q, stderr %q; se esperaba 1 y %q", codigo, out, errOut, want)
+	}
+}
+
+// TestMentiraCallada: with --callado the fake gateway answers as usual and writes nothing, as the
+// lesson's one-line servers in the background of the student's terminal (§6.8.4).
+func TestMentiraCallada(t *testing.T) {
+	t.Parallel()
+	puerto := strconv.Itoa(prueba.PuertosLibres(t, 1)[0])
+	ctx, parar := context.WithCancel(context.Background())
+	defer parar()
+	var out, errOut prueba.Buffer
+	fin := make(chan int, 1)
+	go func() {
+		fin <- run(ctx, []string{"mentira", "--callado", "--titulos-reales", "--puerto", puerto, "503:2", "201"}, strings.NewReader(""), &out, &errOut)
+	}()
+	if codigo, _, e := prueba.Correr(t, run, "esperar", "--limite", "1m", puerto); codigo != cli.SalidaBien {
+		t.Fatalf("esperar: salida %d, %s", codigo, e)
+	}
+	for _, want := range []string{"503 Service Unavailable", "201 Created"} {
+		resp, err := http.Post("http://127.0.0.1:"+puerto+"/servicios", "application/json", strings.NewReader("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.Status != want {
+			t.Errorf("%s; se esperaba %s", resp.Status, want)
+		}
+	}
+	parar()
+	if codigo := <-fin; codigo != cli.SalidaBien || out.String() != "" || errOut.String() != "" {
+		t.Errorf("salida %d, stdout %q, stderr %q; se esperaba 0 y nada", codigo, out.String(), errOut.String())
 	}
 }

@@ -5,6 +5,7 @@ package nodejs
 // the engine it imitates, not against the tables we recorded from it.
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -128,16 +129,13 @@ func FuzzEscaparComoNode(f *testing.F) {
 
 // FuzzRutaComoNode: Ruta resolves a request target's path as new URL's pathname does.
 func FuzzRutaComoNode(f *testing.F) {
-	for _, s := range []string{"a/b", "a/../b", "%2e%2E/x", "a/./", `a\b`, "a/..", "{x}`", "a%2fb", ".%2e/c", "%2e."} {
+	for _, s := range []string{"a/b", "a/../b", "%2e%2E/x", "a/./", `a\b`, "a/..", "{x}`", "a%2fb", ".%2e/c", "%2e.", "/.00/.", "a/.b/../c"} {
 		f.Add(s)
 	}
 	node := oraculo.Arrancar(f)
 	f.Fuzz(func(t *testing.T, s string) {
 		if !soloASCIIImprimible(s) || strings.ContainsAny(s, "?#") {
 			return // Partir has taken the query and the fragment off before Ruta
-		}
-		if errorDeAda(s) {
-			return // Node 20's mistake, not ours (docs/diferencias.md)
 		}
 		r := node.Preguntar(t, "URL.pathname", []byte(s), "latin1", "")
 		want, _ := r.Texto()
@@ -147,22 +145,44 @@ func FuzzRutaComoNode(f *testing.F) {
 	})
 }
 
-// errorDeAda reports whether Node 20's URL parser (Ada) leaves ruta's dot segments unresolved: when
-// a segment after the first starts with "." and a character that is neither "." nor "%", and no
-// "\\" is in the path, it returns the path as written ("a/.b/../c" stays so; the standard, and
-// Ruta, give "/a/c"). No student types such a path; the suite follows the standard
-// (docs/diferencias.md).
-func errorDeAda(ruta string) bool {
-	if strings.Contains(ruta, `\`) {
-		return false
-	}
-	partes := strings.Split(ruta, "/")
-	for _, p := range partes[1:] {
-		if len(p) >= 2 && p[0] == '.' && p[1] != '.' && p[1] != '%' {
-			return true
+// TestRutaYURLComoNodeExhaustiva asks node about every short path and URL over the bytes that
+// decide dot segments, hosts that read as IPv4 and where the path ends (".", "/", "\\", "%2e",
+// "?", "#", "0"), the family of the difference FuzzLeerURLComoNode found in issue 35
+// ("http:0//.00/.#0"): a search cannot miss a short case here.
+func TestRutaYURLComoNodeExhaustiva(t *testing.T) {
+	t.Parallel()
+	node := oraculo.Arrancar(t)
+	todas(".a/\\%2e{", 4, func(s string) {
+		r := node.Preguntar(t, "URL.pathname", []byte(s), "latin1", "")
+		if want, _ := r.Texto(); Ruta(s) != want {
+			t.Errorf("new URL(%q).pathname = %q; Ruta da %q", "http://h/"+s, want, Ruta(s))
+		}
+	})
+	todas("0./#?\\", 5, func(s string) {
+		texto := "http:" + s
+		r := node.Preguntar(t, "URL", []byte(texto), "utf8", "")
+		u, err := LeerURL(texto)
+		if (err == nil) != r.OK {
+			t.Errorf("new URL(%q): ok %v; LeerURL: %v", texto, r.OK, err)
+			return
+		}
+		var js struct{ Hostname, Pathname, Search string }
+		if err == nil && (json.Unmarshal(r.V, &js) != nil || u.Host != js.Hostname || u.Ruta != js.Pathname+js.Search) {
+			t.Errorf("new URL(%q) = %+v; LeerURL da %+v", texto, js, u)
+		}
+	})
+}
+
+// todas calls f with every string of up to n bytes of alfabeto.
+func todas(alfabeto string, n int, f func(string)) {
+	var crecer func(s string)
+	crecer = func(s string) {
+		f(s)
+		for i := 0; len(s) < n && i < len(alfabeto); i++ {
+			crecer(s + alfabeto[i:i+1])
 		}
 	}
-	return false
+	crecer("")
 }
 
 // FuzzLargoYRecortarComoNode: Largo is a string's length (UTF-16 code units) and Recortar is trim().

@@ -76,6 +76,14 @@ func TestRuta(t *testing.T) {
 		{"%2e%2e%2e", "/%2e%2e%2e"},
 		{"%2", "/%2"},
 		{"*", "/*"},
+		// Node 20's Ada: only the first "/." decides whether the path is resolved (atajoDeAda).
+		{"a/.b/../c", "/a/.b/../c"},
+		{"/.00/.", "//.00/."},
+		{".b/../c", "/c"},
+		{"a/./.b/..", "/a/"},
+		{"a/.b/%2e%2e", "/a/"},
+		{`a/.b\..`, "/a/"},
+		{"a/.b/../ c", "/a/%20c"},
 	}
 	for _, c := range casos {
 		if got := Ruta(c.entrada); got != c.esperado {

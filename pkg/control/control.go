@@ -252,6 +252,9 @@ func (c *Control) Arrancar(ctx context.Context) error {
 		c.decir("no arrancó ninguno: el laboratorio arranca entero o nada%s", c.queCorria(corrian))
 		return ErrFallo
 	}
+	if err := c.sinPanelYa(pendientes, corrian); err != nil {
+		return err
+	}
 	tokens, err := c.tokensParaArrancar()
 	if err != nil {
 		return err
@@ -273,6 +276,17 @@ func (c *Control) Arrancar(ctx context.Context) error {
 	c.decir("bitácoras en %s (tail -f %s); «%s» los detiene",
 		c.dir()+string(filepath.Separator), filepath.Join(c.dir(), "*.log"), c.ordenDetener())
 	return nil
+}
+
+// sinPanelYa refuses to start the panel beside servers that already run: they were started
+// without --panel and would never send it an event, leaving a page that stays empty. The lab is
+// restarted whole with the panel instead.
+func (c *Control) sinPanelYa(pendientes []Servidor, corrian int) error {
+	if _, panel := panelEn(pendientes); !panel || corrian == 0 {
+		return nil
+	}
+	c.decir("el panel no arrancó: los servidores que ya corren arrancaron sin él y no le mandarían sus eventos; detenlos («%s») y arráncalos de nuevo con el panel", c.ordenDetener())
+	return ErrFallo
 }
 
 // queCorria is what Arrancar adds when it leaves running the servers that already were.
@@ -457,10 +471,31 @@ func (c *Control) Detener(ctx context.Context) error {
 	if !algo && !fallo {
 		c.decir("no había ningún servidor del laboratorio corriendo")
 	}
+	c.decirAjenos(ctx)
 	if fallo {
 		return ErrFallo
 	}
 	return nil
+}
+
+// decirAjenos names the lab's ports that programs it did not start still hold (a server started
+// by hand, another lab), and who holds them when the system tells: «nothing was running» must not
+// read as «the ports are free». It stops none of them.
+func (c *Control) decirAjenos(ctx context.Context) {
+	informes, err := c.Informes(ctx)
+	if err != nil {
+		return
+	}
+	for _, inf := range informes {
+		if inf.Vivo || !inf.Ocupado {
+			continue
+		}
+		quien := "otro programa"
+		if o := inf.Ocupante.String(); o != "" {
+			quien += " (" + o + ")"
+		}
+		c.decir("el puerto %d (%s) lo tiene %s, que no arrancó el laboratorio: no lo detengo (Ctrl+C en su terminal, o kill con su pid)", inf.Puerto, inf.Etiqueta(), quien)
+	}
 }
 
 // detener asks the server to stop, waits for it, and kills it if it takes longer than Apagado.

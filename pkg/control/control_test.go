@@ -200,7 +200,9 @@ func TestArrancarConElPuertoOcupado(t *testing.T) {
 		t.Errorf("Estado:\n%s", estado.String())
 	}
 	estado.Reset()
-	if err := c.Detener(ctx); err != nil || !strings.Contains(estado.String(), "no había ningún servidor") {
+	if err := c.Detener(ctx); err != nil || !strings.Contains(estado.String(), "no había ningún servidor") ||
+		!strings.Contains(estado.String(), fmt.Sprintf("el puerto %d (revisor) lo tiene otro programa", c.Servidores[1].Puerto)) ||
+		strings.Contains(estado.String(), fmt.Sprintf("el puerto %d ", c.Servidores[0].Puerto)) {
 		t.Errorf("Detener: %v %q", err, estado.String())
 	}
 	if !escucha(c.Servidores[1]) {

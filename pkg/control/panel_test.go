@@ -3,6 +3,7 @@ package control
 import (
 	"bufio"
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -200,5 +201,34 @@ func comprobarEnlace(t *testing.T, c *Control, dijo string, p Puertos) {
 				t.Errorf("%s, vez %d: %d %v", enlace, vez+1, resp.StatusCode, resp.Header)
 			}
 		}
+	}
+}
+
+// make lab-up, then make lab-up PANEL=1: the servers already running were started without the
+// panel and would send it nothing, so the panel is not started beside them and the run says why.
+func TestPanelConElLaboratorioYaArrancado(t *testing.T) {
+	t.Parallel()
+	if binarios == "" {
+		t.Skip("arranca los servidores; se salta con -short")
+	}
+	p := prueba.PuertosLibres(t, 4)
+	puertos := Puertos{Revisor: p[0], Laboratorio: p[1], Pasarela: p[2], Panel: p[3]}
+	dir := t.TempDir()
+	var dijo prueba.Buffer
+	sin := &Control{Dir: dir, Bin: binarios, Escuchan: puertos, Out: &dijo, Detenerlo: "make lab-down"}
+	ctx := context.Background()
+	if err := sin.Arrancar(ctx); err != nil {
+		t.Fatalf("arrancar: %v\n%s", err, dijo.String())
+	}
+	t.Cleanup(func() { sin.Detener(ctx) })
+	con := &Control{Dir: dir, Bin: binarios, Escuchan: puertos, Panel: true, Out: &dijo, Detenerlo: "make lab-down"}
+	if err := con.Arrancar(ctx); !errors.Is(err, ErrFallo) {
+		t.Fatalf("arrancar con el panel: %v, se esperaba ErrFallo\n%s", err, dijo.String())
+	}
+	if !strings.Contains(dijo.String(), "el panel no arrancó: los servidores que ya corren arrancaron sin él y no le mandarían sus eventos; detenlos («make lab-down») y arráncalos de nuevo con el panel\n") {
+		t.Errorf("no dijo por qué:\n%s", dijo.String())
+	}
+	if Ocupado("127.0.0.1", puertos.Panel) {
+		t.Error("el panel arrancó igual")
 	}
 }

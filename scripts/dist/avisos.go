@@ -12,8 +12,10 @@ import (
 )
 
 // documentos are the files every archive carries besides the programs: the README, the project's
-// licence and the licence notices of everything compiled into the programs.
-func documentos(ctx context.Context, plataformas []string) ([]Archivo, error) {
+// licence and the licence notices of everything compiled into that platform's programs (mousetrap,
+// say, only into Windows'), so an archive's notices are the same in a full run and in a run of
+// that platform alone.
+func documentos(ctx context.Context, plataforma string) ([]Archivo, error) {
 	var r []Archivo
 	for _, n := range []string{"README.md", "LICENSE"} {
 		b, err := os.ReadFile(n)
@@ -22,7 +24,7 @@ func documentos(ctx context.Context, plataformas []string) ([]Archivo, error) {
 		}
 		r = append(r, Archivo{Nombre: n, Datos: b})
 	}
-	avisos, err := Avisos(ctx, plataformas)
+	avisos, err := Avisos(ctx, []string{plataforma})
 	if err != nil {
 		return nil, err
 	}

@@ -52,10 +52,6 @@ func correr(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	docs, err := documentos(ctx, plataformas)
-	if err != nil {
-		return err
-	}
 	if err := os.RemoveAll(*salida); err != nil {
 		return err
 	}
@@ -79,7 +75,10 @@ func correr(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		raiz := fmt.Sprintf("cursohttp-%s-%s-%s", *version, goos, goarch)
-		archivos := append([]Archivo{}, docs...)
+		archivos, err := documentos(ctx, p)
+		if err != nil {
+			return err
+		}
 		hecho := Construido{Plataforma: p, Programas: map[string]int64{}}
 		for _, prog := range programas {
 			nombre := prog

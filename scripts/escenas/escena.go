@@ -43,6 +43,7 @@ type Paso struct {
 
 	Comando  string   // Comando
 	Sale     *int     // Comando: the exit code the transcript states, if any
+	Espera   *Espera  // Comando: the event its sleeps wait for first, if any ("# espera")
 	Servidor string   // Arrancar, Detener, Bitacora
 	Args     []string // Arrancar: extra arguments (mentira 503:2 201)
 	Repetir  bool     // Arrancar of a "# reiniciar": the arguments of the server's last start
@@ -50,6 +51,13 @@ type Paso struct {
 	Esperado []Linea  // Comando, Bitacora
 	Env      []string // Comando, Arrancar: NAME=value in force at this step
 }
+
+// Espera is a "# espera: servidor línea" directive: every sleep of the next command first waits
+// until that server's terminal shows one more line equal to Linea than it had when the command
+// began (the request the lesson's sleep stands for has arrived), then sleeps its time. The lesson
+// orders two requests with a short sleep; on a loaded machine the first can start later than the
+// sleep lasts, and the event cannot.
+type Espera struct{ Servidor, Linea string }
 
 // Escena is one transcript: a series the lesson runs on freshly started programs.
 type Escena struct {
@@ -69,7 +77,7 @@ type Escena struct {
 // rather than a comment. A trailing colon is optional.
 var directivas = map[string]bool{
 	"servidores": true, "arrancar": true, "detener": true, "reiniciar": true,
-	"env": true, "sale": true, "bitácora": true, "lección": true,
+	"env": true, "sale": true, "bitácora": true, "lección": true, "espera": true,
 }
 
 // LeerEscena reads a transcript file.
@@ -92,6 +100,7 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 	var (
 		env     []string
 		sale    *int
+		espera  *Espera
 		actual  *Paso // the step whose expected lines we are reading
 		numero  int
 		empezar = true // no step yet: "# servidores:" is allowed
@@ -124,8 +133,8 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 			}
 			empezar = false
 			actual = &Paso{Tipo: Comando, Numero: numero, Comando: strings.TrimPrefix(linea, "$ "),
-				Sale: sale, Env: append([]string(nil), env...)}
-			sale = nil
+				Sale: sale, Espera: espera, Env: append([]string(nil), env...)}
+			sale, espera = nil, nil
 		case strings.HasPrefix(linea, "#"):
 			palabra, resto := directiva(linea)
 			// "lección" starts many a sentence of narration: as a directive it needs its colon.
@@ -195,6 +204,11 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 					return nil, falla("«# sale %s»: se esperaba un código de salida entre 0 y 255", campos[0])
 				}
 				sale = &n
+			case "espera":
+				if len(campos) < 2 {
+					return nil, falla("«# espera» lleva un servidor y la línea de su terminal que se espera")
+				}
+				espera = &Espera{Servidor: campos[0], Linea: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(resto), campos[0]))}
 			case "bitácora":
 				if len(campos) == 0 {
 					return nil, falla("«# bitácora» necesita el nombre de un servidor")
@@ -236,6 +250,9 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 	}
 	if sale != nil {
 		return nil, fmt.Errorf("%s: «# sale» al final, sin un comando después", ruta)
+	}
+	if espera != nil {
+		return nil, fmt.Errorf("%s: «# espera» al final, sin un comando después", ruta)
 	}
 	return e, nil
 }

@@ -3,6 +3,9 @@
 package main
 
 import (
+	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -99,6 +102,56 @@ GET /codigo/200
 	}
 }
 
+// «# espera» reaches the next command only, with the server and the whole line.
+func TestParsearEspera(t *testing.T) {
+	t.Parallel()
+	e, err := ParsearEscena(strings.NewReader("# espera: revisor POST /servicios\n$ ( curl a & sleep 0.1; curl b; wait )\n$ true\n"), "x.escena")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := e.Pasos[0].Espera; p == nil || *p != (Espera{Servidor: "revisor", Linea: "POST /servicios"}) {
+		t.Errorf("espera del primer comando: %+v", p)
+	}
+	if e.Pasos[1].Espera != nil {
+		t.Errorf("«# espera» vale solo para el comando siguiente")
+	}
+}
+
+// The waiting sleep: it returns only after the server's terminal shows one more line equal to
+// the awaited one, and then runs the real sleep with the arguments it got.
+func TestEsperarEvento(t *testing.T) {
+	t.Parallel()
+	terminal := &Terminal{}
+	terminal.Write([]byte("POST /servicios\n"))
+	entorno, terminar, err := esperarEvento(context.Background(), Espera{Servidor: "revisor", Linea: "POST /servicios"}, terminal, []string{"PATH=" + os.Getenv("PATH")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer terminar()
+	cmd := exec.Command("bash", "-c", "sleep 0 && echo despierto")
+	cmd.Env = entorno
+	salida := make(chan string, 1)
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { cmd.Wait(); salida <- out.String() }()
+	terminal.Write([]byte("GET /servicios\nPOST /servicios\n"))
+	if got := <-salida; got != "despierto\n" {
+		t.Errorf("salida %q", got)
+	}
+	var evento string
+	for _, kv := range entorno {
+		if v, ok := strings.CutPrefix(kv, "ESCENA_EVENTO="); ok {
+			evento = v
+		}
+	}
+	if _, err := os.Stat(evento); err != nil {
+		t.Errorf("el sleep volvió sin el evento: %v", err)
+	}
+}
+
 func TestParsearEscenaErrores(t *testing.T) {
 	t.Parallel()
 	casos := map[string]string{
@@ -115,6 +168,8 @@ func TestParsearEscenaErrores(t *testing.T) {
 		"lección sin número":         "# lección: cuatro\n",
 		"lección dos veces":          "# lección: 4\n# lección: 4\n",
 		"lección tarde":              "$ true\n# lección: 4\n",
+		"espera sin línea":           "# espera: revisor\n$ true\n",
+		"espera al final":            "$ true\n# espera: revisor POST /servicios\n",
 	}
 	for nombre, texto := range casos {
 		t.Run(nombre, func(t *testing.T) {

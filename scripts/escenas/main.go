@@ -38,6 +38,9 @@
 //	# env: ALTA_LIMITE_MS=300           environment for later commands and servers
 //	# sale: 1                           the next command must exit with this code
 //	# bitácora: revisor [sin orden]     the lines below are that server's terminal so far
+//	# espera: revisor POST /servicios   the next command's sleeps first wait for one more such
+//	                                    line in that server's terminal, then sleep their time (the
+//	                                    lesson's order, on a loaded machine too)
 //
 // Servers: revisor (18080), laboratorio (18081), pasarela (18082),
 // mentira (`laboratorio mentira …`, 18082) and hostil (`laboratorio hostil`,

@@ -170,7 +170,7 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 				return res
 			}
 		case Comando:
-			d, err := r.comando(ctx, e, p, dir, entorno, nEsp, nObt)
+			d, err := r.comando(ctx, e, p, dir, entorno, flota, nEsp, nObt)
 			if err != nil {
 				res.Err = err
 				return res
@@ -189,7 +189,7 @@ func (r *Reproductor) Reproducir(ctx context.Context, e *Escena) (res Resultado)
 }
 
 // comando runs one `$ ` line and compares what it printed.
-func (r *Reproductor) comando(ctx context.Context, e *Escena, p Paso, dir string, entorno []string, nEsp, nObt *Numerador) (string, error) {
+func (r *Reproductor) comando(ctx context.Context, e *Escena, p Paso, dir string, entorno []string, flota *Flota, nEsp, nObt *Numerador) (string, error) {
 	if r.Paso {
 		fmt.Fprint(r.Salida, "\n"+r.tinta(negrita, "$ "+p.Comando))
 		if err := r.esperarEnter(ctx); err != nil {
@@ -200,7 +200,16 @@ func (r *Reproductor) comando(ctx context.Context, e *Escena, p Paso, dir string
 	if r.Paso {
 		eco = r.Salida
 	}
-	salida, codigo, err := r.correr(ctx, dir, append(append([]string(nil), entorno...), p.Env...), conVariables(p.Comando, dir), eco)
+	entorno = append(append([]string(nil), entorno...), p.Env...)
+	if p.Espera != nil {
+		conEspera, terminar, err := esperarEvento(ctx, *p.Espera, flota.Terminales[p.Espera.Servidor], entorno)
+		if err != nil {
+			return "", fmt.Errorf("%s:%d: %w", e.Ruta, p.Numero, err)
+		}
+		defer terminar()
+		entorno = conEspera
+	}
+	salida, codigo, err := r.correr(ctx, dir, entorno, conVariables(p.Comando, dir), eco)
 	if err != nil {
 		return "", fmt.Errorf("%s:%d: %w", e.Ruta, p.Numero, err)
 	}
