@@ -63,6 +63,7 @@ func TestOrdenCliente(t *testing.T) {
 	for args, linea := range map[string]string{
 		"":                    "revisor comprobar cliente: falta la orden del cliente",
 		"--semilla x a":       "revisor comprobar cliente: --semilla lleva un número entero no negativo, no «x»",
+		"--semilla= a":        "revisor comprobar cliente: --semilla lleva un número entero no negativo, no «»",
 		"--limite 1s a":       "revisor comprobar cliente: --limite va de 5s a 10m",
 		"no-existe-el-client": "revisor comprobar cliente: no encuentro la orden «no-existe-el-client»",
 		"--alumno Ana a":      "revisor comprobar cliente: --enviar y --alumno van juntos",
