@@ -276,8 +276,8 @@ func (r *registro) Write(b []byte) (int, error) {
 
 func (r *registro) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// atender wraps the gateway: the run ends by waiting for the requests in flight, and one that
-// arrives after that is not handled.
+// atender wraps the gateway and the revisor: the run ends by waiting for the requests in flight,
+// and one that arrives after that is not handled.
 func (m *motor) atender(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		m.mu.Lock()
@@ -292,7 +292,8 @@ func (m *motor) atender(h http.Handler) http.Handler {
 	})
 }
 
-// cerrar stops the gateway and waits until every request it was handling is written down.
+// cerrar stops the gateway and waits until every request it or the revisor was handling is written
+// down.
 func (m *motor) cerrar(srv *http.Server) {
 	m.mu.Lock()
 	m.cerrado = true
@@ -356,7 +357,9 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 	if err != nil {
 		return nil, err
 	}
-	srvR := servidor.Nuevo(m.vigilar(rv))
+	// The revisor's requests are waited for as the gateway's: one that came directly is an attempt
+	// to write down before judging.
+	srvR := servidor.Nuevo(m.atender(m.vigilar(rv)))
 	go srvR.Serve(lnR) //nolint:errcheck // Close below ends it
 	defer srvR.Close()
 	lnP, err := m.escuchar("pasarela", puertos[1], "--puertos-libres")
