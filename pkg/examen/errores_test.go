@@ -109,6 +109,7 @@ func TestClientesGoYShellCorrectos(t *testing.T) {
 		for _, semilla := range []uint64{3, 12} {
 			t.Run(c.nombre+"-"+strconv.FormatUint(semilla, 10), func(t *testing.T) {
 				t.Parallel()
+				turno(t)
 				inf := calificar(t, Opciones{Orden: []string{c.orden}, Semilla: semilla})
 				if f := fallidas(inf); len(f) > 0 || inf.Codigo() != 0 || len(inf.Avisos) > 0 {
 					t.Errorf("falla %v:\n%s", f, texto(inf))
@@ -197,15 +198,13 @@ func TestErroresDeClientes(t *testing.T) {
 			}
 		}},
 	}
-	turnos := make(chan struct{}, 2)
 	for _, c := range casos {
 		t.Run(c.nombre, func(t *testing.T) {
 			t.Parallel()
 			if testing.Short() && len(c.escenarios) > 6 {
 				t.Skip("todos los escenarios")
 			}
-			turnos <- struct{}{}
-			defer func() { <-turnos }()
+			turno(t)
 			c.probar(t, calificar(t, Opciones{Orden: c.orden, Semilla: 11, Escenarios: c.escenarios, Limite: c.limite}))
 		})
 	}

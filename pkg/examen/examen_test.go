@@ -43,6 +43,18 @@ func altaSegura(t *testing.T) string {
 	return filepath.Join(binarios.dir, "alta-segura")
 }
 
+// turnos bounds the gradings of the whole test binary that run at once: each runs four clients at
+// a time, and a machine of two cores shared with others starves a client past its own time limits
+// (a 201 later than its 2 s, a Node that takes 30 s to start) when a dozen gradings run together.
+var turnos = make(chan struct{}, 2)
+
+// turno waits for a grading's turn; it is given back when the test ends.
+func turno(t *testing.T) {
+	t.Helper()
+	turnos <- struct{}{}
+	t.Cleanup(func() { <-turnos })
+}
+
 // envoltorio is a client command: a shell script that runs linea with the grader's NOMBRE URL
 // after it.
 func envoltorio(t *testing.T, linea string) string {
@@ -103,6 +115,8 @@ func TestAltaSeguraPasaTodoYSeRepite(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			turnos <- struct{}{}
+			defer func() { <-turnos }()
 			inf, err := Correr(context.Background(), Opciones{Orden: []string{orden}, Semilla: 7, PuertosLibres: true})
 			if err != nil {
 				t.Error(err)
@@ -175,13 +189,10 @@ func TestCadaDefectoFallaSuComprobacion(t *testing.T) {
 		{"node correcto", "node", "testdata/cliente.mjs", nil, nil},
 		{"node espera fija", "node", "testdata/cliente.mjs --defecto espera-fija", []string{"espera-con-jitter"}, nil},
 	}
-	// Two graders at a time: each runs twenty clients at once, on a machine of two cores.
-	turnos := make(chan struct{}, 2)
 	for _, c := range casos {
 		t.Run(c.nombre, func(t *testing.T) {
 			t.Parallel()
-			turnos <- struct{}{}
-			defer func() { <-turnos }()
+			turno(t)
 			linea := c.linea
 			if c.interprete != "" {
 				dir, _ := os.Getwd()
