@@ -29,18 +29,19 @@ func ComprobarPanel(ctx context.Context, base, token string) error {
 }
 
 // Enviar posts the run's results to the panel at base as alumno's, with the class token (or the
-// lab's): each check's id and whether it passed.
+// lab's): each check's id, whether it passed and its state (a check not judged is neither).
 func Enviar(ctx context.Context, base, token, alumno string, cs []Comprobacion) error {
 	type check struct {
-		ID   string `json:"id"`
-		Paso bool   `json:"paso"`
+		ID     string `json:"id"`
+		Paso   bool   `json:"paso"`
+		Estado string `json:"estado,omitempty"`
 	}
 	v := struct {
 		Alumno         string  `json:"alumno"`
 		Comprobaciones []check `json:"comprobaciones"`
 	}{Alumno: alumno}
 	for _, c := range cs {
-		v.Comprobaciones = append(v.Comprobaciones, check{c.ID, c.Paso})
+		v.Comprobaciones = append(v.Comprobaciones, check{c.ID, c.Paso, c.Estado})
 	}
 	b, _ := json.Marshal(v)
 	return pedirAlPanel(ctx, http.MethodPost, base, token, b)

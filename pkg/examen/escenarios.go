@@ -35,6 +35,10 @@ type Escenario struct {
 	URL    string
 	Espera Espera
 	Veces  int // intents run one after another; 0 is 1
+	// MismoCuerpo: the intents register the same name and URL, on purpose, one after another (the
+	// lesson's «register it again later»): the second must get its own key and the revisor's 409
+	// nombre-repetido, not the first one's 201 replayed.
+	MismoCuerpo bool
 }
 
 // The numbers of the contract (docs/comprobar.md, revisor comprobar cliente --help).
@@ -106,6 +110,14 @@ func Escenarios(semilla uint64) []Escenario {
 		{ID: "caida", Titulo: "nadie responde nunca: cada conexión se corta sin respuesta", Guion: []pasarela.Falla{pasarela.Colgar{}}, Espera: NoRegistra},
 		{ID: "dos-intenciones", Titulo: "dos altas seguidas, dos nombres, cada una pierde su primera respuesta",
 			Guion: []pasarela.Falla{falla("perder"), pasar}, Espera: Registra, Veces: 2},
+		{ID: "mismo-cuerpo", Titulo: "el mismo alta dos veces, a propósito, una tras otra: la segunda es otra intención (409 nombre-repetido)",
+			Guion: []pasarela.Falla{pasar}, Espera: Registra, Veces: 2, MismoCuerpo: true},
+		{ID: "409-nombre-repetido", Titulo: "409 nombre-repetido: esperar no lo arregla",
+			Guion: []pasarela.Falla{pasarela.Responder{Clave: problema.NombreRepetido, Detail: "ya hay un servicio con ese nombre"}}, Espera: NoRegistra},
+		{ID: "403", Titulo: "403 permiso-insuficiente, siempre",
+			Guion: []pasarela.Falla{pasarela.Responder{Clave: problema.PermisoInsuficiente, Detail: "esa credencial no puede dar de alta servicios"}}, Espera: NoRegistra},
+		{ID: "401", Titulo: "401 credencial-invalida, siempre",
+			Guion: []pasarela.Falla{pasarela.Responder{Clave: problema.CredencialInvalida, Detail: "la credencial venció"}}, Espera: NoRegistra},
 	}
 	for i := range Intermitentes {
 		g := make([]pasarela.Falla, 0, IntentosMinimos)
@@ -130,14 +142,25 @@ func (e *Escenario) falla(n int) pasarela.Falla {
 	return e.Guion[min(n, len(e.Guion)-1)]
 }
 
-func (e *Escenario) url() string {
-	if e.URL == "" {
-		return URLServicio
+// url is the URL an intent of e registers, with the run's secret in its query: a request of
+// another run (the same seed, another grading whose client ignored PASARELA_URL) is told apart.
+func (e *Escenario) url(secreto string) string {
+	u := e.URL
+	if u == "" {
+		u = URLServicio
 	}
-	return e.URL
+	return u + "?calificacion=" + secreto
 }
 
 func (e *Escenario) veces() int { return max(e.Veces, 1) }
+
+// sinFin says that nobody ever answers the scenario's attempts (caida): the only way out is to give
+// up, which se-rinde judges.
+func (e *Escenario) sinFin() bool {
+	f := e.Guion[len(e.Guion)-1]
+	_, responde := f.(pasarela.Responder)
+	return e.Espera == NoRegistra && f != nil && !responde
+}
 
 // retryAfter is the Retry-After a scripted answer carries, in seconds; 0 when none.
 func retryAfter(f pasarela.Falla) int {

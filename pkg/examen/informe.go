@@ -17,6 +17,22 @@ type Informe struct {
 	Duracion       time.Duration
 	Intenciones    []*Intencion
 	Comprobaciones []Comprobacion
+	// Avisos are what happened before any check could judge it, said first (a client that did not
+	// start, a refused credential, attempts that skipped the gateway, requests of another grading).
+	Avisos []string
+	// Ajenas counts the requests that were not this run's: refused, not judged.
+	Ajenas int
+}
+
+// Juzgadas is how many checks judged something: «N de M» counts only these.
+func (inf *Informe) Juzgadas() int {
+	n := 0
+	for _, c := range inf.Comprobaciones {
+		if c.Juzgada() {
+			n++
+		}
+	}
+	return n
 }
 
 // Pasaron is how many checks passed.
@@ -30,12 +46,24 @@ func (inf *Informe) Pasaron() int {
 	return n
 }
 
-// Codigo is the exit code of the run: 0 only when every check passed.
+// Codigo is the exit code of the run: 0 only when every check was judged and passed, the client
+// started every time and no attempt skipped the gateway. A check not judged is not a pass: a correct
+// client meets every premise, so one left unjudged is a situation the client avoided.
 func (inf *Informe) Codigo() int {
-	if inf.Pasaron() == len(inf.Comprobaciones) {
-		return 0
+	if inf.Pasaron() != len(inf.Comprobaciones) {
+		return 1
 	}
-	return 1
+	for _, in := range inf.Intenciones {
+		if in.Arranque != "" {
+			return 1
+		}
+		for _, a := range in.Intentos {
+			if a.Directo {
+				return 1
+			}
+		}
+	}
+	return 0
 }
 
 // Escribir prints the report as the course's checkers do: «ok» or «FALLA» and the check, the
@@ -43,6 +71,12 @@ func (inf *Informe) Codigo() int {
 // or on the client's own randomness beyond its verdicts: the same seed gives the same report.
 func (inf *Informe) Escribir(w io.Writer) {
 	fmt.Fprintf(w, "comprobar cliente: %s, %d altas con la semilla %d\n\n", inf.Orden, len(inf.Intenciones), inf.Semilla)
+	for _, a := range inf.Avisos {
+		fmt.Fprintf(w, "AVISO %s\n", a)
+	}
+	if len(inf.Avisos) > 0 {
+		fmt.Fprintln(w)
+	}
 	escribirLista(w, inf.Comprobaciones, 20, "del cliente")
 }
 
@@ -52,28 +86,36 @@ type intencionJSON struct {
 	Nombre     string   `json:"nombre"`
 	Intentos   int      `json:"intentos"`
 	Respuestas []string `json:"respuestas"`
-	Salida     *int     `json:"codigo_de_salida"` // null: stopped at the limit
+	Salida     *int     `json:"codigo_de_salida"` // null: stopped at the limit, or never started
+	Arranque   string   `json:"no_arranco,omitempty"`
+	Directos   int      `json:"directos_al_revisor,omitempty"`
 	Registrada bool     `json:"alta_hecha"`
 }
 
-// JSON writes the report as one JSON object: the seed, the checks (id, result, line, details), the
-// total, and each intent (scenario, name, attempts and what each one got, exit code, whether the
+// JSON writes the report as one JSON object: the seed, the warnings, the checks (id, paso, estado,
+// line, details), how many passed of how many judged and the total, and each intent (scenario, name, attempts and what each one got, exit code, whether the
 // registration exists).
 func (inf *Informe) JSON(w io.Writer) error {
 	v := struct {
 		Semilla        uint64          `json:"semilla"`
 		Orden          string          `json:"orden"`
+		Avisos         []string        `json:"avisos,omitempty"`
 		Pasaron        int             `json:"pasaron"`
+		Juzgadas       int             `json:"juzgadas"`
 		Total          int             `json:"total"`
 		Comprobaciones []Comprobacion  `json:"comprobaciones"`
 		Intenciones    []intencionJSON `json:"intenciones"`
-	}{inf.Semilla, inf.Orden, inf.Pasaron(), len(inf.Comprobaciones), inf.Comprobaciones, nil}
+	}{inf.Semilla, inf.Orden, inf.Avisos, inf.Pasaron(), inf.Juzgadas(), len(inf.Comprobaciones), inf.Comprobaciones, nil}
 	for _, in := range inf.Intenciones {
 		j := intencionJSON{Escenario: in.Escenario.ID, Nombre: in.Nombre, Intentos: len(in.Intentos), Registrada: in.Registrada, Respuestas: []string{}}
 		for _, a := range in.Intentos {
 			j.Respuestas = append(j.Respuestas, a.visto())
+			if a.Directo {
+				j.Directos++
+			}
 		}
-		if !in.Detenido {
+		j.Arranque = in.Arranque
+		if !in.Detenido && in.Arranque == "" {
 			s := in.Salida
 			j.Salida = &s
 		}

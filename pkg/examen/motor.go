@@ -5,10 +5,12 @@
 package examen
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -19,14 +21,17 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/pasarela"
+	"cursohttp/pkg/problema"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/topes"
@@ -96,6 +101,8 @@ type Intento struct {
 	Cliente     int    // the status the client got; 0 none
 	Type        string // the Problem Details type of a 4xx the client got
 	RetryAfter  int    // seconds the answer asked for; 0 none
+	Abandonado  bool   // the client closed the connection before the answer went out
+	Directo     bool   // it reached the revisor without passing through the gateway
 }
 
 // Intencion is one run of the client: one registration, one name.
@@ -103,6 +110,9 @@ type Intencion struct {
 	Escenario *Escenario
 	Nombre    string
 	URL       string
+	Vez       int  // which of its scenario's intents, from 1
+	Repite    bool // it registers again what an earlier intent of its scenario did (MismoCuerpo)
+	corriendo atomic.Bool
 
 	mu       sync.Mutex
 	Intentos []Intento
@@ -127,15 +137,147 @@ func (e *Error) Error() string { return e.Texto }
 // motor is one grading run's servers and intents.
 type motor struct {
 	o           Opciones
-	porNombre   map[string]*Intencion
+	porNombre   map[string][]*Intencion // two when a scenario repeats a body
 	intenciones []*Intencion
 	mu          sync.Mutex
 	cerrado     bool           // no request is handled any more: every attempt is written down
 	enCurso     sync.WaitGroup // requests the gateway is still handling
+	// secreto is the run's own: the gateway stamps what it forwards with it (CabeceraSello), the
+	// intents' URLs carry it, and the clients' processes carry it in VariableCorrida.
+	secreto string
+	ajenas  atomic.Int64 // requests of another run (or nobody's), refused and not judged
 }
 
-// atender wraps the gateway: the run ends by waiting for the requests in flight, and one that
-// arrives after that is not handled.
+// CabeceraSello is the header the grader's gateway adds to what it forwards to the grader's
+// revisor, with the run's secret: a POST /servicios without it reached the revisor directly.
+const CabeceraSello = "X-Comprobar-Sello"
+
+// VariableCorrida marks every process a client run starts (pkg/examen's cleanup finds them by it
+// on Linux, however they detached); its value is the run's secret and the intent's name.
+const VariableCorrida = "COMPROBAR_CORRIDA"
+
+// entornoCliente is the client's environment: what the grader's own had, without the lab's
+// variables (CURSOHTTP_*: its token, the class token) nor a PASARELA_URL of its own, plus the
+// contract's PASARELA_URL and the run's mark.
+func entornoCliente(base []string, urlPasarela, marca string) []string {
+	var e []string
+	for _, v := range base {
+		nombre, _, _ := strings.Cut(v, "=")
+		if strings.HasPrefix(strings.ToUpper(nombre), "CURSOHTTP_") || nombre == VariablePasarela || nombre == VariableCorrida {
+			continue
+		}
+		e = append(e, v)
+	}
+	return append(e, VariablePasarela+"="+urlPasarela, VariableCorrida+"="+marca)
+}
+
+// sellar stamps every request the gateway forwards with the run's secret.
+type sellar struct {
+	rt      http.RoundTripper
+	secreto string
+}
+
+func (s sellar) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(CabeceraSello, s.secreto)
+	return s.rt.RoundTrip(r)
+}
+
+// intencion is the run's intent a request's body names, by its name and its URL (which carries the
+// run's secret); nil when it is another run's, or nobody's.
+func (m *motor) intencion(cuerpo []byte) *Intencion {
+	var datos struct {
+		Nombre string `json:"nombre"`
+		URL    string `json:"url"`
+	}
+	json.Unmarshal(cuerpo, &datos) //nolint:errcheck // a body without a name is nobody's
+	l := m.porNombre[datos.Nombre]
+	if len(l) == 0 || datos.URL != l[0].URL {
+		return nil
+	}
+	// Intents with one body run one after another: the request is the running one's.
+	for _, in := range l {
+		if in.corriendo.Load() {
+			return in
+		}
+	}
+	return l[len(l)-1]
+}
+
+// detalleAjena is the refusal of a request that is not this run's: one grading never judges another's.
+const detalleAjena = "esta petición no es de esta calificación: su nombre o su URL no son los que dio a este cliente"
+
+// vigilar wraps the grader's revisor: what the gateway forwards passes as it came; a POST
+// /servicios without the gateway's stamp reached it directly and is written down as an attempt of
+// its intent, marked Directo, and judged as the others; one that is not this run's is refused.
+func (m *motor) vigilar(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sellada := r.Header.Get(CabeceraSello) == m.secreto
+		r.Header.Del(CabeceraSello)
+		if sellada || r.Method != http.MethodPost || r.URL.Path != "/servicios" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		cuerpo, _ := io.ReadAll(io.LimitReader(r.Body, topes.Cuerpo+1))
+		in := m.intencion(cuerpo)
+		if in == nil {
+			m.ajenas.Add(1)
+			problema.Escribir(w, r, problema.PermisoInsuficiente, detalleAjena)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(cuerpo))
+		a := Intento{Inicio: time.Now(), Llaves: len(r.Header.Values("Idempotency-Key")), Directo: true}
+		a.Llave = strings.Join(r.Header.Values("Idempotency-Key"), ", ")
+		n := in.anotar(a)
+		rw := &registro{ResponseWriter: w}
+		h.ServeHTTP(rw, r)
+		a.Fin, a.Revisor, a.Cliente = time.Now(), rw.codigo, rw.codigo
+		if a.Cliente >= 400 && a.Cliente < 500 {
+			a.Type = tipoDe(rw.cuerpo)
+		}
+		a.RetryAfter, _ = strconv.Atoi(rw.Header().Get("Retry-After"))
+		in.mu.Lock()
+		in.Intentos[n] = a
+		in.mu.Unlock()
+	})
+}
+
+// anotar appends an attempt and returns its index.
+func (in *Intencion) anotar(a Intento) int {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.Intentos = append(in.Intentos, a)
+	return len(in.Intentos) - 1
+}
+
+// registro keeps the status and the first bytes of an answer the revisor gives directly.
+type registro struct {
+	http.ResponseWriter
+	codigo int
+	cuerpo []byte
+}
+
+func (r *registro) WriteHeader(c int) {
+	if r.codigo == 0 {
+		r.codigo = c
+	}
+	r.ResponseWriter.WriteHeader(c)
+}
+
+func (r *registro) Write(b []byte) (int, error) {
+	if r.codigo == 0 {
+		r.codigo = http.StatusOK
+	}
+	if falta := 4096 - len(r.cuerpo); falta > 0 {
+		r.cuerpo = append(r.cuerpo, b[:min(falta, len(b))]...)
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+func (r *registro) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// atender wraps the gateway and the revisor: the run ends by waiting for the requests in flight,
+// and one that arrives after that is not handled.
 func (m *motor) atender(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		m.mu.Lock()
@@ -150,7 +292,8 @@ func (m *motor) atender(h http.Handler) http.Handler {
 	})
 }
 
-// cerrar stops the gateway and waits until every request it was handling is written down.
+// cerrar stops the gateway and waits until every request it or the revisor was handling is written
+// down.
 func (m *motor) cerrar(srv *http.Server) {
 	m.mu.Lock()
 	m.cerrado = true
@@ -175,6 +318,7 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 	if o.Entorno == nil {
 		o.Entorno = os.Environ()
 	}
+	secreto := strings.ReplaceAll(uuid.NewString(), "-", "")[:16]
 	if o.Paralelo <= 0 {
 		o.Paralelo = ParaleloPorOmision
 	}
@@ -182,18 +326,21 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 	if escenarios == nil {
 		escenarios = Escenarios(o.Semilla)
 	}
-	m := &motor{o: o, porNombre: map[string]*Intencion{}}
+	m := &motor{o: o, porNombre: map[string][]*Intencion{}, secreto: secreto}
 	gen := rand.New(rand.NewPCG(o.Semilla, o.Semilla^0x2545f4914f6cdd1d))
 	marca := strconv.FormatUint(gen.Uint64()%(1<<24)+(1<<24), 16)[1:]
 	for i := range escenarios {
 		e := &escenarios[i]
 		for v := range e.veces() {
 			nombre := e.ID + "-" + marca
-			if e.veces() > 1 {
+			if e.veces() > 1 && !e.MismoCuerpo {
 				nombre = e.ID + "-" + strconv.Itoa(v+1) + "-" + marca
 			}
-			in := &Intencion{Escenario: e, Nombre: nombre, URL: e.url()}
-			m.porNombre[nombre] = in
+			in := &Intencion{Escenario: e, Nombre: nombre, URL: e.url(secreto), Vez: v + 1, Repite: e.MismoCuerpo && v > 0}
+			if in.Repite {
+				in.URL = m.porNombre[nombre][0].URL
+			}
+			m.porNombre[nombre] = append(m.porNombre[nombre], in)
 			m.intenciones = append(m.intenciones, in)
 		}
 	}
@@ -210,7 +357,9 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 	if err != nil {
 		return nil, err
 	}
-	srvR := servidor.Nuevo(rv)
+	// The revisor's requests are waited for as the gateway's: one that came directly is an attempt
+	// to write down before judging.
+	srvR := servidor.Nuevo(m.atender(m.vigilar(rv)))
 	go srvR.Serve(lnR) //nolint:errcheck // Close below ends it
 	defer srvR.Close()
 	lnP, err := m.escuchar("pasarela", puertos[1], "--puertos-libres")
@@ -218,7 +367,8 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 		return nil, err
 	}
 	destino, _ := url.Parse("http://" + lnR.Addr().String())
-	gw := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{destino}, Log: zerolog.Nop(), Guion: m.guion})
+	gw := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{destino}, Log: zerolog.Nop(), Guion: m.guion,
+		Transporte: sellar{pasarela.TransportePorOmision(os.LookupEnv), secreto}})
 	srvP := servidor.Nuevo(m.atender(gw))
 	go srvP.Serve(lnP) //nolint:errcheck // Close below ends it
 	urlPasarela := "http://" + lnP.Addr().String()
@@ -258,8 +408,9 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 		return nil, &Error{Texto: "no pude leer los servicios del revisor: " + err.Error()}
 	}
 	for _, s := range servicios {
-		if in := m.porNombre[s.Nombre]; in != nil {
-			in.Registrada = true
+		// A repeated body's service is its first intent's: the second one's right end is a 409.
+		if l := m.porNombre[s.Nombre]; len(l) > 0 {
+			l[0].Registrada = true
 		}
 	}
 	inf := &Informe{Semilla: o.Semilla, Orden: strings.Join(o.Orden, " "), Pasarela: urlPasarela, Duracion: time.Since(inicio), Limite: o.Limite}
@@ -267,6 +418,8 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 		inf.Intenciones = append(inf.Intenciones, in)
 	}
 	inf.Comprobaciones = juzgar(inf.Intenciones, o.Limite)
+	inf.Ajenas = int(m.ajenas.Load())
+	inf.Avisos = avisos(inf.Intenciones, inf.Ajenas)
 	return inf, nil
 }
 
@@ -286,7 +439,10 @@ func causaDeRuta(err error) string {
 
 // escuchar opens programa's port on 127.0.0.1: the course's, or a free one.
 func (m *motor) escuchar(programa string, puerto int, bandera string) (net.Listener, error) {
-	o := servidor.Opciones{Direccion: curso.Host, Puerto: puerto}
+	// The lab's connection caps: a client that opens thousands of connections costs the grader what
+	// it costs the lab.
+	o := servidor.Opciones{Direccion: curso.Host, Puerto: puerto,
+		TopeConexiones: servidor.TopeConexionesPorOmision, TopePorCliente: servidor.TopePorClientePorOmision}
 	if m.o.PuertosLibres {
 		o.Puerto = 0
 	}
@@ -327,24 +483,17 @@ func (d *medida) String() string {
 
 func (d *medida) Aplicar(q *pasarela.Peticion) {
 	cuerpo, _ := q.Cuerpo()
-	var datos struct {
-		Nombre string `json:"nombre"`
-	}
-	json.Unmarshal(cuerpo, &datos) //nolint:errcheck // a body without a name is nobody's
-	in := d.m.porNombre[datos.Nombre]
+	in := d.m.intencion(cuerpo)
 	if in == nil {
-		// Not one of the intents (another body, another program): forwarded as it came.
-		if q.Reenviar() {
-			q.Devolver()
-		}
+		// Not one of this run's intents (another grading's client, another body): refused and
+		// counted, never judged.
+		d.m.ajenas.Add(1)
+		pasarela.Responder{Clave: problema.PermisoInsuficiente, Detail: detalleAjena}.Aplicar(q)
 		return
 	}
 	a := Intento{Inicio: time.Now(), Llaves: len(d.r.Header.Values("Idempotency-Key"))}
 	a.Llave = strings.Join(d.r.Header.Values("Idempotency-Key"), ", ")
-	in.mu.Lock()
-	n := len(in.Intentos)
-	in.Intentos = append(in.Intentos, a)
-	in.mu.Unlock()
+	n := in.anotar(a)
 	d.falla = in.Escenario.falla(n)
 	a.RetryAfter = retryAfter(d.falla)
 	if d.falla != nil {
@@ -355,7 +504,7 @@ func (d *medida) Aplicar(q *pasarela.Peticion) {
 		if d.r.Context().Err() != nil {
 			// The client left (its own time limit) before the answer went out: net/http sends it
 			// when the handler returns, so a connection already closed now never carried it.
-			a.Cliente, a.RetryAfter = 0, 0
+			a.Cliente, a.RetryAfter, a.Abandonado = 0, 0, true
 		}
 		if a.Cliente >= 400 && a.Cliente < 500 {
 			if r, ok := d.falla.(pasarela.Responder); ok {
@@ -411,7 +560,8 @@ func (m *motor) correrCliente(ctx context.Context, ruta, urlPasarela string, in 
 	args := append(append([]string{}, m.o.Orden[1:]...), in.Nombre, in.URL)
 	cmd := exec.CommandContext(ctx, ruta, args...)
 	cmd.Args[0] = m.o.Orden[0]
-	cmd.Env = append(append([]string{}, m.o.Entorno...), VariablePasarela+"="+urlPasarela)
+	marca := m.secreto + "-" + in.Nombre
+	cmd.Env = entornoCliente(m.o.Entorno, urlPasarela, marca)
 	salida := &acotada{}
 	cmd.Stdout, cmd.Stderr = salida, salida
 	var detenido bool
@@ -423,8 +573,15 @@ func (m *motor) correrCliente(ctx context.Context, ruta, urlPasarela string, in 
 	// A grandchild that keeps the output open does not keep the grader waiting.
 	cmd.WaitDelay = time.Second
 	in.Inicio = time.Now()
+	in.corriendo.Store(true)
+	defer in.corriendo.Store(false)
 	err := cmd.Run()
 	in.Fin = time.Now()
+	// What the client left behind (a background child, one that detached with setsid) goes with it.
+	if cmd.Process != nil {
+		matarGrupo(cmd) //nolint:errcheck // a group already gone is the usual case
+	}
+	barrer(marca)
 	in.Texto = salida.b
 	if cmd.ProcessState == nil {
 		// It did not start (the program vanished, or is not an executable): the same as no attempt.

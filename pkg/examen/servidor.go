@@ -315,21 +315,31 @@ func EscribirComprobaciones(w io.Writer, cs []Comprobacion, que string) {
 	escribirLista(w, cs, 23, que)
 }
 
-// escribirLista is the checkers' list: «ok» or «FALLA», the check's id in a column ancho wide and
-// its line, the failures indented below, and «N de M comprobaciones que pasaron» at the end.
+// escribirLista is the checkers' list: «ok», «FALLA» or «—» (not judged) and the check's id in a
+// column ancho wide and its line, the failures indented below, and «N de M comprobaciones que
+// pasaron» at the end, M counting only the judged ones.
 func escribirLista(w io.Writer, cs []Comprobacion, ancho int, que string) {
-	bien := 0
+	bien, juzgadas := 0, 0
 	for _, c := range cs {
 		marca := "ok   "
-		if c.Paso {
+		switch {
+		case !c.Juzgada():
+			marca = "—    "
+		case c.Paso:
 			bien++
-		} else {
+			juzgadas++
+		default:
 			marca = "FALLA"
+			juzgadas++
 		}
 		fmt.Fprintf(w, "%s %-*s %s\n", marca, ancho, c.ID, c.Linea)
 		for _, d := range c.Detalles {
 			fmt.Fprintf(w, "      %s\n", d)
 		}
 	}
-	fmt.Fprintf(w, "\n%d de %d comprobaciones %s pasaron\n", bien, len(cs), que)
+	fmt.Fprintf(w, "\n%d de %d comprobaciones %s pasaron", bien, juzgadas, que)
+	if n := len(cs) - juzgadas; n > 0 {
+		fmt.Fprintf(w, "; %d no se juzg%s", n, plural(n, "ó", "aron"))
+	}
+	fmt.Fprintln(w)
 }

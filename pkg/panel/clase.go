@@ -30,6 +30,9 @@ const (
 	RutaEstado     = "/clase/estado"     // GET: the whole class, JSON, for the page
 )
 
+// EstadoNoJuzgada is a check that judged nothing (pkg/examen's EstadoNoJuzgada; not linked here).
+const EstadoNoJuzgada = "no-juzgada"
+
 // PistaClase ends a refused post of results: where a student gets the class token and how the
 // grader sends it.
 const PistaClase = "el token de la clase lo da el profesor (el panel lo dice al arrancar; «laboratorio lab token --clase» lo muestra); revisor comprobar cliente lo manda con --token o CURSOHTTP_TOKEN_CLASE"
@@ -48,6 +51,9 @@ type Resultados struct {
 	Comprobaciones []struct {
 		ID   string `json:"id"`
 		Paso bool   `json:"paso"`
+		// Estado is "no-juzgada" for a check whose premise never happened (neither ✔ nor ✘);
+		// "", "paso" and "fallo" are what Paso says.
+		Estado string `json:"estado,omitempty"`
 	} `json:"comprobaciones"`
 }
 
@@ -61,6 +67,7 @@ type Alumno struct {
 // EstadoDeCheck is one check of one student: its last result and when it last passed.
 type EstadoDeCheck struct {
 	Paso     bool       `json:"paso"`
+	Estado   string     `json:"estado,omitempty"` // "no-juzgada", or "" for what Paso says
 	UltimoOK *time.Time `json:"ultima_vez_bien,omitempty"`
 }
 
@@ -222,6 +229,10 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "comprobaciones: cada id es de 1 a 40 letras minúsculas, cifras y guiones", http.StatusBadRequest)
 			return
 		}
+		if x.Estado != "" && x.Estado != "paso" && x.Estado != "fallo" && x.Estado != EstadoNoJuzgada {
+			http.Error(w, "comprobaciones: estado es paso, fallo o "+EstadoNoJuzgada, http.StatusBadRequest)
+			return
+		}
 	}
 	c := p.clase
 	c.mu.Lock()
@@ -249,8 +260,11 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 			e = &EstadoDeCheck{}
 			a.Checks[x.ID] = e
 		}
-		e.Paso = x.Paso
-		if x.Paso {
+		e.Paso, e.Estado = x.Paso, ""
+		if x.Estado == EstadoNoJuzgada {
+			e.Paso, e.Estado = false, EstadoNoJuzgada
+		}
+		if e.Paso {
 			t := ahora
 			e.UltimoOK = &t
 		}

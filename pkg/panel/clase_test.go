@@ -140,7 +140,7 @@ func TestEnviarResultados(t *testing.T) {
 	srv := httptest.NewServer(Nuevo(Opciones{Token: "lab", TokenClase: "clase"}))
 	defer srv.Close()
 	ctx := context.Background()
-	cs := []examen.Comprobacion{{ID: "una-escritura", Paso: true}, {ID: "se-rinde"}}
+	cs := []examen.Comprobacion{{ID: "una-escritura", Paso: true}, {ID: "se-rinde"}, {ID: "codigo-de-salida", Estado: examen.EstadoNoJuzgada}}
 	for _, tok := range []string{"", "otro"} {
 		antes, despues := examen.ComprobarPanel(ctx, srv.URL, tok), examen.Enviar(ctx, srv.URL, tok, "Eva", cs)
 		if antes == nil || despues == nil || antes.Error() != despues.Error() ||
@@ -187,8 +187,16 @@ func TestEnviarResultados(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := estadoDe(t, srv.URL)
-	if len(e.Alumnos) != 1 || e.Alumnos[0].Nombre != "Eva" || !e.Alumnos[0].Checks["una-escritura"].Paso || e.Alumnos[0].Checks["se-rinde"].Paso {
+	if len(e.Alumnos) != 1 || e.Alumnos[0].Nombre != "Eva" || !e.Alumnos[0].Checks["una-escritura"].Paso || e.Alumnos[0].Checks["se-rinde"].Paso ||
+		e.Alumnos[0].Checks["se-rinde"].Estado != "" {
 		t.Errorf("estado %+v", e)
+	}
+	// A check not judged is neither ✔ nor ✘ on the page: its own state, never a pass.
+	if c := e.Alumnos[0].Checks["codigo-de-salida"]; c == nil || c.Paso || c.Estado != EstadoNoJuzgada || c.UltimoOK != nil {
+		t.Errorf("no juzgada: %+v", c)
+	}
+	if codigo, _ := postar(t, srv.URL, "clase", `{"alumno":"Eva","comprobaciones":[{"id":"se-rinde","paso":true,"estado":"quizas"}]}`); codigo != http.StatusBadRequest {
+		t.Errorf("un estado desconocido: %d", codigo)
 	}
 }
 

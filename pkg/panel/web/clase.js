@@ -68,6 +68,12 @@ function fila(a, ids) {
       marca = c.paso ? "✔" : "✘";
       tipo = c.paso ? "bien" : "mal";
       nota = c.ultima_vez_bien ? "pasó por última vez a las " + hora(c.ultima_vez_bien) : "nunca pasó";
+      if (c.estado === "no-juzgada") {
+        // Neither ✔ nor ✘: the client never met what the check needs (docs/comprobar.md).
+        marca = "○";
+        tipo = "sinjuicio";
+        nota = "no se juzgó; " + nota;
+      }
     }
     td.className = tipo;
     td.append(marca);

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,39 +20,54 @@ import (
 )
 
 // Ayuda is the contract a student's client must follow, as `revisor comprobar cliente --help`
-// and docs/comprobar.md state it.
-const Ayuda = `Califica un cliente que reintenta, escrito en cualquier lenguaje, con las fallas de la
+// and docs/comprobar.md state it; the checks and what each needs to be judged come from
+// examen.Checks.
+func Ayuda() string {
+	var b strings.Builder
+	b.WriteString(`Califica un cliente que reintenta, escrito en cualquier lenguaje, con las fallas de la
 lección 6. Arranca su propio revisor (127.0.0.1:18080) y su propia pasarela (127.0.0.1:18082),
 o en puertos libres con --puertos-libres, y se niega con una línea si el puerto está ocupado.
-Corre el cliente una vez por alta (20 altas, 4 a la vez: --paralelo) y en cada intento la pasarela
-hace lo que dice el guion del escenario, no lo que pida X-Simular. Juzga solo con lo que vieron
-la pasarela y el revisor, con sus horas: nunca lee lo que el cliente imprime.
+Corre el cliente una vez por alta (4 a la vez: --paralelo) y en cada intento la pasarela hace lo
+que dice el guion del escenario, no lo que pida X-Simular. Juzga solo con lo que vieron la
+pasarela y el revisor, con sus horas: nunca lee lo que el cliente imprime.
 
 El contrato del cliente:
   - Se invoca como ORDEN [ARGUMENTOS…] NOMBRE URL: la calificación añade NOMBRE y URL al final.
   - Da de alta el servicio con POST /servicios en la pasarela: http://127.0.0.1:18082, o la
     que diga la variable PASARELA_URL (siempre está puesta), con «Authorization: Bearer
-    escritura-a», «Content-Type: application/json» y el cuerpo {"nombre":NOMBRE,"url":URL}.
+    escritura-a», «Content-Type: application/json» y el cuerpo {"nombre":NOMBRE,"url":URL},
+    NOMBRE y URL tal como llegaron. Lo que no sea de esta calificación se rechaza sin juzgar; lo
+    que llegue al revisor sin pasar por la pasarela se juzga y se avisa.
+  - Del entorno recibe PASARELA_URL y COMPROBAR_CORRIDA, y no las variables del laboratorio
+    (CURSOHTTP_*: sus tokens).
   - Una intención es una corrida: todos sus intentos llevan la misma Idempotency-Key, y cada
-    corrida una llave nueva.
+    corrida una llave nueva (aunque el cuerpo sea el mismo).
   - Cada intento deja de esperar la respuesta a los 10 s como mucho (alta-segura: 2 s).
   - Reintenta lo que puede arreglarse esperando: sin respuesta, 502, 503, 504, 408, 429 y 409
-    llave-en-curso; nunca otro 4xx.
+    llave-en-curso; nunca otro 4xx (ni 401, 403 o 409 nombre-repetido).
   - Sin Retry-After espera cada vez más y al azar (retroceso exponencial con jitter: alta-segura
-    espera entre 0 y 500, 1000 y 2000 ms); con Retry-After espera al menos eso, y si pide más
-    de lo que el cliente está dispuesto a esperar (aquí, una hora), se rinde sin reintentar.
+    espera entre 0 y 500, 1000 y 2000 ms), contando desde que terminó el intento anterior (nunca
+    dos a la vez); con Retry-After espera al menos eso, y si pide más de lo que el cliente está
+    dispuesto a esperar (aquí, una hora), se rinde sin reintentar.
   - Aguanta al menos 3 fallos seguidos (4 intentos) y hace como mucho 10; cada corrida termina
-    antes de 30 s (--limite), o se la detiene y se juzga así.
+    antes de 30 s (--limite), o se la detiene, a ella y a lo que arrancó, y se juzga así.
   - Sale con 0 solo si el alta quedó hecha; con otro código si no, o si no se sabe.
 
-Las comprobaciones, cada una con su id (--json): una-escritura, misma-llave,
-llave-por-intencion, respeta-retry-after, no-reintenta-4xx, se-rinde, espera-con-jitter y
-codigo-de-salida. Sale con 0 solo si pasan las 8. docs/comprobar.md las explica.
+`)
+	fmt.Fprintf(&b, "Las %d comprobaciones, cada una con su id (--json) y lo que necesita para juzgarse:\n", len(examen.Checks))
+	for _, c := range examen.Checks {
+		fmt.Fprintf(&b, "  - %s: %s.\n", c.ID, c.Premisa)
+	}
+	fmt.Fprintf(&b, `Una comprobación cuya premisa nunca ocurrió no pasa ni falla: «no se juzgó», con el porqué, y
+«N de M» cuenta solo las juzgadas. Sale con 0 solo si se juzgan y pasan las %d, el cliente
+arrancó siempre y ningún intento se saltó la pasarela. docs/comprobar.md lo explica.
 
 Con --enviar URL --alumno NOMBRE manda el resultado a la página de la clase del panel
 (laboratorio panel, /clase), con el token de la clase que da el profesor (--token, o
 CURSOHTTP_TOKEN_CLASE). Antes de calificar pregunta al panel si aceptará ese token; si no (otro
-token, otra URL, el panel no está), lo dice en una línea y sale con 1 sin correr el cliente.`
+token, otra URL, el panel no está), lo dice en una línea y sale con 1 sin correr el cliente.`, len(examen.Checks))
+	return b.String()
+}
 
 // NuevoCmd is `revisor comprobar cliente`; runF nil grades with examen.Correr (tests pass their
 // own to see the options without running anything).
@@ -66,7 +82,7 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	c := &cobra.Command{
 		Use:   "cliente [opciones] [--] ORDEN [ARGUMENTOS…]",
 		Short: "Califica un cliente que reintenta, en cualquier lenguaje, bajo fallas con guion",
-		Long:  Ayuda,
+		Long:  Ayuda(),
 		Example: `  revisor comprobar cliente -- alta-segura
   revisor comprobar cliente --semilla 7 -- python3 mi_cliente.py
   revisor comprobar cliente --puertos-libres --json -- node cliente.mjs
@@ -77,7 +93,7 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 			if len(args) == 0 {
 				return cli.UsoMal("%s: falta la orden del cliente (revisor comprobar cliente -- ORDEN [ARGUMENTOS…])", c.CommandPath())
 			}
-			if semilla == "" {
+			if !c.Flags().Changed("semilla") {
 				o.Semilla = rand.Uint64() % 1_000_000
 			} else {
 				n, err := strconv.ParseUint(semilla, 10, 64)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -63,6 +64,7 @@ func TestOrdenCliente(t *testing.T) {
 	for args, linea := range map[string]string{
 		"":                    "revisor comprobar cliente: falta la orden del cliente",
 		"--semilla x a":       "revisor comprobar cliente: --semilla lleva un número entero no negativo, no «x»",
+		"--semilla= a":        "revisor comprobar cliente: --semilla lleva un número entero no negativo, no «»",
 		"--limite 1s a":       "revisor comprobar cliente: --limite va de 5s a 10m",
 		"no-existe-el-client": "revisor comprobar cliente: no encuentro la orden «no-existe-el-client»",
 		"--alumno Ana a":      "revisor comprobar cliente: --enviar y --alumno van juntos",
@@ -134,5 +136,19 @@ func TestEnviarPreguntaAntes(t *testing.T) {
 	if codigo != 1 || !strings.Contains(out, "1 de 1") ||
 		!strings.HasPrefix(errOut, "revisor comprobar cliente: no pude enviar los resultados al panel: no llego al panel en "+otro.URL) {
 		t.Errorf("el panel se fue durante la calificación: código %d, salida %q, error %q", codigo, out, errOut)
+	}
+}
+
+// The help lists every check with its premise from examen.Checks, and counts them from there.
+func TestAyudaDeLasComprobaciones(t *testing.T) {
+	t.Parallel()
+	a := Ayuda()
+	if !strings.Contains(a, fmt.Sprintf("Las %d comprobaciones", len(examen.Checks))) || !strings.Contains(a, fmt.Sprintf("se juzgan y pasan las %d", len(examen.Checks))) {
+		t.Errorf("ayuda:\n%s", a)
+	}
+	for _, c := range examen.Checks {
+		if !strings.Contains(a, "  - "+c.ID+": "+c.Premisa+".\n") {
+			t.Errorf("la ayuda no dice la premisa de %s", c.ID)
+		}
 	}
 }
