@@ -336,8 +336,9 @@ type corrida struct {
 	inicio, fin     time.Time
 	informe         struct {
 		Comprobaciones []struct {
-			ID   string `json:"id"`
-			Paso bool   `json:"paso"`
+			ID     string `json:"id"`
+			Paso   bool   `json:"paso"`
+			Estado string `json:"estado"` // paso, fallo or no-juzgada (issue 30)
 		} `json:"comprobaciones"`
 	}
 }
@@ -398,6 +399,11 @@ func (c corrida) celdas(e estadoClase, alumno string) []celdaClase {
 		if ok := e.alumno(alumno).Checks[x.ID].UltimoOK; ok != nil {
 			celda.Nota = x.ID + ": pasó por última vez a las " + hora(*ok)
 		}
+		if x.Estado == "no-juzgada" {
+			// Neither ✔ nor ✘: the run never met what the check needs.
+			celda.Marca, celda.Clase = "○", "sinjuicio"
+			celda.Nota = x.ID + ": no se juzgó; " + strings.TrimPrefix(celda.Nota, x.ID+": ")
+		}
 		cs = append(cs, celda)
 	}
 	return cs
@@ -448,6 +454,7 @@ type alumnoClase struct {
 	Ultima time.Time `json:"ultima"`
 	Checks map[string]struct {
 		Paso     bool       `json:"paso"`
+		Estado   string     `json:"estado"`
 		UltimoOK *time.Time `json:"ultima_vez_bien"`
 	} `json:"comprobaciones"`
 }

@@ -164,7 +164,7 @@ function dibujar(t) {
   const hora = new Date(t.primero);
   const art = el("article", { class: "traza", "data-traza": t.id, "data-nombre": nombre, "data-inicio": t.primero },
     el("header", { role: "button", tabindex: "0", "aria-expanded": "false" },
-      el("time", { datetime: hora.toISOString() }, hora.toLocaleTimeString("es-ES", { hour12: false })),
+      el("time", { datetime: hora.toISOString() }, hora.toLocaleTimeString("es-ES", { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false })),
       el("h2", { title: titulo }, titulo),
       resumen ? el("span", { class: "intentos", "aria-label": "lo que vio el cliente en cada intento" }, resumen) : "",
       el("p", null, el("span", { class: "id", title: t.id }, "traza " + corta(t.id)),
