@@ -52,10 +52,12 @@ RACE ?= -race
 # them all in one line. The tests' lines come from go test's own skip events (go test -json).
 export CURSOHTTP_SALTOS ?= $(CURDIR)/$(BIN)/.saltos
 
+# -timeout 20m: scripts/dist's TestDosCorridasIguales builds the four programs twice (280-420 s
+# here), near go test's default of 10 minutes for a package.
 unit: ## todas las pruebas de Go, con el detector de carreras (necesita un compilador de C; sin él: RACE=); anota las que se saltan
 	@mkdir -p $(BIN)
-	@echo "$(GO) test $(RACE) -count=1 -p $(P) $(LENTOS) ./..."
-	@$(GO) run ./scripts/saltos go -- $(GO) test -json $(RACE) -count=1 -p $(P) $(LENTOS) ./...
+	@echo "$(GO) test $(RACE) -count=1 -timeout 20m -p $(P) $(LENTOS) ./..."
+	@$(GO) run ./scripts/saltos go -- $(GO) test -json $(RACE) -count=1 -timeout 20m -p $(P) $(LENTOS) ./...
 
 # The scenes need the course's ports only where they cannot have a network of their own (see
 # scripts/escenas), and then say so at the first one taken: nothing else here uses them. The parts

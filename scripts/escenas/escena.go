@@ -137,8 +137,9 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 			sale, espera = nil, nil
 		case strings.HasPrefix(linea, "#"):
 			palabra, resto := directiva(linea)
-			// "lección" starts many a sentence of narration: as a directive it needs its colon.
-			if palabra == "lección" && !conDosPuntos(linea) {
+			// "lección" and "espera" start many a sentence of narration («# espera (la lección no lo
+			// imprime…)»): as directives they need their colon.
+			if (palabra == "lección" || palabra == "espera") && !conDosPuntos(linea) {
 				palabra = ""
 			}
 			if !directivas[palabra] {

@@ -115,6 +115,11 @@ func TestParsearEspera(t *testing.T) {
 	if e.Pasos[1].Espera != nil {
 		t.Errorf("«# espera» vale solo para el comando siguiente")
 	}
+	// Without its colon it is narration, as Lesson 4's «# espera (la lección no lo imprime…)».
+	e, err = ParsearEscena(strings.NewReader("# espera (la lección no lo imprime; sale del código).\n$ true\n"), "x.escena")
+	if err != nil || e.Pasos[0].Espera != nil || len(e.Comentario) != 1 {
+		t.Errorf("«# espera (…» se leyó como directiva: %v %+v", err, e)
+	}
 }
 
 // The waiting sleep: it returns only after the server's terminal shows one more line equal to
