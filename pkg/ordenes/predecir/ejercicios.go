@@ -20,6 +20,7 @@ import (
 	"cursohttp/pkg/decision"
 	"cursohttp/pkg/explicaciones"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/reintento"
 )
 
 // Ejercicio is one prediction exercise of a lesson.
@@ -59,14 +60,7 @@ func (c Corrida) dormir(ctx context.Context, d time.Duration) error {
 	if c.Dormir != nil {
 		return c.Dormir(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return reintento.Dormir(ctx, d)
 }
 
 // Cita is the lesson's section, the explanation of last resort.
