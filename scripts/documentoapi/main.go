@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"cursohttp/pkg/documentoapi"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/variantes"
 )
@@ -35,18 +36,13 @@ func main() {
 
 // Archivos are the files pkg/documentoapi embeds, by name.
 func Archivos() (map[string][]byte, error) {
-	type operacion struct {
-		Metodo    string   `json:"metodo"`
-		Ruta      string   `json:"ruta"`
-		Problemas []string `json:"problemas"`
-	}
-	var ops []operacion
+	var ops []documentoapi.Operacion // the type the leaf reads them back into
 	for _, o := range revisor.Operaciones(variantes.Eleccion{}) {
 		p := make([]string, len(o.Problemas))
 		for i, c := range o.Problemas {
 			p[i] = string(c)
 		}
-		ops = append(ops, operacion{Metodo: o.Metodo, Ruta: o.Ruta, Problemas: p})
+		ops = append(ops, documentoapi.Operacion{Metodo: o.Metodo, Ruta: o.Ruta, Problemas: p})
 	}
 	lista, err := json.MarshalIndent(ops, "", "  ")
 	if err != nil {
