@@ -1,0 +1,108 @@
+// Package matricula keeps a class of classroom mode (laboratorio clase): its roster, each
+// student's personal credential (only its hash is kept), and every grading the class lab made of
+// each student's client, appended as it is made. It is the class's store: SQLite by default,
+// PostgreSQL when the instructor gives a postgres:// URL; both survive a kill -9 of the lab and a
+// restart of the database.
+//
+// Nothing here takes a verdict from a student: Anotar is called by the class lab with what its
+// own gateway and revisor saw.
+package matricula
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Credencial is a student's personal credential in clear: it exists only when it is made
+// (Agregar, Renovar, Rotar), to be printed once and written to the instructor's 0600 list.
+type Credencial struct {
+	Alumno  string `json:"alumno"`
+	Secreto string `json:"credencial"`
+}
+
+// Alumno is one row of the roster.
+type Alumno struct {
+	Nombre   string    `json:"nombre"` // normalised (Normalizar)
+	Alta     time.Time `json:"alta"`
+	Revocada bool      `json:"revocada,omitempty"` // its credential was revoked and not renewed
+}
+
+// Veredicto is one check of one grading: its id (pkg/examen's Checks) and state ("paso", "fallo",
+// "no-juzgada"). Autodeclarada marks what rests on what the student's machine reported (the
+// client's exit code), not on what the lab saw.
+type Veredicto struct {
+	ID            string `json:"id"`
+	Estado        string `json:"estado"`
+	Autodeclarada bool   `json:"autodeclarada,omitempty"`
+}
+
+// Calificacion is one grading of one student's client, as the class lab judged it.
+type Calificacion struct {
+	ID             string      `json:"id"` // the run's id
+	Alumno         string      `json:"alumno"`
+	Inicio, Fin    time.Time   `json:"-"`
+	Semilla        uint64      `json:"semilla"`
+	Comprobaciones []Veredicto `json:"comprobaciones"`
+	// Informe is the report the student was shown (text), kept for the history; at most
+	// TopeInforme bytes.
+	Informe string `json:"informe,omitempty"`
+}
+
+// Bounds of what a class can make the store hold (pkg/topes has them too, with their reasons).
+const (
+	TopeAlumnos     = 500      // rows of a roster
+	TopeNombre      = 60       // characters of a name
+	TopeHistorial   = 50       // gradings kept per student: an older one goes when a new one comes
+	TopeInforme     = 16 << 10 // bytes of one grading's report
+	TopeVeredictos  = 16       // checks of one grading
+	TopeIDVeredicto = 64       // bytes of a check's id
+)
+
+// Errors a caller tells apart.
+var (
+	ErrNoEsta     = errors.New("ese alumno no está en la lista de la clase")
+	ErrClaseLlena = errors.New("la lista de la clase está llena")
+	ErrYaEsta     = errors.New("ese nombre ya está en la lista (o uno que se lee igual)")
+	ErrDemasiado  = errors.New("la calificación pasa de los topes de la clase")
+)
+
+// NombreInvalido is a roster name refused, with why, in the course's language.
+type NombreInvalido struct {
+	Nombre, Motivo string
+}
+
+func (e *NombreInvalido) Error() string { return "el nombre «" + e.Nombre + "» no vale: " + e.Motivo }
+
+// Almacen is a class's store. Every method is safe for concurrent use, and every write is durable
+// when it returns.
+type Almacen interface {
+	// Agregar adds names to the roster (normalised; a name already there, or one that reads the
+	// same, is ErrYaEsta for that name and nothing is added) and returns their credentials, made
+	// now, in the names' order.
+	Agregar(ctx context.Context, nombres []string) ([]Credencial, error)
+	// Quitar removes a student: its row, its credential and its gradings. ErrNoEsta if absent.
+	Quitar(ctx context.Context, nombre string) error
+	// Revocar makes a student's credential worthless until Renovar.
+	Revocar(ctx context.Context, nombre string) error
+	// Renovar makes a new credential for one student (the old one stops working).
+	Renovar(ctx context.Context, nombre string) (Credencial, error)
+	// Rotar makes a new credential for every student at once.
+	Rotar(ctx context.Context) ([]Credencial, error)
+	// Alumnos is the roster, in the order the names were added.
+	Alumnos(ctx context.Context) ([]Alumno, error)
+	// Identificar is the student whose live credential secreto is; ok false when none.
+	Identificar(ctx context.Context, secreto string) (nombre string, ok bool, err error)
+
+	// Anotar appends a grading to its student's history (keeping the last TopeHistorial).
+	// ErrNoEsta when the student was removed meanwhile; ErrDemasiado past the bounds.
+	Anotar(ctx context.Context, c Calificacion) error
+	// Ultimas is each student's last grading, by name (students never graded are absent).
+	Ultimas(ctx context.Context) (map[string]Calificacion, error)
+	// Historial is one student's gradings, the newest first.
+	Historial(ctx context.Context, nombre string) ([]Calificacion, error)
+	// Limpiar forgets the gradings of one student, or of everybody when nombre is "".
+	Limpiar(ctx context.Context, nombre string) error
+
+	Cerrar() error
+}
