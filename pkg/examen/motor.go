@@ -7,11 +7,9 @@ package examen
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -21,13 +19,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
-	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/pasarela"
@@ -54,6 +49,9 @@ type Opciones struct {
 	Paralelo int
 	// Escenarios, when not nil, replaces Escenarios(Semilla) (tests run a few).
 	Escenarios []Escenario
+	// Lanzador, when not nil, runs the client instead of Orden's program (a load generator's
+	// clients run in-process).
+	Lanzador Lanzador
 
 	// puertos, when set, replaces the course's ports (tests of a port taken).
 	puertos *[2]int
@@ -84,47 +82,6 @@ func ordenDeSalida(es []Escenario) []int {
 	return orden
 }
 
-// VariablePasarela is the environment variable that tells the client the gateway's base URL.
-const VariablePasarela = "PASARELA_URL"
-
-// TopeSalida is how much of a client's output is kept (for nothing but --json's tail); the rest is
-// read and thrown away, so a client that prints megabytes costs nothing.
-const TopeSalida = topes.SalidaCliente
-
-// Intento is one attempt as the gateway saw it.
-type Intento struct {
-	Inicio, Fin time.Time
-	Llave       string // the Idempotency-Key, its repeated fields joined
-	Llaves      int    // how many Idempotency-Key fields it carried
-	Falla       string // what the script did to it ("" forwarded untouched)
-	Revisor     int    // the revisor's status; 0 when it never saw it or did not answer
-	Cliente     int    // the status the client got; 0 none
-	Type        string // the Problem Details type of a 4xx the client got
-	RetryAfter  int    // seconds the answer asked for; 0 none
-	Abandonado  bool   // the client closed the connection before the answer went out
-	Directo     bool   // it reached the revisor without passing through the gateway
-}
-
-// Intencion is one run of the client: one registration, one name.
-type Intencion struct {
-	Escenario *Escenario
-	Nombre    string
-	URL       string
-	Vez       int  // which of its scenario's intents, from 1
-	Repite    bool // it registers again what an earlier intent of its scenario did (MismoCuerpo)
-	corriendo atomic.Bool
-
-	mu       sync.Mutex
-	Intentos []Intento
-
-	Inicio, Fin time.Time
-	Salida      int    // the client's exit code, when it exited by itself
-	Detenido    bool   // it did not end within the limit and was stopped
-	Registrada  bool   // the revisor holds a service with this name
-	Arranque    string // why the client could not be started; "" when it ran
-	Texto       []byte
-}
-
 // Error is a run that could not grade anything: one line, already in Spanish. Uso marks a command
 // line that cannot work (no such client command).
 type Error struct {
@@ -134,42 +91,18 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Texto }
 
-// motor is one grading run's servers and intents.
+// motor is one local grading run: its run and the servers that watch it.
 type motor struct {
-	o           Opciones
-	porNombre   map[string][]*Intencion // two when a scenario repeats a body
-	intenciones []*Intencion
-	mu          sync.Mutex
-	cerrado     bool           // no request is handled any more: every attempt is written down
-	enCurso     sync.WaitGroup // requests the gateway is still handling
-	// secreto is the run's own: the gateway stamps what it forwards with it (CabeceraSello), the
-	// intents' URLs carry it, and the clients' processes carry it in VariableCorrida.
-	secreto string
-	ajenas  atomic.Int64 // requests of another run (or nobody's), refused and not judged
+	o Opciones
+	*Corrida
+	mu      sync.Mutex
+	cerrado bool           // no request is handled any more: every attempt is written down
+	enCurso sync.WaitGroup // requests the gateway or the revisor is still handling
 }
 
 // CabeceraSello is the header the grader's gateway adds to what it forwards to the grader's
 // revisor, with the run's secret: a POST /servicios without it reached the revisor directly.
 const CabeceraSello = "X-Comprobar-Sello"
-
-// VariableCorrida marks every process a client run starts (pkg/examen's cleanup finds them by it
-// on Linux, however they detached); its value is the run's secret and the intent's name.
-const VariableCorrida = "COMPROBAR_CORRIDA"
-
-// entornoCliente is the client's environment: what the grader's own had, without the lab's
-// variables (CURSOHTTP_*: its token, the class token) nor a PASARELA_URL of its own, plus the
-// contract's PASARELA_URL and the run's mark.
-func entornoCliente(base []string, urlPasarela, marca string) []string {
-	var e []string
-	for _, v := range base {
-		nombre, _, _ := strings.Cut(v, "=")
-		if strings.HasPrefix(strings.ToUpper(nombre), "CURSOHTTP_") || nombre == VariablePasarela || nombre == VariableCorrida {
-			continue
-		}
-		e = append(e, v)
-	}
-	return append(e, VariablePasarela+"="+urlPasarela, VariableCorrida+"="+marca)
-}
 
 // sellar stamps every request the gateway forwards with the run's secret.
 type sellar struct {
@@ -182,30 +115,6 @@ func (s sellar) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set(CabeceraSello, s.secreto)
 	return s.rt.RoundTrip(r)
 }
-
-// intencion is the run's intent a request's body names, by its name and its URL (which carries the
-// run's secret); nil when it is another run's, or nobody's.
-func (m *motor) intencion(cuerpo []byte) *Intencion {
-	var datos struct {
-		Nombre string `json:"nombre"`
-		URL    string `json:"url"`
-	}
-	json.Unmarshal(cuerpo, &datos) //nolint:errcheck // a body without a name is nobody's
-	l := m.porNombre[datos.Nombre]
-	if len(l) == 0 || datos.URL != l[0].URL {
-		return nil
-	}
-	// Intents with one body run one after another: the request is the running one's.
-	for _, in := range l {
-		if in.corriendo.Load() {
-			return in
-		}
-	}
-	return l[len(l)-1]
-}
-
-// detalleAjena is the refusal of a request that is not this run's: one grading never judges another's.
-const detalleAjena = "esta petición no es de esta calificación: su nombre o su URL no son los que dio a este cliente"
 
 // vigilar wraps the grader's revisor: what the gateway forwards passes as it came; a POST
 // /servicios without the gateway's stamp reached it directly and is written down as an attempt of
@@ -240,14 +149,6 @@ func (m *motor) vigilar(h http.Handler) http.Handler {
 		in.Intentos[n] = a
 		in.mu.Unlock()
 	})
-}
-
-// anotar appends an attempt and returns its index.
-func (in *Intencion) anotar(a Intento) int {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.Intentos = append(in.Intentos, a)
-	return len(in.Intentos) - 1
 }
 
 // registro keeps the status and the first bytes of an answer the revisor gives directly.
@@ -305,45 +206,21 @@ func (m *motor) cerrar(srv *http.Server) {
 // Correr grades o.Orden and returns what it saw and judged. An error means nothing could be
 // graded (a command that does not exist, a port taken); ctx's end stops every client.
 func Correr(ctx context.Context, o Opciones) (*Informe, error) {
-	if len(o.Orden) == 0 {
-		return nil, &Error{Texto: "falta la orden del cliente: revisor comprobar cliente -- ORDEN [ARGUMENTOS…]", Uso: true}
-	}
-	ruta, err := exec.LookPath(o.Orden[0])
-	if err != nil {
-		return nil, &Error{Texto: fmt.Sprintf("no encuentro la orden «%s»: %s", o.Orden[0], causaDeRuta(err)), Uso: true}
-	}
-	if o.Limite <= 0 {
-		o.Limite = LimitePorOmision
-	}
-	if o.Entorno == nil {
-		o.Entorno = os.Environ()
-	}
-	secreto := strings.ReplaceAll(uuid.NewString(), "-", "")[:16]
-	if o.Paralelo <= 0 {
-		o.Paralelo = ParaleloPorOmision
-	}
-	escenarios := o.Escenarios
-	if escenarios == nil {
-		escenarios = Escenarios(o.Semilla)
-	}
-	m := &motor{o: o, porNombre: map[string][]*Intencion{}, secreto: secreto}
-	gen := rand.New(rand.NewPCG(o.Semilla, o.Semilla^0x2545f4914f6cdd1d))
-	marca := strconv.FormatUint(gen.Uint64()%(1<<24)+(1<<24), 16)[1:]
-	for i := range escenarios {
-		e := &escenarios[i]
-		for v := range e.veces() {
-			nombre := e.ID + "-" + marca
-			if e.veces() > 1 && !e.MismoCuerpo {
-				nombre = e.ID + "-" + strconv.Itoa(v+1) + "-" + marca
-			}
-			in := &Intencion{Escenario: e, Nombre: nombre, URL: e.url(secreto), Vez: v + 1, Repite: e.MismoCuerpo && v > 0}
-			if in.Repite {
-				in.URL = m.porNombre[nombre][0].URL
-			}
-			m.porNombre[nombre] = append(m.porNombre[nombre], in)
-			m.intenciones = append(m.intenciones, in)
+	lanzar := o.Lanzador
+	if lanzar == nil {
+		if len(o.Orden) == 0 {
+			return nil, &Error{Texto: "falta la orden del cliente: revisor comprobar cliente -- ORDEN [ARGUMENTOS…]", Uso: true}
 		}
+		ruta, err := exec.LookPath(o.Orden[0])
+		if err != nil {
+			return nil, &Error{Texto: fmt.Sprintf("no encuentro la orden «%s»: %s", o.Orden[0], causaDeRuta(err)), Uso: true}
+		}
+		if o.Entorno == nil {
+			o.Entorno = os.Environ()
+		}
+		lanzar = Proceso(ruta, o.Orden, o.Entorno)
 	}
+	m := &motor{o: o, Corrida: NuevaCorrida(o.Semilla, o.Escenarios, o.Limite)}
 
 	// The revisor: the course's final program, in memory, its log thrown away.
 	alm := almacen.Nuevo()
@@ -367,36 +244,18 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 		return nil, err
 	}
 	destino, _ := url.Parse("http://" + lnR.Addr().String())
-	gw := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{destino}, Log: zerolog.Nop(), Guion: m.guion,
-		Transporte: sellar{pasarela.TransportePorOmision(os.LookupEnv), secreto}})
+	gw := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{destino}, Log: zerolog.Nop(), Guion: m.Corrida.Guion,
+		Transporte: sellar{pasarela.TransportePorOmision(os.LookupEnv), m.secreto}})
 	srvP := servidor.Nuevo(m.atender(gw))
 	go srvP.Serve(lnP) //nolint:errcheck // Close below ends it
 	urlPasarela := "http://" + lnP.Addr().String()
 
 	inicio := time.Now()
-	// Paralelo clients at a time, the longest scenarios first: twenty interpreters starting at once
-	// on a small machine would starve each other past their own time limits (a JVM, Node).
-	cola := make(chan *Escenario, len(escenarios))
-	for _, i := range ordenDeSalida(escenarios) {
-		cola <- &escenarios[i]
-	}
-	close(cola)
-	var todos sync.WaitGroup
-	for range min(o.Paralelo, len(escenarios)) {
-		todos.Add(1)
-		go func() {
-			defer todos.Done()
-			for e := range cola {
-				// The intents of one scenario run one after another: the second starts when the first ends.
-				for _, in := range m.intenciones {
-					if in.Escenario == e && ctx.Err() == nil {
-						m.correrCliente(ctx, ruta, urlPasarela, in)
-					}
-				}
-			}
-		}()
-	}
-	todos.Wait()
+	grupos := m.Grupos()
+	Ejecutar(ctx, m.Encargos(), o.Paralelo, m.Limite, urlPasarela, lanzar, Avisos{
+		Empieza: func(g, v int) error { grupos[g][v].Empezar(); return nil },
+		Termina: func(g, v int, r Resultado) { grupos[g][v].Terminar(r) },
+	})
 	// Whatever the gateway still holds (a stalled answer for a stopped client) ends with its
 	// connections; then every attempt is written down.
 	m.cerrar(srvP)
@@ -407,19 +266,12 @@ func Correr(ctx context.Context, o Opciones) (*Informe, error) {
 	if err != nil {
 		return nil, &Error{Texto: "no pude leer los servicios del revisor: " + err.Error()}
 	}
+	hechos := map[string]bool{}
 	for _, s := range servicios {
-		// A repeated body's service is its first intent's: the second one's right end is a 409.
-		if l := m.porNombre[s.Nombre]; len(l) > 0 {
-			l[0].Registrada = true
-		}
+		hechos[s.Nombre] = true
 	}
-	inf := &Informe{Semilla: o.Semilla, Orden: strings.Join(o.Orden, " "), Pasarela: urlPasarela, Duracion: time.Since(inicio), Limite: o.Limite}
-	for _, in := range m.intenciones {
-		inf.Intenciones = append(inf.Intenciones, in)
-	}
-	inf.Comprobaciones = juzgar(inf.Intenciones, o.Limite)
-	inf.Ajenas = int(m.ajenas.Load())
-	inf.Avisos = avisos(inf.Intenciones, inf.Ajenas)
+	inf := m.Juzgar(func(nombre string) bool { return hechos[nombre] })
+	inf.Orden, inf.Pasarela, inf.Duracion = strings.Join(o.Orden, " "), urlPasarela, time.Since(inicio)
 	return inf, nil
 }
 
@@ -456,138 +308,4 @@ func (m *motor) escuchar(programa string, puerto int, bandera string) (net.Liste
 		return nil, &Error{Texto: err.Error()}
 	}
 	return ln, nil
-}
-
-// guion is the gateway's script: every POST /servicios goes through medida, which finds whose
-// intent it is by the name in its body; anything else passes untouched (and X-Simular is ignored).
-func (m *motor) guion(r *http.Request) pasarela.Falla {
-	if r.Method != http.MethodPost || r.URL.Path != "/servicios" {
-		return nil
-	}
-	return &medida{m: m, r: r}
-}
-
-// medida applies the script's fault to one attempt and writes down what happened, with times.
-type medida struct {
-	m     *motor
-	r     *http.Request
-	falla pasarela.Falla
-}
-
-func (d *medida) String() string {
-	if d.falla == nil {
-		return "ninguna"
-	}
-	return d.falla.String()
-}
-
-func (d *medida) Aplicar(q *pasarela.Peticion) {
-	cuerpo, _ := q.Cuerpo()
-	in := d.m.intencion(cuerpo)
-	if in == nil {
-		// Not one of this run's intents (another grading's client, another body): refused and
-		// counted, never judged.
-		d.m.ajenas.Add(1)
-		pasarela.Responder{Clave: problema.PermisoInsuficiente, Detail: detalleAjena}.Aplicar(q)
-		return
-	}
-	a := Intento{Inicio: time.Now(), Llaves: len(d.r.Header.Values("Idempotency-Key"))}
-	a.Llave = strings.Join(d.r.Header.Values("Idempotency-Key"), ", ")
-	n := in.anotar(a)
-	d.falla = in.Escenario.falla(n)
-	a.RetryAfter = retryAfter(d.falla)
-	if d.falla != nil {
-		a.Falla = d.falla.String()
-	}
-	defer func() {
-		a.Fin, a.Revisor, a.Cliente = time.Now(), q.Codigo(), q.Cliente()
-		if d.r.Context().Err() != nil {
-			// The client left (its own time limit) before the answer went out: net/http sends it
-			// when the handler returns, so a connection already closed now never carried it.
-			a.Cliente, a.RetryAfter, a.Abandonado = 0, 0, true
-		}
-		if a.Cliente >= 400 && a.Cliente < 500 {
-			if r, ok := d.falla.(pasarela.Responder); ok {
-				a.Type = problemaTipo(r)
-			} else {
-				a.Type = tipoDe(q.Respuesta())
-			}
-		}
-		in.mu.Lock()
-		in.Intentos[n] = a
-		in.mu.Unlock()
-	}()
-	if d.falla == nil {
-		if q.Reenviar() {
-			q.Devolver()
-		}
-		return
-	}
-	d.falla.Aplicar(q)
-}
-
-func tipoDe(cuerpo []byte) string {
-	v, err := nodejs.DecodificarJSON(cuerpo)
-	if err != nil {
-		return ""
-	}
-	o, _ := v.(nodejs.Objeto)
-	t, _ := o.Texto("type")
-	return t
-}
-
-// acotada keeps the first TopeSalida bytes written to it and counts the rest.
-type acotada struct {
-	mu    sync.Mutex
-	b     []byte
-	total int64
-}
-
-func (a *acotada) Write(p []byte) (int, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.total += int64(len(p))
-	if falta := TopeSalida - len(a.b); falta > 0 {
-		a.b = append(a.b, p[:min(falta, len(p))]...)
-	}
-	return len(p), nil
-}
-
-// correrCliente runs the client for one intent, stopping it (and what it started) at the limit.
-func (m *motor) correrCliente(ctx context.Context, ruta, urlPasarela string, in *Intencion) {
-	ctx, cancelar := context.WithTimeout(ctx, m.o.Limite)
-	defer cancelar()
-	args := append(append([]string{}, m.o.Orden[1:]...), in.Nombre, in.URL)
-	cmd := exec.CommandContext(ctx, ruta, args...)
-	cmd.Args[0] = m.o.Orden[0]
-	marca := m.secreto + "-" + in.Nombre
-	cmd.Env = entornoCliente(m.o.Entorno, urlPasarela, marca)
-	salida := &acotada{}
-	cmd.Stdout, cmd.Stderr = salida, salida
-	var detenido bool
-	agrupar(cmd)
-	cmd.Cancel = func() error {
-		detenido = true
-		return matarGrupo(cmd)
-	}
-	// A grandchild that keeps the output open does not keep the grader waiting.
-	cmd.WaitDelay = time.Second
-	in.Inicio = time.Now()
-	in.corriendo.Store(true)
-	defer in.corriendo.Store(false)
-	err := cmd.Run()
-	in.Fin = time.Now()
-	// What the client left behind (a background child, one that detached with setsid) goes with it.
-	if cmd.Process != nil {
-		matarGrupo(cmd) //nolint:errcheck // a group already gone is the usual case
-	}
-	barrer(marca)
-	in.Texto = salida.b
-	if cmd.ProcessState == nil {
-		// It did not start (the program vanished, or is not an executable): the same as no attempt.
-		in.Arranque = err.Error()
-		return
-	}
-	in.Detenido = detenido
-	in.Salida = cmd.ProcessState.ExitCode()
 }

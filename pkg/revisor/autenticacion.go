@@ -1,6 +1,9 @@
 package revisor
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // Roles of a credential.
 const (
@@ -44,6 +47,12 @@ const (
 // (RFC 9110 §11.4), the scheme compared without case (§11.1), then exactly one token after the
 // spaces. A present but empty header is "another scheme", as in the course.
 func Identificar(h http.Header) (Identificacion, Credencial) {
+	return identificar(h, nil)
+}
+
+// identificar is Identificar with more credentials than the course's: otra, when not nil, is asked
+// for a token the course's table does not have (a class lab's students, EnClase).
+func identificar(h http.Header, otra func(string) (Credencial, bool)) (Identificacion, Credencial) {
 	valores, ok := h["Authorization"]
 	if !ok || len(valores) == 0 {
 		return Ninguna, Credencial{}
@@ -68,6 +77,9 @@ func Identificar(h http.Header) (Identificacion, Credencial) {
 	// Whatever follows the spaces must be one known token; a token with spaces or any other
 	// whitespace inside is not in the table, so a plain lookup decides.
 	c, ok := credenciales[resto[i:]]
+	if !ok && otra != nil {
+		c, ok = otra(resto[i:])
+	}
 	if !ok {
 		return Invalida, Credencial{}
 	}
@@ -118,3 +130,28 @@ func (c Credencial) puedeEscribir() bool { return c.Rol == Escritor || c.Rol == 
 
 // delEquipo: a credential sees its team's services; "*" sees all.
 func (c Credencial) delEquipo(equipo string) bool { return c.Equipo == "*" || equipo == c.Equipo }
+
+// SeparadorClase joins a course credential and a student's team in classroom mode: the class's
+// gateway forwards «Bearer escritura-a» of a student's client as «Bearer escritura-a@EQUIPO».
+const SeparadorClase = "@"
+
+// EnClase is a class lab's credentials (Opciones.Credenciales): the course's lector and escritor
+// credentials of each student's own team, «NOMBRE@EQUIPO» with EQUIPO 1 to 32 lowercase letters or
+// digits, each team seeing only its own services. admin, which sees every team, is not one: a
+// student never reaches another's services.
+func EnClase(token string) (Credencial, bool) {
+	base, equipo, ok := strings.Cut(token, SeparadorClase)
+	if !ok || len(equipo) == 0 || len(equipo) > 32 {
+		return Credencial{}, false
+	}
+	for i := 0; i < len(equipo); i++ {
+		if c := equipo[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return Credencial{}, false
+		}
+	}
+	c, ok := credenciales[base]
+	if !ok || c.Rol == Admin {
+		return Credencial{}, false
+	}
+	return Credencial{Nombre: token, Equipo: c.Equipo + SeparadorClase + equipo, Rol: c.Rol}, true
+}

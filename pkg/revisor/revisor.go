@@ -86,6 +86,9 @@ type Opciones struct {
 	// Observacion is what the server observes of its requests (servidor.Opciones.Observar): with
 	// --log-detalle or --panel every probe is a span of its own, logged and sent too.
 	Observacion observacion.Observador
+	// Credenciales, when not nil, is asked for a Bearer token that is not one of the course's
+	// (EnClase: a class lab's students).
+	Credenciales func(string) (Credencial, bool)
 	// TopeServicios: live services per team; zero is topes.ServiciosPorEquipo.
 	TopeServicios int
 	// Rescate: how often the revisor looks in Almacen for pending checks of revisors that are gone
@@ -107,6 +110,7 @@ type Revisor struct {
 	anunciar      bool
 	llaves        almacen.Llaves
 	llavesPropias bool // llaves are the store's: a registration records its key in the same step
+	credenciales  func(string) (Credencial, bool)
 	reloj         func() time.Time
 	enCola        time.Duration
 	guardar       time.Duration
@@ -191,6 +195,7 @@ func Nuevo(o Opciones) *Revisor {
 		anunciar:      o.CabecerasRateLimit,
 		llaves:        o.Llaves,
 		llavesPropias: llavesPropias,
+		credenciales:  o.Credenciales,
 		reloj:         o.Reloj,
 		enCola:        o.EsperaEnCola,
 		guardar:       o.Guardar,

@@ -65,7 +65,16 @@ arrancó siempre y ningún intento se saltó la pasarela. docs/comprobar.md lo e
 Con --enviar URL --alumno NOMBRE manda el resultado a la página de la clase del panel
 (laboratorio panel, /clase), con el token de la clase que da el profesor (--token, o
 CURSOHTTP_TOKEN_CLASE). Antes de calificar pregunta al panel si aceptará ese token; si no (otro
-token, otra URL, el panel no está), lo dice en una línea y sale con 1 sin correr el cliente.`, len(examen.Checks))
+token, otra URL, el panel no está), lo dice en una línea y sale con 1 sin correr el cliente.
+Esos resultados los declara el alumno: la página los muestra como tales.
+
+En el modo clase (laboratorio clase, del profesor), con --clase URL --credencial C (o
+CURSOHTTP_CREDENCIAL), califica el laboratorio de la clase: él hace la calificación, su pasarela
+aplica las fallas y él juzga con lo que vieron su pasarela y su revisor, y lo anota en la pizarra
+de la clase; esta máquina solo corre el cliente (con el mismo contrato, PASARELA_URL apuntando a
+la pasarela de la clase) y dice cuándo empieza y termina cada corrida, y su código de salida, lo
+único que la pizarra marca como informado por el alumno. Si el laboratorio de la clase se
+reinicia a mitad, la calificación se corta, se dice, y se repite entera.`, len(examen.Checks))
 	return b.String()
 }
 
@@ -77,7 +86,7 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	}
 	out := f.Out
 	var o examen.Opciones
-	var semilla, enviar, alumno, tokenClase string
+	var semilla, enviar, alumno, tokenClase, clase, credencial string
 	var comoJSON bool
 	c := &cobra.Command{
 		Use:   "cliente [opciones] [--] ORDEN [ARGUMENTOS…]",
@@ -107,6 +116,12 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 			}
 			if o.Limite < 5*time.Second || o.Limite > 10*time.Minute {
 				return cli.UsoMal("%s: --limite va de 5s a 10m", c.CommandPath())
+			}
+			if clase != "" {
+				return enClase(c, f, clase, credencial, semilla, args, o, comoJSON)
+			}
+			if credencial != "" {
+				return cli.UsoMal("%s: --credencial es del modo clase: va con --clase URL", c.CommandPath())
 			}
 			if (enviar == "") != (alumno == "") {
 				return cli.UsoMal("%s: --enviar y --alumno van juntos: a qué panel y en nombre de quién", c.CommandPath())
@@ -165,6 +180,55 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	c.Flags().Var(cli.URL{Destino: &enviar, Vacia: true}, "enviar", "manda los resultados a la página de la clase del panel en esta URL (http://127.0.0.1:18084), con --alumno")
 	c.Flags().StringVar(&alumno, "alumno", "", "el nombre con el que salen los resultados en la página de la clase")
 	c.Flags().StringVar(&tokenClase, "token", "", "el token de la clase que dio el profesor (si no se dice: CURSOHTTP_TOKEN_CLASE, o CURSOHTTP_TOKEN)")
+	c.Flags().Var(cli.URL{Destino: &clase, Vacia: true}, "clase", "califica en el laboratorio de la clase en esta URL (la que da el profesor), con --credencial")
+	c.Flags().StringVar(&credencial, "credencial", "", "tu credencial de la clase, la que te dio el profesor (si no se dice: CURSOHTTP_CREDENCIAL)")
 	c.Flags().BoolVar(&comoJSON, "json", false, "el informe en JSON: cada comprobación con su id y su resultado, y cada alta")
 	return c
+}
+
+// VariableCredencial holds a student's class credential (so that it stays off the command line).
+const VariableCredencial = "CURSOHTTP_CREDENCIAL"
+
+// enClase is the grading in classroom mode: the class lab makes and judges the run.
+func enClase(c *cobra.Command, f *entorno.Fabrica, clase, credencial, semilla string, args []string, o examen.Opciones, comoJSON bool) error {
+	for _, b := range []string{"enviar", "alumno", "token", "puertos-libres", "limite"} {
+		if c.Flags().Changed(b) {
+			return cli.UsoMal("%s: --%s no va con --clase: en el modo clase el laboratorio de la clase pone la pasarela, el límite y la pizarra", c.CommandPath(), b)
+		}
+	}
+	if credencial == "" {
+		credencial, _ = f.Variable(VariableCredencial)
+	}
+	if credencial == "" {
+		return cli.UsoMal("%s: --clase pide tu credencial de la clase: --credencial C (o CURSOHTTP_CREDENCIAL), la que te dio el profesor", c.CommandPath())
+	}
+	oc := examen.OpcionesClase{URL: clase, Credencial: credencial, Orden: args, Paralelo: o.Paralelo,
+		Cortada: func(motivo string) {
+			fmt.Fprintf(f.Err, "%s: la calificación se cortó (%s); la repito desde el principio\n", c.CommandPath(), motivo)
+		}}
+	if c.Flags().Changed("semilla") {
+		n, err := strconv.ParseUint(semilla, 10, 64)
+		if err != nil {
+			return cli.UsoMal("%s: --semilla lleva un número entero no negativo, no «%s»", c.CommandPath(), semilla)
+		}
+		oc.Semilla = &n
+	}
+	v, err := examen.CorrerEnClase(c.Context(), oc)
+	if err != nil {
+		var e *examen.Error
+		switch {
+		case c.Context().Err() != nil:
+			return cli.Salir(curso.Interrumpido)
+		case errors.As(err, &e) && e.Uso:
+			return cli.UsoMal("%s: %s", c.CommandPath(), e.Texto)
+		}
+		fmt.Fprintf(f.Err, "%s: %v\n", c.CommandPath(), err)
+		return cli.Salir(1)
+	}
+	if comoJSON {
+		f.Out.Write(v.JSON) //nolint:errcheck // stdout
+	} else {
+		fmt.Fprint(f.Out, v.Texto)
+	}
+	return cli.Salir(v.Codigo)
 }

@@ -1,0 +1,313 @@
+package clase
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"cursohttp/pkg/examen"
+	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/token"
+)
+
+// Routes of the instructor, with the lab's token (Authorization: Bearer) or the page's session.
+const (
+	RutaLista        = "/clase/lista"                     // POST: names, one a line → 201 []matricula.Credencial
+	RutaCredencial   = "/clase/lista/{nombre}/credencial" // POST renews one; DELETE revokes it
+	RutaCredenciales = "/clase/credenciales"              // POST: every credential anew
+)
+
+// topePedido bounds what a grader or the instructor sends in one request.
+const topePedido = 64 << 10
+
+// Rutas adds the graders' and the instructor's routes to mux.
+func (c *Clase) Rutas(mux *http.ServeMux) {
+	mux.HandleFunc("POST "+examen.RutaCorridas, c.nuevaCorrida)
+	mux.HandleFunc("POST "+examen.RutaEmpieza, c.aviso)
+	mux.HandleFunc("POST "+examen.RutaTermina, c.aviso)
+	mux.HandleFunc("POST "+examen.RutaVeredicto, c.veredicto)
+	mux.HandleFunc("POST "+RutaLista, c.agregar)
+	mux.HandleFunc("POST "+RutaCredencial, c.renovar)
+	mux.HandleFunc("DELETE "+RutaCredencial, c.revocar)
+	mux.HandleFunc("POST "+RutaCredenciales, c.rotar)
+	mux.HandleFunc("GET "+token.RutaEnlace, c.entrar)
+}
+
+// Instructor says whether r carries the instructor's token or session, from the lab's own site.
+func (c *Clase) Instructor(r *http.Request) bool {
+	if !token.MismoSitio(r) {
+		return false
+	}
+	return token.Iguales(token.Portador(r), c.o.Token) || c.sesiones.Valida(r)
+}
+
+func linea(w http.ResponseWriter, codigo int, texto string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(codigo)
+	io.WriteString(w, texto+"\n") //nolint:errcheck // the client left
+}
+
+func escribirJSON(w http.ResponseWriter, codigo int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(codigo)
+	json.NewEncoder(w).Encode(v) //nolint:errcheck // the client left
+}
+
+// alumno is the student whose credential r carries; it answers the refusal itself when none.
+func (c *Clase) alumno(w http.ResponseWriter, r *http.Request) (string, bool) {
+	dada := token.Portador(r)
+	if dada == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="clase"`)
+		linea(w, http.StatusUnauthorized, "falta tu credencial de la clase: revisor comprobar cliente --clase URL --credencial LA-TUYA (te la da el profesor)")
+		return "", false
+	}
+	nombre, ok, err := c.o.Matricula.Identificar(r.Context(), dada)
+	if err != nil {
+		linea(w, http.StatusServiceUnavailable, "la clase no puede leer su lista ahora: repite en unos segundos")
+		return "", false
+	}
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="clase", error="invalid_token"`)
+		linea(w, http.StatusUnauthorized, "esa credencial no es de esta clase (o el profesor la cambió): pídele la tuya")
+		return "", false
+	}
+	return nombre, true
+}
+
+func (c *Clase) nuevaCorrida(w http.ResponseWriter, r *http.Request) {
+	alumno, ok := c.alumno(w, r)
+	if !ok {
+		return
+	}
+	var p examen.PedidoCorrida
+	if err := json.NewDecoder(io.LimitReader(r.Body, topePedido)).Decode(&p); err != nil {
+		linea(w, http.StatusBadRequest, "el pedido de calificación no es JSON válido")
+		return
+	}
+	semilla := rand.Uint64() % 1_000_000
+	if p.Semilla != nil {
+		semilla = *p.Semilla
+	}
+	ec := examen.NuevaCorrida(semilla, nil, c.o.Limite)
+	ec.TopeIntentos = IntentosPorAlta
+	ahora := c.o.Ahora()
+	cr := &corrida{Corrida: ec, id: uuid.NewString(), alumno: alumno, equipo: Equipo(alumno),
+		orden: recortar(p.Orden, 200), inicio: ahora, ultima: ahora}
+	c.mu.Lock()
+	c.olvidarViejas(ahora)
+	if vieja := c.porAlumno[alumno]; vieja != nil {
+		// One grading at a time per student: a new one ends the one in progress, unjudged.
+		c.quitar(vieja)
+		go vieja.Cerrar()
+	}
+	c.porSecreto[ec.Secreto()], c.porID[cr.id], c.porAlumno[alumno] = cr, cr, cr
+	c.mu.Unlock()
+	escribirJSON(w, http.StatusCreated, examen.CorridaDeClase{ID: cr.id, Pasarela: c.urlPasarela(r), Semilla: semilla,
+		LimiteMS: c.o.Limite.Milliseconds(), Grupos: ec.Encargos()})
+}
+
+func recortar(s string, n int) string {
+	if len(s) > n {
+		s = strings.ToValidUTF8(s[:n], "") + "…"
+	}
+	return s
+}
+
+// quitar forgets a run (c.mu held).
+func (c *Clase) quitar(cr *corrida) {
+	delete(c.porSecreto, cr.Secreto())
+	delete(c.porID, cr.id)
+	if c.porAlumno[cr.alumno] == cr {
+		delete(c.porAlumno, cr.alumno)
+	}
+}
+
+// olvidarViejas forgets the runs nobody reported on for VidaCorrida (c.mu held): a grader that
+// died leaves nothing behind, and nothing half-judged reaches the board.
+func (c *Clase) olvidarViejas(ahora time.Time) {
+	for _, cr := range c.porID {
+		cr.mu.Lock()
+		vieja := ahora.Sub(cr.ultima) > VidaCorrida
+		cr.mu.Unlock()
+		if vieja {
+			c.quitar(cr)
+			go cr.Cerrar()
+		}
+	}
+}
+
+// urlPasarela is the gateway's URL as this student reaches the lab.
+func (c *Clase) urlPasarela(r *http.Request) string {
+	if c.o.Pasarela != "" {
+		return c.o.Pasarela
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return "http://" + host + ":" + strconv.Itoa(c.o.PuertoPasarela)
+}
+
+// suya is the run {id} of r's student, answering the refusal itself when it is not.
+func (c *Clase) suya(w http.ResponseWriter, r *http.Request) (*corrida, bool) {
+	alumno, ok := c.alumno(w, r)
+	if !ok {
+		return nil, false
+	}
+	c.mu.Lock()
+	cr := c.porID[r.PathValue("id")]
+	c.mu.Unlock()
+	if cr == nil || cr.alumno != alumno {
+		// Another student's run reads as one that does not exist: nothing says it does.
+		linea(w, http.StatusNotFound, MotivoCortada)
+		return nil, false
+	}
+	cr.mu.Lock()
+	cr.ultima = c.o.Ahora()
+	cr.mu.Unlock()
+	return cr, true
+}
+
+// MotivoCortada answers a grader whose run the lab no longer has: the lab restarted, or another
+// grading of the same student replaced it.
+const MotivoCortada = "la clase ya no tiene esa calificación (el laboratorio de la clase se reinició, o empezaste otra): se repite entera, nada de ella cuenta"
+
+func (c *Clase) aviso(w http.ResponseWriter, r *http.Request) {
+	cr, ok := c.suya(w, r)
+	if !ok {
+		return
+	}
+	var a examen.AvisoDeAlta
+	if err := json.NewDecoder(io.LimitReader(r.Body, topePedido)).Decode(&a); err != nil {
+		linea(w, http.StatusBadRequest, "el aviso no es JSON válido")
+		return
+	}
+	g := cr.Grupos()
+	if a.Grupo < 0 || a.Grupo >= len(g) || a.Vez < 0 || a.Vez >= len(g[a.Grupo]) {
+		linea(w, http.StatusBadRequest, "esa alta no es de esta calificación")
+		return
+	}
+	in := g[a.Grupo][a.Vez]
+	empieza := strings.HasSuffix(r.URL.Path, "/empieza")
+	if empieza {
+		in.Empezar()
+	} else {
+		res := examen.Resultado{Detenido: true}
+		if a.Resultado != nil {
+			res = *a.Resultado
+		}
+		if len(res.Texto) > examen.TopeSalida {
+			res.Texto = res.Texto[:examen.TopeSalida]
+		}
+		res.Arranque = recortar(res.Arranque, 300)
+		// The lab's own clock bounds the run: reported as ended long after its limit, it was stopped.
+		if inicio, _ := in.Tiempos(); !inicio.IsZero() && c.o.Ahora().Sub(inicio) > cr.Limite+Holgura {
+			res.Detenido = true
+		}
+		in.Terminar(res)
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (c *Clase) veredicto(w http.ResponseWriter, r *http.Request) {
+	cr, ok := c.suya(w, r)
+	if !ok {
+		return
+	}
+	cr.mu.Lock()
+	if cr.juzgada {
+		cr.mu.Unlock()
+		linea(w, http.StatusConflict, "esa calificación ya se juzgó")
+		return
+	}
+	cr.juzgada = true
+	cr.mu.Unlock()
+	cr.Cerrar()
+	for _, g := range cr.Grupos() {
+		for _, in := range g {
+			// A run that started and never said it ended was stopped; one that never started did
+			// not run on the student's machine.
+			switch inicio, fin := in.Tiempos(); {
+			case fin.IsZero() && !inicio.IsZero():
+				in.Terminar(examen.Resultado{Detenido: true})
+			case inicio.IsZero():
+				in.Terminar(examen.Resultado{Arranque: "la máquina del alumno no lo corrió"})
+			}
+		}
+	}
+	ctx, cancelar := context.WithTimeout(context.WithoutCancel(r.Context()), 30*time.Second)
+	defer cancelar()
+	hechos := map[string]int{}
+	for _, base := range []string{"a", "b"} {
+		servicios, err := c.o.Servicios.Listar(ctx, base+"@"+cr.equipo)
+		if err != nil {
+			c.olvidar(cr)
+			linea(w, http.StatusServiceUnavailable, "no pude leer los servicios del revisor de la clase: "+err.Error()+"; repite la calificación")
+			return
+		}
+		for _, s := range servicios {
+			hechos[s.Nombre] = s.ID
+		}
+	}
+	inf := cr.Juzgar(func(nombre string) bool { return hechos[nombre] != 0 })
+	inf.Orden, inf.Pasarela, inf.Duracion = cr.orden, c.urlPasarela(r), c.o.Ahora().Sub(cr.inicio)
+	var texto, js bytes.Buffer
+	inf.Escribir(&texto)
+	inf.JSON(&js) //nolint:errcheck // a buffer
+	cal := matricula.Calificacion{ID: cr.id, Alumno: cr.alumno, Inicio: cr.inicio, Fin: c.o.Ahora(), Semilla: cr.Semilla,
+		Informe: recortar(texto.String(), matricula.TopeInforme-4)}
+	for _, ch := range inf.Comprobaciones {
+		estado := ch.Estado
+		if estado == "" {
+			estado = examen.EstadoFallo
+			if ch.Paso {
+				estado = examen.EstadoPaso
+			}
+		}
+		cal.Comprobaciones = append(cal.Comprobaciones, matricula.Veredicto{ID: ch.ID, Estado: estado, Autodeclarada: Autodeclarada(ch.ID)})
+	}
+	err := c.o.Matricula.Anotar(ctx, cal)
+	c.olvidar(cr)
+	// The services of a judged run are of no more use: the class's revisors stay the size of the
+	// gradings in progress.
+	for _, id := range hechos {
+		c.o.Servicios.Retirar(ctx, id) //nolint:errcheck // what stays is only space
+	}
+	switch {
+	case errors.Is(err, matricula.ErrNoEsta):
+		linea(w, http.StatusGone, "el profesor te quitó de la lista mientras se calificaba: esta calificación no cuenta")
+		return
+	case err != nil:
+		linea(w, http.StatusServiceUnavailable, "no pude guardar tu calificación ("+err.Error()+"): no cuenta; repítela")
+		return
+	}
+	c.o.Log.Info().Str("alumno", cr.alumno).Int("pasaron", inf.Pasaron()).Int("juzgadas", inf.Juzgadas()).
+		Msg("clase: calificación de " + cr.alumno + " anotada")
+	escribirJSON(w, http.StatusOK, examen.VeredictoDeClase{Texto: texto.String(), JSON: js.Bytes(), Codigo: inf.Codigo()})
+}
+
+func (c *Clase) olvidar(cr *corrida) {
+	c.mu.Lock()
+	c.quitar(cr)
+	c.mu.Unlock()
+}
+
+// Autodeclarada says whether a check rests on what the student's machine reported (the client's
+// exit code) rather than on what the lab saw.
+func Autodeclarada(id string) bool { return id == "codigo-de-salida" }

@@ -1,0 +1,375 @@
+package examen
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+
+	"cursohttp/internal/nodejs"
+	"cursohttp/pkg/pasarela"
+	"cursohttp/pkg/problema"
+)
+
+// Intento is one attempt as the gateway saw it.
+type Intento struct {
+	Inicio, Fin time.Time
+	Llave       string // the Idempotency-Key, its repeated fields joined
+	Llaves      int    // how many Idempotency-Key fields it carried
+	Falla       string // what the script did to it ("" forwarded untouched)
+	Revisor     int    // the revisor's status; 0 when it never saw it or did not answer
+	Cliente     int    // the status the client got; 0 none
+	Type        string // the Problem Details type of a 4xx the client got
+	RetryAfter  int    // seconds the answer asked for; 0 none
+	Abandonado  bool   // the client closed the connection before the answer went out
+	Directo     bool   // it reached the revisor without passing through the gateway
+}
+
+// Intencion is one run of the client: one registration, one name.
+type Intencion struct {
+	Escenario *Escenario
+	Nombre    string
+	URL       string
+	Vez       int  // which of its scenario's intents, from 1
+	Repite    bool // it registers again what an earlier intent of its scenario did (MismoCuerpo)
+	corriendo atomic.Bool
+
+	mu       sync.Mutex
+	Intentos []Intento
+
+	Inicio, Fin time.Time
+	Salida      int    // the client's exit code, when it exited by itself
+	Detenido    bool   // it did not end within the limit and was stopped
+	Registrada  bool   // the revisor holds a service with this name
+	Arranque    string // why the client could not be started; "" when it ran
+	Texto       []byte
+	Sobrantes   int // attempts past the run's TopeIntentos: answered 429, counted, not written down
+}
+
+// anotar appends an attempt and returns its index.
+func (in *Intencion) anotar(a Intento) int {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.Intentos = append(in.Intentos, a)
+	return len(in.Intentos) - 1
+}
+
+// sobra counts an attempt past tope, and says so.
+func (in *Intencion) sobra(tope int) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if len(in.Intentos) < tope {
+		return false
+	}
+	in.Sobrantes++
+	return true
+}
+
+// detalleSobrantes answers an attempt past a run's TopeIntentos.
+const detalleSobrantes = "esta alta ya tiene demasiados intentos en esta calificación: no se anotan más"
+
+// Empezar marks the intent's client as running from now: a request whose body two intents share
+// (MismoCuerpo) is the running one's.
+func (in *Intencion) Empezar() {
+	in.mu.Lock()
+	in.Inicio = time.Now()
+	in.mu.Unlock()
+	in.corriendo.Store(true)
+}
+
+// Tiempos are when the intent's client started and ended (zero: not yet).
+func (in *Intencion) Tiempos() (inicio, fin time.Time) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.Inicio, in.Fin
+}
+
+// Terminar writes down how the intent's client ended.
+func (in *Intencion) Terminar(r Resultado) {
+	in.corriendo.Store(false)
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.Fin = time.Now()
+	in.Salida, in.Detenido, in.Arranque, in.Texto = r.Salida, r.Detenido, r.Arranque, r.Texto
+}
+
+// Corrida is one grading run: its intents, what the gateway saw of each, and their judgement. The
+// local grader (Correr) has one; a class lab holds one per student grading at a time.
+type Corrida struct {
+	Semilla uint64
+	Limite  time.Duration
+	// TopeIntentos bounds the attempts written down per intent (a class lab's memory); past it the
+	// gateway answers 429 and only counts them. 0: no bound.
+	TopeIntentos int
+	porNombre   map[string][]*Intencion // two when a scenario repeats a body
+	Intenciones []*Intencion
+	grupos      [][]*Intencion // in start order: each scenario's intents, run one after another
+
+	// secreto is the run's own: its intents' URLs carry it (?calificacion=), the local gateway
+	// stamps what it forwards with it (CabeceraSello), the clients' processes carry it in
+	// VariableCorrida.
+	secreto string
+	ajenas  atomic.Int64 // requests of another run (or nobody's), refused and not judged
+
+	mu       sync.Mutex
+	cerrada  bool                     // judged: no attempt is written down any more
+	enCurso  sync.WaitGroup           // attempts the gateway is still handling
+	cancelar map[*http.Request]func() // how to end each of them when the run is judged
+}
+
+// NuevaCorrida draws a run's intents from escenarios (nil: Escenarios(semilla)) and the seed.
+func NuevaCorrida(semilla uint64, escenarios []Escenario, limite time.Duration) *Corrida {
+	if escenarios == nil {
+		escenarios = Escenarios(semilla)
+	}
+	if limite <= 0 {
+		limite = LimitePorOmision
+	}
+	c := &Corrida{Semilla: semilla, Limite: limite, porNombre: map[string][]*Intencion{},
+		secreto: strings.ReplaceAll(uuid.NewString(), "-", "")[:16], cancelar: map[*http.Request]func(){}}
+	gen := rand.New(rand.NewPCG(semilla, semilla^0x2545f4914f6cdd1d))
+	marca := strconv.FormatUint(gen.Uint64()%(1<<24)+(1<<24), 16)[1:]
+	porEscenario := map[*Escenario][]*Intencion{}
+	for i := range escenarios {
+		e := &escenarios[i]
+		for v := range e.veces() {
+			nombre := e.ID + "-" + marca
+			if e.veces() > 1 && !e.MismoCuerpo {
+				nombre = e.ID + "-" + strconv.Itoa(v+1) + "-" + marca
+			}
+			in := &Intencion{Escenario: e, Nombre: nombre, URL: e.url(c.secreto), Vez: v + 1, Repite: e.MismoCuerpo && v > 0}
+			if in.Repite {
+				in.URL = c.porNombre[nombre][0].URL
+			}
+			c.porNombre[nombre] = append(c.porNombre[nombre], in)
+			c.Intenciones = append(c.Intenciones, in)
+			porEscenario[e] = append(porEscenario[e], in)
+		}
+	}
+	for _, i := range ordenDeSalida(escenarios) {
+		c.grupos = append(c.grupos, porEscenario[&escenarios[i]])
+	}
+	return c
+}
+
+// Secreto is the run's secret, which its intents' URLs carry in ?calificacion=.
+func (c *Corrida) Secreto() string { return c.secreto }
+
+// Grupos are the run's intents in the order they start: the intents of one group run one after
+// another, the groups side by side.
+func (c *Corrida) Grupos() [][]*Intencion { return c.grupos }
+
+// SecretoDe is the run secret a registration's body carries in its URL's ?calificacion=; "" when
+// none: a class lab finds whose run a request is by it.
+func SecretoDe(cuerpo []byte) string {
+	var datos struct {
+		URL string `json:"url"`
+	}
+	json.Unmarshal(cuerpo, &datos) //nolint:errcheck // a body without a URL is nobody's
+	u, err := url.Parse(datos.URL)
+	if err != nil {
+		return ""
+	}
+	return u.Query().Get("calificacion")
+}
+
+// intencion is the run's intent a request's body names, by its name and its URL (which carries the
+// run's secret); nil when it is another run's, or nobody's.
+func (c *Corrida) intencion(cuerpo []byte) *Intencion {
+	var datos struct {
+		Nombre string `json:"nombre"`
+		URL    string `json:"url"`
+	}
+	json.Unmarshal(cuerpo, &datos) //nolint:errcheck // a body without a name is nobody's
+	l := c.porNombre[datos.Nombre]
+	if len(l) == 0 || datos.URL != l[0].URL {
+		return nil
+	}
+	// Intents with one body run one after another: the request is the running one's.
+	for _, in := range l {
+		if in.corriendo.Load() {
+			return in
+		}
+	}
+	return l[len(l)-1]
+}
+
+// detalleAjena is the refusal of a request that is not this run's: one grading never judges another's.
+const detalleAjena = "esta petición no es de esta calificación: su nombre o su URL no son los que dio a este cliente"
+
+// Ajena counts a request that was refused as not this run's.
+func (c *Corrida) Ajena() { c.ajenas.Add(1) }
+
+// Guion is the gateway's script for this run alone: every POST /servicios is measured as an
+// attempt of the intent its body names; anything else passes untouched (X-Simular is ignored).
+func (c *Corrida) Guion(r *http.Request) pasarela.Falla {
+	return GuionDe(r, func([]byte) *Corrida { return c }, nil)
+}
+
+// GuionDe is a gateway's script for any number of runs: buscar finds the run a registration's
+// body belongs to (nil: nobody's, refused); antes, when not nil, sees the request before it is
+// forwarded (a class lab puts the student's own credential on it).
+func GuionDe(r *http.Request, buscar func(cuerpo []byte) *Corrida, antes func(*Corrida, *http.Request)) pasarela.Falla {
+	if r.Method != http.MethodPost || r.URL.Path != "/servicios" {
+		return nil
+	}
+	return &medida{buscar: buscar, antes: antes, r: r}
+}
+
+// empezarIntento counts an attempt in flight, unless the run was judged; fin ends it.
+func (c *Corrida) empezarIntento(r *http.Request) (fin func(), ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cerrada {
+		return nil, false
+	}
+	c.enCurso.Add(1)
+	if cancelar, _ := r.Context().Value(claveCancelar{}).(func()); cancelar != nil {
+		c.cancelar[r] = cancelar
+	}
+	return func() {
+		c.mu.Lock()
+		delete(c.cancelar, r)
+		c.mu.Unlock()
+		c.enCurso.Done()
+	}, true
+}
+
+// claveCancelar is the context key of the function that ends one request the gateway handles
+// (Cancelable puts it there), so that judging a run ends its attempts still held (a stalled
+// answer whose client is gone).
+type claveCancelar struct{}
+
+// Cancelable gives every request a context a run can end when it is judged.
+func Cancelable(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancelar := context.WithCancel(r.Context())
+		defer cancelar()
+		h.ServeHTTP(w, r.WithContext(context.WithValue(ctx, claveCancelar{}, cancelar)))
+	})
+}
+
+// Cerrar ends the run's attempts still in flight (their clients are done) and waits until every
+// one is written down; after it no attempt is taken.
+func (c *Corrida) Cerrar() {
+	c.mu.Lock()
+	c.cerrada = true
+	for _, cancelar := range c.cancelar {
+		cancelar()
+	}
+	c.mu.Unlock()
+	c.enCurso.Wait()
+}
+
+// Juzgar judges the run from what was written down; registrada says whether the revisor holds a
+// service of that name (the run's team's). Call Cerrar first.
+func (c *Corrida) Juzgar(registrada func(nombre string) bool) *Informe {
+	for nombre, l := range c.porNombre {
+		// A repeated body's service is its first intent's: the second one's right end is a 409.
+		l[0].Registrada = registrada(nombre)
+	}
+	inf := &Informe{Semilla: c.Semilla, Limite: c.Limite, Intenciones: c.Intenciones}
+	inf.Comprobaciones = juzgar(inf.Intenciones, c.Limite)
+	inf.Ajenas = int(c.ajenas.Load())
+	inf.Avisos = avisos(inf.Intenciones, inf.Ajenas)
+	return inf
+}
+
+// medida applies the script's fault to one attempt and writes down what happened, with times.
+type medida struct {
+	buscar func([]byte) *Corrida
+	antes  func(*Corrida, *http.Request)
+	r      *http.Request
+	falla  pasarela.Falla
+}
+
+func (d *medida) String() string {
+	if d.falla == nil {
+		return "ninguna"
+	}
+	return d.falla.String()
+}
+
+func (d *medida) Aplicar(q *pasarela.Peticion) {
+	cuerpo, _ := q.Cuerpo()
+	c := d.buscar(cuerpo)
+	var in *Intencion
+	if c != nil {
+		in = c.intencion(cuerpo)
+	}
+	var fin func()
+	if in != nil {
+		var ok bool
+		if fin, ok = c.empezarIntento(d.r); !ok {
+			in = nil
+		}
+	}
+	if in == nil {
+		// Not one of this run's intents (another grading's client, another body, a run already
+		// judged): refused and counted, never judged.
+		if c != nil {
+			c.ajenas.Add(1)
+		}
+		pasarela.Responder{Clave: problema.PermisoInsuficiente, Detail: detalleAjena}.Aplicar(q)
+		return
+	}
+	defer fin()
+	if d.antes != nil {
+		d.antes(c, d.r)
+	}
+	if c.TopeIntentos > 0 && in.sobra(c.TopeIntentos) {
+		pasarela.Responder{Clave: problema.AltasEnCurso, Detail: detalleSobrantes}.Aplicar(q)
+		return
+	}
+	a := Intento{Inicio: time.Now(), Llaves: len(d.r.Header.Values("Idempotency-Key"))}
+	a.Llave = strings.Join(d.r.Header.Values("Idempotency-Key"), ", ")
+	n := in.anotar(a)
+	d.falla = in.Escenario.falla(n)
+	a.RetryAfter = retryAfter(d.falla)
+	if d.falla != nil {
+		a.Falla = d.falla.String()
+	}
+	defer func() {
+		a.Fin, a.Revisor, a.Cliente = time.Now(), q.Codigo(), q.Cliente()
+		if d.r.Context().Err() != nil {
+			// The client left (its own time limit) before the answer went out: net/http sends it
+			// when the handler returns, so a connection already closed now never carried it.
+			a.Cliente, a.RetryAfter, a.Abandonado = 0, 0, true
+		}
+		if a.Cliente >= 400 && a.Cliente < 500 {
+			if r, ok := d.falla.(pasarela.Responder); ok {
+				a.Type = problemaTipo(r)
+			} else {
+				a.Type = tipoDe(q.Respuesta())
+			}
+		}
+		in.mu.Lock()
+		in.Intentos[n] = a
+		in.mu.Unlock()
+	}()
+	if d.falla == nil {
+		if q.Reenviar() {
+			q.Devolver()
+		}
+		return
+	}
+	d.falla.Aplicar(q)
+}
+
+func tipoDe(cuerpo []byte) string {
+	v, err := nodejs.DecodificarJSON(cuerpo)
+	if err != nil {
+		return ""
+	}
+	o, _ := v.(nodejs.Objeto)
+	t, _ := o.Texto("type")
+	return t
+}

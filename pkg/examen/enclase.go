@@ -1,0 +1,222 @@
+package examen
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// The wire between a student's grader (revisor comprobar cliente --clase) and the class lab
+// (pkg/clase): the lab makes the run and judges it; the student's machine runs the client and
+// says when each run of it starts and ends. Nothing here carries a verdict to the lab.
+
+// Routes of the class lab for a student's grader, with the student's credential.
+const (
+	RutaCorridas  = "/clase/corridas"                // POST PedidoCorrida → 201 CorridaDeClase
+	RutaEmpieza   = "/clase/corridas/{id}/empieza"   // POST AvisoDeAlta → 204
+	RutaTermina   = "/clase/corridas/{id}/termina"   // POST AvisoDeAlta (with Resultado) → 204
+	RutaVeredicto = "/clase/corridas/{id}/veredicto" // POST → 200 Veredicto
+)
+
+// PedidoCorrida asks for a grading: the seed (nil draws one), and the client's command as the
+// report names it.
+type PedidoCorrida struct {
+	Semilla *uint64 `json:"semilla,omitempty"`
+	Orden   string  `json:"orden"`
+}
+
+// CorridaDeClase is a grading the class lab made: its id, the gateway the client must use, the
+// seed, each run's limit and the intents, in groups (EjecutarGrupos' order).
+type CorridaDeClase struct {
+	ID       string      `json:"id"`
+	Pasarela string      `json:"pasarela"`
+	Semilla  uint64      `json:"semilla"`
+	LimiteMS int64       `json:"limite_ms"`
+	Grupos   [][]Encargo `json:"grupos"`
+}
+
+// AvisoDeAlta says that one run of the client (Grupo, Vez) starts, or how it ended.
+type AvisoDeAlta struct {
+	Grupo     int        `json:"grupo"`
+	Vez       int        `json:"vez"`
+	Resultado *Resultado `json:"resultado,omitempty"`
+}
+
+// VeredictoDeClase is the class lab's judgement, as the student's grader prints it.
+type VeredictoDeClase struct {
+	Texto  string          `json:"texto"`  // the report as Informe.Escribir writes it
+	JSON   json.RawMessage `json:"json"`   // as Informe.JSON writes it
+	Codigo int             `json:"codigo"` // Informe.Codigo
+}
+
+// OpcionesClase are a grading in a class: the class lab's URL and the student's credential, the
+// client as for a local grading.
+type OpcionesClase struct {
+	URL, Credencial string
+	Orden           []string
+	Entorno         []string // nil is this process's
+	Semilla         *uint64
+	Paralelo        int
+	Lanzador        Lanzador // nil runs Orden's program
+	Cliente         *http.Client
+	// Cortada, when not nil, is told that the lab lost the run (it restarted) before it is
+	// repeated.
+	Cortada func(motivo string)
+}
+
+// ErrorClase is the class lab's refusal, or why it could not be reached: one line.
+type ErrorClase struct {
+	Codigo int // the lab's status; 0 when it did not answer
+	Texto  string
+}
+
+func (e *ErrorClase) Error() string { return e.Texto }
+
+// RepeticionesClase: a grading cut by a restart of the class lab is repeated this many times.
+const RepeticionesClase = 2
+
+// CorrerEnClase grades the client in a class: the class lab makes the run and judges it; this
+// machine runs the client once per intent against the class's gateway and says when each run
+// starts and ends. A run the lab lost (it restarted) is repeated, from the start.
+func CorrerEnClase(ctx context.Context, o OpcionesClase) (*VeredictoDeClase, error) {
+	lanzar := o.Lanzador
+	if lanzar == nil {
+		if len(o.Orden) == 0 {
+			return nil, &Error{Texto: "falta la orden del cliente: revisor comprobar cliente --clase URL --credencial C -- ORDEN [ARGUMENTOS…]", Uso: true}
+		}
+		ruta, err := exec.LookPath(o.Orden[0])
+		if err != nil {
+			return nil, &Error{Texto: fmt.Sprintf("no encuentro la orden «%s»: %s", o.Orden[0], causaDeRuta(err)), Uso: true}
+		}
+		if o.Entorno == nil {
+			o.Entorno = os.Environ()
+		}
+		lanzar = Proceso(ruta, o.Orden, o.Entorno)
+	}
+	if o.Cliente == nil {
+		o.Cliente = &http.Client{Timeout: esperaClase}
+	}
+	o.URL = strings.TrimRight(o.URL, "/")
+	for vez := 0; ; vez++ {
+		v, err := correrUnaEnClase(ctx, o, lanzar)
+		var ec *ErrorClase
+		if errors.As(err, &ec) && ec.Codigo == http.StatusNotFound && vez+1 < RepeticionesClase && ctx.Err() == nil {
+			if o.Cortada != nil {
+				o.Cortada(ec.Texto)
+			}
+			continue
+		}
+		return v, err
+	}
+}
+
+// esperaClase bounds each request to the class lab, the verdict too (its judge waits for the run's last attempts and the store).
+const esperaClase = 2 * time.Minute
+
+func correrUnaEnClase(ctx context.Context, o OpcionesClase, lanzar Lanzador) (*VeredictoDeClase, error) {
+	var cr CorridaDeClase
+	if err := pedirAClase(ctx, o, http.MethodPost, RutaCorridas, PedidoCorrida{Semilla: o.Semilla, Orden: strings.Join(o.Orden, " ")}, &cr); err != nil {
+		return nil, err
+	}
+	base := strings.Replace(RutaEmpieza, "{id}", url.PathEscape(cr.ID), 1)
+	termina := strings.Replace(RutaTermina, "{id}", url.PathEscape(cr.ID), 1)
+	ctx, cancelar := context.WithCancel(ctx)
+	defer cancelar()
+	var perdida atomic.Pointer[ErrorClase]
+	// A report the lab refuses ends the run: the lab lost it (404) or never will judge it.
+	fallo := func(err error) {
+		var ec *ErrorClase
+		if !errors.As(err, &ec) {
+			ec = &ErrorClase{Texto: err.Error()}
+		}
+		perdida.CompareAndSwap(nil, ec)
+		cancelar()
+	}
+	Ejecutar(ctx, cr.Grupos, o.Paralelo, time.Duration(cr.LimiteMS)*time.Millisecond, cr.Pasarela, lanzar, Avisos{
+		Empieza: func(g, v int) error {
+			err := pedirAClase(ctx, o, http.MethodPost, base, AvisoDeAlta{Grupo: g, Vez: v}, nil)
+			if err != nil {
+				fallo(err)
+			}
+			return err
+		},
+		Termina: func(g, v int, r Resultado) {
+			if err := pedirAClase(context.WithoutCancel(ctx), o, http.MethodPost, termina, AvisoDeAlta{Grupo: g, Vez: v, Resultado: &r}, nil); err != nil {
+				fallo(err)
+			}
+		},
+	})
+	if ec := perdida.Load(); ec != nil {
+		return nil, ec
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var v VeredictoDeClase
+	ruta := strings.Replace(RutaVeredicto, "{id}", url.PathEscape(cr.ID), 1)
+	if err := pedirAClase(ctx, o, http.MethodPost, ruta, nil, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// pedirAClase sends one request to the class lab with the student's credential; a 2xx's JSON goes
+// to fuera; anything else is an *ErrorClase with the lab's own line.
+func pedirAClase(ctx context.Context, o OpcionesClase, metodo, ruta string, dentro, fuera any) error {
+	var cuerpo io.Reader
+	if dentro != nil {
+		b, err := json.Marshal(dentro)
+		if err != nil {
+			return err
+		}
+		cuerpo = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, metodo, o.URL+ruta, cuerpo)
+	if err != nil {
+		return &ErrorClase{Texto: "la URL de la clase no vale: " + err.Error()}
+	}
+	req.Header.Set("Authorization", "Bearer "+o.Credencial)
+	if dentro != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := o.Cliente.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return &ErrorClase{Texto: fmt.Sprintf("no llego a la clase en %s (%v): ¿es esa la URL que dio el profesor?", o.URL, err)}
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return &ErrorClase{Texto: "la clase cortó su respuesta: " + err.Error()}
+	}
+	if resp.StatusCode/100 != 2 {
+		linea := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "")), " ")
+		return &ErrorClase{Codigo: resp.StatusCode, Texto: fmt.Sprintf("la clase respondió %d: %s", resp.StatusCode, recortarLinea(linea, 300))}
+	}
+	if fuera != nil {
+		if err := json.Unmarshal(b, fuera); err != nil {
+			return &ErrorClase{Texto: "la clase respondió algo que no entiendo: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+func recortarLinea(s string, n int) string {
+	if len(s) > n {
+		return strings.ToValidUTF8(s[:n], "") + "…"
+	}
+	return s
+}
