@@ -71,14 +71,14 @@ const (
 
 // Clase is a class lab: its gateway, its revisors and its API for graders and the board.
 type Clase struct {
-	o        Opciones
-	sello    string // what the gateway stamps on what it forwards: the revisors answer nothing else
-	gw       *pasarela.Pasarela
+	o         Opciones
+	sello     string // what the gateway stamps on what it forwards: the revisors answer nothing else
+	gw        *pasarela.Pasarela
 	revisores []*http.Server
 	oyentes   []net.Listener
-	sesiones *token.Sesiones
+	sesiones  *token.Sesiones
 
-	mu        sync.Mutex
+	mu         sync.Mutex
 	porSecreto map[string]*corrida // by the run's secret, which its intents' URLs carry
 	porID      map[string]*corrida
 	porAlumno  map[string]*corrida // the run in progress of each student: one at a time
@@ -135,7 +135,7 @@ func Nueva(o Opciones) (*Clase, error) {
 	}
 	c.gw = pasarela.Nueva(pasarela.Opciones{Destinos: destinos, Log: o.Log, Token: o.Token,
 		Transporte: sellar{pasarela.TransportePorOmision(func(string) (string, bool) { return "", false }), c.sello},
-		Guion: func(r *http.Request) pasarela.Falla { return examen.GuionDe(r, c.buscar, c.antes) }})
+		Guion:      func(r *http.Request) pasarela.Falla { return examen.GuionDe(r, c.buscar, c.antes) }})
 	return c, nil
 }
 

@@ -109,9 +109,9 @@ type Corrida struct {
 	// TopeIntentos bounds the attempts written down per intent (a class lab's memory); past it the
 	// gateway answers 429 and only counts them. 0: no bound.
 	TopeIntentos int
-	porNombre   map[string][]*Intencion // two when a scenario repeats a body
-	Intenciones []*Intencion
-	grupos      [][]*Intencion // in start order: each scenario's intents, run one after another
+	porNombre    map[string][]*Intencion // two when a scenario repeats a body
+	Intenciones  []*Intencion
+	grupos       [][]*Intencion // in start order: each scenario's intents, run one after another
 
 	// secreto is the run's own: its intents' URLs carry it (?calificacion=), the local gateway
 	// stamps what it forwards with it (CabeceraSello), the clients' processes carry it in
