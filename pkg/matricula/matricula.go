@@ -56,7 +56,9 @@ const (
 	TopeHistorial   = 50       // gradings kept per student: an older one goes when a new one comes
 	TopeInforme     = 16 << 10 // bytes of one grading's report
 	TopeVeredictos  = 16       // checks of one grading
-	TopeIDVeredicto = 64       // bytes of a check's id
+	TopeIDVeredicto = 64       // bytes of a check's id, and of its state
+	// TopeIDCalificacion bounds a grading's id (the run's id), which the store keeps and indexes.
+	TopeIDCalificacion = 64
 )
 
 // Errors a caller tells apart.
@@ -72,7 +74,11 @@ type NombreInvalido struct {
 	Nombre, Motivo string
 }
 
-func (e *NombreInvalido) Error() string { return "el nombre «" + e.Nombre + "» no vale: " + e.Motivo }
+// Error prints the name with its invisible and bidirectional characters as code points (raw,
+// U+202E would turn the message around) and cut short when it is long.
+func (e *NombreInvalido) Error() string {
+	return "el nombre «" + visible(e.Nombre) + "» no vale: " + e.Motivo
+}
 
 // Almacen is a class's store. Every method is safe for concurrent use, and every write is durable
 // when it returns.
@@ -87,7 +93,8 @@ type Almacen interface {
 	Revocar(ctx context.Context, nombre string) error
 	// Renovar makes a new credential for one student (the old one stops working).
 	Renovar(ctx context.Context, nombre string) (Credencial, error)
-	// Rotar makes a new credential for every student at once.
+	// Rotar makes a new credential for every student at once, in the roster's order; a revoked
+	// one stays revoked (only Renovar undoes Revocar) and gets none.
 	Rotar(ctx context.Context) ([]Credencial, error)
 	// Alumnos is the roster, in the order the names were added.
 	Alumnos(ctx context.Context) ([]Alumno, error)

@@ -1,0 +1,112 @@
+package matricula
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+var migracionesSQLite = []string{
+	`CREATE TABLE clase_alumnos (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		nombre TEXT NOT NULL,
+		esqueleto TEXT NOT NULL,
+		alta INTEGER NOT NULL,
+		huella BLOB
+	)`,
+	`CREATE UNIQUE INDEX clase_alumnos_nombre ON clase_alumnos (nombre)`,
+	`CREATE UNIQUE INDEX clase_alumnos_esqueleto ON clase_alumnos (esqueleto)`,
+	`CREATE UNIQUE INDEX clase_alumnos_huella ON clase_alumnos (huella)`,
+	`CREATE TABLE clase_calificaciones (
+		orden INTEGER PRIMARY KEY AUTOINCREMENT,
+		id TEXT NOT NULL,
+		alumno INTEGER NOT NULL REFERENCES clase_alumnos (id) ON DELETE CASCADE,
+		inicio INTEGER NOT NULL,
+		fin INTEGER NOT NULL,
+		semilla INTEGER NOT NULL,
+		comprobaciones TEXT NOT NULL,
+		informe TEXT NOT NULL
+	)`,
+	`CREATE UNIQUE INDEX clase_calificaciones_id ON clase_calificaciones (id)`,
+	`CREATE INDEX clase_calificaciones_alumno ON clase_calificaciones (alumno, orden)`,
+}
+
+// abrirSQLite opens (or creates, 0600 in a 0700 folder: it holds the class's names and grades) the
+// file at ruta.
+//
+// WAL with synchronous=FULL: each COMMIT waits for the WAL to reach the disk (fsync), so a write
+// that returned survives a power cut too, not only a kill -9 (which is all NORMAL promises). A
+// class writes one grading per run of a student's client, and the fsync is cheap next to a run
+// (BenchmarkAnotar measures it).
+//
+// Unlike the revisor's file, this one is not held exclusively: the instructor's commands may change
+// the roster while the class lab runs. A writer waits up to 5 s for another process's write
+// (busy_timeout), and starts its transaction with the write lock (_txlock=immediate), so none has
+// to be retried. Foreign keys are on: a student's gradings go with it.
+func abrirSQLite(ctx context.Context, ruta string) (Almacen, error) {
+	fallo := func(err error) (Almacen, error) {
+		return nil, fmt.Errorf("no se puede abrir la clase en %s: %s", ruta, unaLinea(err))
+	}
+	if st, err := os.Stat(ruta); err == nil && st.IsDir() {
+		return fallo(errors.New("es una carpeta, no un archivo"))
+	}
+	if err := os.MkdirAll(filepath.Dir(ruta), 0o700); err != nil {
+		return fallo(err)
+	}
+	// Made here, with its permissions: SQLite would make it 0644 (and its -wal and -shm files take
+	// the main file's).
+	f, err := os.OpenFile(ruta, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fallo(err)
+	}
+	f.Close()
+	dsn := "file:" + (&url.URL{Path: ruta}).EscapedPath() + "?_txlock=immediate" +
+		"&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return fallo(err)
+	}
+	// Readers on connections of their own (WAL lets them read while one writes); writers take
+	// turns on almacenSQL.escritura.
+	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	a := &almacenSQL{db: db}
+	if err := a.migrar(ctx, migracionesSQLite); err != nil {
+		db.Close()
+		return fallo(explicarSQLite(err))
+	}
+	return a, nil
+}
+
+// explicarSQLite says in the course's words why a file could not be opened.
+func explicarSQLite(err error) error {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		switch e.Code() & 0xff {
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return errors.New("otro proceso lo tiene bloqueado")
+		case sqlite3.SQLITE_NOTADB:
+			return errors.New("no es una base de datos SQLite")
+		case sqlite3.SQLITE_CANTOPEN:
+			return errors.New("no se puede abrir ni crear el archivo")
+		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM:
+			return errors.New("no se puede escribir en el archivo")
+		}
+	}
+	return err
+}
+
+// unaLinea puts an error on one line (pgx's connection errors give each address tried a line).
+func unaLinea(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
