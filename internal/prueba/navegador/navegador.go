@@ -264,6 +264,33 @@ func (p *Pagina) Esperar(ctx context.Context, expresion string) error {
 	}
 }
 
+// Metricas are the page's run-time counters (DevTools' Performance.getMetrics), by name: among
+// them TaskDuration, ScriptDuration, LayoutDuration and RecalcStyleDuration, the main thread's
+// seconds in each since the first call (which starts them).
+func (p *Pagina) Metricas(ctx context.Context) (map[string]float64, error) {
+	if _, err := p.n.Llamar(ctx, p.sesion, "Performance.enable", nil); err != nil {
+		return nil, err
+	}
+	r, err := p.n.Llamar(ctx, p.sesion, "Performance.getMetrics", nil)
+	if err != nil {
+		return nil, err
+	}
+	var m struct {
+		Metrics []struct {
+			Name  string  `json:"name"`
+			Value float64 `json:"value"`
+		} `json:"metrics"`
+	}
+	if err := json.Unmarshal(r, &m); err != nil {
+		return nil, err
+	}
+	res := make(map[string]float64, len(m.Metrics))
+	for _, x := range m.Metrics {
+		res[x.Name] = x.Value
+	}
+	return res, nil
+}
+
 // Captura is a PNG of the whole page.
 func (p *Pagina) Captura(ctx context.Context) ([]byte, error) {
 	r, err := p.n.Llamar(ctx, p.sesion, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true})

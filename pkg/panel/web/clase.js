@@ -1,6 +1,14 @@
 // The class page: GET /clase/estado every 2 s, drawn with textContent only, so a student's name is
 // always shown as text, whatever it contains.
 //
+// Two modes share it. The local one («laboratorio panel») shows what each student's grader posted,
+// its rows in alphabetical order, all built again on every read. Classroom mode («laboratorio
+// clase», <meta name="modo" content="clase">) shows the class lab's own board: the roster's rows in
+// its order, «pendiente» for a student never graded, a student's history on a click on the name,
+// and, for the instructor, buttons that remove a row or clear the board; there only the rows whose
+// student changed are built again, so a read of an unchanged class of 500 costs its JSON and a
+// comparison per row.
+//
 // On a projector the whole class must be in sight: the page lays the rows out in one block, or in
 // two, three or four side by side (students in order down each block), with the checks' names as
 // headers, or abbreviated with a legend when whole names do not fit; the largest type that fits the window wins. Past what fits at 16 px (the least that reads from the back of
@@ -20,6 +28,15 @@ let clase = null; // the last class read
 let filas = []; // its rows, built once per read and placed by colocar
 let eleccion = null; // the layout that fitted: {clave, t, bloques, abreviado, desborda}
 let ultimoBien = null; // when the panel last answered with the class
+const modoClase = document.querySelector('meta[name="modo"]')?.content === "clase";
+const quien = modoClase ? "el laboratorio" : "el panel"; // who the page reads from, as its lines say it
+let leidas = 0; // reads started: a read older than the last one drawn is not drawn
+let dibujada = 0;
+// Classroom mode: each student's row and what it shows (firma), kept across reads; and the
+// columns by id, with the instructor's flag, which the rows are built for.
+const filasDe = new Map();
+let columnasDe = new Map();
+let hechasPara = "";
 
 function hora(t) {
   if (!t) return "";
@@ -90,6 +107,78 @@ function fila(a, ids) {
   return tr;
 }
 
+// MARCAS: each state of a check in classroom mode, as the local page draws it.
+const MARCAS = {
+  paso: { marca: "✔", tipo: "bien", nota: "pasó" },
+  fallo: { marca: "✘", tipo: "mal", nota: "falló" },
+  // Neither ✔ nor ✘: the client never met what the check needs (docs/comprobar.md).
+  "no-juzgada": { marca: "○", tipo: "sinjuicio", nota: "no se juzgó" },
+};
+const AUTODECLARADA = "lo informa la máquina del alumno";
+
+// firma is what a student's row shows in classroom mode: the same firma, the same row.
+function firma(a, columnas) {
+  if (a.pendiente) return "pendiente";
+  const cs = a.comprobaciones || {};
+  return (a.ultima || "") + "|" + columnas.map((c) => cs[c.id] || "").join(",");
+}
+
+// filaClase is a student's row in classroom mode: the name a button that opens its history,
+// «pendiente» across the checks until the lab grades it, and the instructor's «quitar».
+function filaClase(a, columnas, instructor) {
+  const tr = document.createElement("tr");
+  const nombre = document.createElement("td");
+  nombre.className = "nombre";
+  nombre.title = a.nombre;
+  const boton = document.createElement("button");
+  boton.type = "button";
+  boton.dataset.accion = "historial";
+  const texto = document.createElement("span");
+  texto.textContent = a.nombre;
+  boton.appendChild(texto);
+  nombre.appendChild(boton);
+  tr.appendChild(nombre);
+  if (a.pendiente) {
+    // Not a result: no ✔, ✘ or ○ until the lab has graded the student's client.
+    const td = document.createElement("td");
+    td.className = "pendiente";
+    td.colSpan = Math.max(1, columnas.length);
+    td.textContent = "pendiente";
+    td.title = "el laboratorio todavía no calificó su cliente";
+    tr.appendChild(td);
+  } else {
+    const cs = a.comprobaciones || {};
+    for (const col of columnas) {
+      const m = MARCAS[cs[col.id]] || { marca: "—", tipo: "falta", nota: "su última calificación no la trae" };
+      const td = document.createElement("td");
+      td.dataset.id = col.id;
+      td.tabIndex = 0;
+      td.className = m.tipo + (col.autodeclarada ? " autodeclarada" : "");
+      td.append(m.marca);
+      const s = document.createElement("small");
+      s.textContent = col.id + ": " + m.nota + (col.autodeclarada ? " († " + AUTODECLARADA + ")" : "");
+      td.appendChild(s);
+      tr.appendChild(td);
+    }
+  }
+  const ultima = document.createElement("td");
+  ultima.className = "ultima";
+  ultima.textContent = horaCorta(a.ultima);
+  ultima.title = ultima.dataset.hora = hora(a.ultima);
+  tr.appendChild(ultima);
+  if (instructor) {
+    const td = document.createElement("td");
+    td.className = "accion";
+    const quitar = document.createElement("button");
+    quitar.type = "button";
+    quitar.dataset.accion = "quitar";
+    quitar.textContent = "quitar";
+    td.appendChild(quitar);
+    tr.appendChild(td);
+  }
+  return tr;
+}
+
 function cabecera(ids, cortas, abreviado) {
   const tr = document.createElement("tr");
   const th = (texto, tipo) => {
@@ -110,8 +199,15 @@ function cabecera(ids, cortas, abreviado) {
       ab.textContent = cortas[id];
       x.appendChild(ab);
     }
+    const col = columnasDe.get(id);
+    if (col && col.premisa) x.title = col.premisa;
+    if (col && col.autodeclarada) {
+      x.classList.add("autodeclarada");
+      x.append("†");
+    }
   }
   th("última", "ultima");
+  if (modoClase && clase.instructor) th("", "accion");
   const thead = document.createElement("thead");
   thead.appendChild(tr);
   return thead;
@@ -157,8 +253,12 @@ function cabe() {
 // same students in the same window keeps it): for each number of blocks, whole names then
 // abbreviated, the largest type that fits (a bisection: what fits at t fits below t). The larger
 // type wins up to LETRA_COMODA; from there on, whole names, then fewer blocks, then larger type.
+function claveDeLaClase() {
+  return [innerWidth, innerHeight, clase.comprobaciones.join(), clase.alumnos.map((a) => a.nombre).join("\n"), hechasPara].join("|");
+}
+
 function colocar() {
-  const clave = [innerWidth, innerHeight, clase.comprobaciones.join(), clase.alumnos.map((a) => a.nombre).join("\n")].join("|");
+  const clave = claveDeLaClase();
   if (eleccion && eleccion.clave === clave) {
     montar(eleccion);
     if (eleccion.desborda || cabe()) return;
@@ -174,8 +274,14 @@ function colocar() {
     const i = x.findIndex((v, j) => v !== y[j]);
     return i >= 0 && x[i] > y[i];
   };
+  // A row is as tall at the least type in any layout (its cells never wrap): when the rows of the
+  // most compact layout are taller than the window by themselves, nothing fits, and the search
+  // (a dozen layouts of every row: seconds with hundreds of students) is skipped.
+  montar({ t: LETRA_MINIMA, bloques: maximo, abreviado: true });
+  const primera = $("bloques").querySelector("tbody tr");
+  const nadaCabe = primera !== null && primera.getBoundingClientRect().height * Math.ceil(filas.length / maximo) > innerHeight;
   let mejor = null;
-  for (let b = 1; b <= maximo; b++) {
+  for (let b = 1; b <= maximo && !nadaCabe; b++) {
     for (const abreviado of [false, true]) {
       if (!cabeCon(LETRA_MINIMA, b, abreviado)) continue;
       let [menor, mayor] = [LETRA_MINIMA, LETRA_MAXIMA];
@@ -196,7 +302,7 @@ function colocar() {
   // Not even at the least legible type: as many blocks as fit across, and the page scrolls.
   for (let b = maximo; b >= 1; b--) {
     eleccion = { clave, t: LETRA_MINIMA, bloques: b, abreviado: true, desborda: true };
-    montar(eleccion);
+    if (!nadaCabe || b !== maximo) montar(eleccion); // else it is the layout measured above
     if (document.documentElement.scrollWidth <= innerWidth) return;
   }
 }
@@ -211,6 +317,10 @@ function decirEstado(texto) {
 function decir() {
   const n = clase.alumnos.length;
   let texto = n + (n === 1 ? " alumno" : " alumnos");
+  if (modoClase) {
+    const p = clase.alumnos.filter((a) => a.pendiente).length;
+    if (p > 0) texto += ", " + p + (p === 1 ? " pendiente" : " pendientes");
+  }
   if (eleccion && eleccion.desborda) texto += " (no caben todos: desplaza para ver el resto)";
   decirEstado(texto + "; se actualiza sola");
   document.body.classList.toggle("desborda", Boolean(eleccion && eleccion.desborda));
@@ -219,21 +329,70 @@ function decir() {
 const ordenAlfabetico = new Intl.Collator("es", { sensitivity: "base", numeric: true });
 
 function dibujar(e) {
-  // The rows are new on every read: the cell that had the focus gets it back.
+  // A row built again loses the focus: the cell that had it gets it back.
   const foco = document.activeElement && document.activeElement.closest ? document.activeElement.closest("td[data-id]") : null;
   const donde = foco && { alumno: foco.parentElement.firstChild.textContent, id: foco.dataset.id };
+  document.body.classList.remove("atrasada");
+  if (modoClase) dibujarClase(e);
+  else dibujarLocal(e);
+  const otra = donde && filas.find((tr) => tr.firstChild.textContent === donde.alumno);
+  const celda = otra && [...otra.children].find((td) => td.dataset.id === donde.id);
+  if (celda) {
+    if (celda !== document.activeElement) celda.focus({ preventScroll: true });
+  } else detallar($("bloques").querySelector("td:hover"));
+}
+
+function dibujarLocal(e) {
   // In the order a Spanish class list has («Óscar» before «Zoe»); the panel sends them by bytes.
   e.alumnos.sort((a, b) => ordenAlfabetico.compare(a.nombre, b.nombre));
   clase = e;
   filas = e.alumnos.map((a) => fila(a, e.comprobaciones));
-  document.body.classList.remove("atrasada");
   decir(); // before colocar: the status line is part of what must fit
   colocar();
   decir();
-  const otra = donde && filas.find((tr) => tr.firstChild.textContent === donde.alumno);
-  const celda = otra && [...otra.children].find((td) => td.dataset.id === donde.id);
-  if (celda) celda.focus({ preventScroll: true });
-  else detallar($("bloques").querySelector("td:hover"));
+}
+
+// dibujarClase draws the class lab's board, in the roster's order, building only the rows whose
+// student changed: with the same students, columns and window, each is swapped in its place and
+// the layout is searched again only when the swap no longer fits.
+function dibujarClase(e) {
+  e.comprobaciones = e.columnas.map((c) => c.id);
+  const para = JSON.stringify(e.columnas) + (e.instructor ? "|profesor" : "");
+  if (para !== hechasPara) {
+    filasDe.clear(); // other columns, or the instructor's buttons: every row again
+    hechasPara = para;
+    columnasDe = new Map(e.columnas.map((c) => [c.id, c]));
+    $("daga").hidden = !e.columnas.some((c) => c.autodeclarada);
+    $("limpiar").hidden = !e.instructor;
+  }
+  const cambiadas = [];
+  const siguen = new Set();
+  filas = e.alumnos.map((a) => {
+    siguen.add(a.nombre);
+    const f = firma(a, e.columnas);
+    const antes = filasDe.get(a.nombre);
+    if (antes && antes.firma === f) return antes.tr;
+    const tr = filaClase(a, e.columnas, e.instructor);
+    if (antes) cambiadas.push([antes.tr, tr]);
+    filasDe.set(a.nombre, { firma: f, tr });
+    return tr;
+  });
+  for (const n of filasDe.keys()) if (!siguen.has(n)) filasDe.delete(n);
+  clase = e;
+  if (!eleccion || eleccion.clave !== claveDeLaClase()) {
+    decir(); // before colocar: the status line is part of what must fit
+    colocar();
+    decir();
+    return;
+  }
+  for (const [vieja, nueva] of cambiadas) vieja.replaceWith(nueva);
+  decir();
+  const ancho = () => document.documentElement.scrollWidth <= innerWidth;
+  if (cambiadas.length > 0 && !(eleccion.desborda ? ancho() : cabe())) {
+    eleccion = null; // a wider row: the layout is searched again
+    colocar();
+    decir();
+  }
 }
 
 // atrasada: the panel did not give the class (motivo says how); what the page shows is the last
@@ -244,32 +403,53 @@ function atrasada(motivo) {
   decirEstado(motivo + de + "; reintento cada " + CADA / 1000 + " s");
 }
 
+function esLaClase(e) {
+  return e && Array.isArray(e.alumnos) && (modoClase ? e.modo === "clase" && Array.isArray(e.columnas) : Array.isArray(e.comprobaciones));
+}
+
 async function leer() {
+  const esta = ++leidas;
   let r;
   try {
     r = await fetch("/clase/estado", { cache: "no-store", signal: AbortSignal.timeout(ESPERA) });
   } catch (err) {
-    atrasada(err && err.name === "TimeoutError" ? "el panel no respondió en " + ESPERA / 1000 + " s" : "sin conexión con el panel");
+    atrasada(err && err.name === "TimeoutError" ? quien + " no respondió en " + ESPERA / 1000 + " s" : "sin conexión con " + quien);
     return;
   }
   if (!r.ok) {
-    atrasada("el panel respondió " + r.status + (r.statusText ? " " + r.statusText : ""));
+    atrasada(quien + " respondió " + r.status + (r.statusText ? " " + r.statusText : ""));
     r.body?.cancel();
     return;
   }
-  let e;
+  let cuerpo;
   try {
-    e = await r.json();
+    cuerpo = await r.text();
   } catch (err) {
-    atrasada(err instanceof SyntaxError ? "el panel respondió algo que no es la clase" : "sin conexión con el panel");
+    atrasada("sin conexión con " + quien);
     return;
   }
-  if (!e || !Array.isArray(e.alumnos) || !Array.isArray(e.comprobaciones)) {
-    atrasada("el panel respondió algo que no es la clase");
+  if (esta < dibujada) return; // a later read was drawn meanwhile
+  const t0 = performance.now();
+  let e;
+  try {
+    e = JSON.parse(cuerpo);
+  } catch (err) {
+    atrasada(quien + " respondió algo que no es la clase");
+    return;
+  }
+  if (!esLaClase(e)) {
+    atrasada(quien + " respondió algo que no es la clase");
     return;
   }
   ultimoBien = new Date();
+  dibujada = esta;
   dibujar(e);
+  // Only when a test asks for it (window.medirDibujo, an array): the main thread's time for this
+  // read, from parsing its JSON to the layout of what changed (the paint comes after).
+  if (Array.isArray(window.medirDibujo)) {
+    void document.documentElement.offsetHeight;
+    window.medirDibujo.push(performance.now() - t0);
+  }
 }
 
 async function actualizar() {
@@ -282,21 +462,171 @@ async function actualizar() {
 function detallar(td) {
   const barra = $("detalle");
   if (!td || !td.dataset.id) {
-    barra.hidden = true;
+    if (!barra.hidden) barra.hidden = true; // unchanged, not set again: nothing to restyle or repaint
     return;
   }
   const nombre = td.parentElement.firstChild.textContent;
   const nota = td.querySelector("small").textContent;
   barra.textContent = nombre + " · " + td.firstChild.nodeValue + " " + nota +
-    " · calificado a las " + td.parentElement.lastChild.dataset.hora;
+    " · calificado a las " + td.parentElement.querySelector("td.ultima").dataset.hora;
   barra.hidden = false;
 }
+
+// rutaDe is a student's path on the class lab; null for a name a URL cannot carry as a segment
+// (a browser takes «.» and «..» as the folder itself and the one above, even escaped).
+function rutaDe(nombre) {
+  if (nombre === "." || nombre === "..") return null;
+  return "/clase/alumnos/" + encodeURIComponent(nombre);
+}
+
+// avisar says, at the top, how the instructor's last action went.
+function avisar(texto) {
+  const aviso = $("aviso");
+  aviso.textContent = texto;
+  aviso.hidden = texto === "";
+}
+
+// borrar sends one of the instructor's DELETEs, with the session cookie, from this page (the lab
+// refuses it from another site); the board is read again at once.
+async function borrar(ruta, hecho) {
+  if (!ruta) {
+    avisar("ese nombre no cabe en una dirección: quítalo con «laboratorio clase»");
+    return false;
+  }
+  let r;
+  try {
+    r = await fetch(ruta, { method: "DELETE", credentials: "same-origin", cache: "no-store", signal: AbortSignal.timeout(ESPERA) });
+  } catch (err) {
+    avisar("sin conexión con " + quien + ": no se borró nada");
+    return false;
+  }
+  if (!r.ok) {
+    let linea = "";
+    try {
+      linea = (await r.text()).trim().split("\n")[0];
+    } catch (err) {}
+    avisar(linea || quien + " respondió " + r.status + ": no se borró nada");
+    return false;
+  }
+  avisar(hecho);
+  leer();
+  return true;
+}
+
+// confirmar asks before an action that cannot be undone.
+let alConfirmar = null;
+function confirmar(pregunta, si, accion) {
+  $("confirmar-texto").textContent = pregunta;
+  $("confirmar-si").textContent = si;
+  alConfirmar = accion;
+  $("confirmar").showModal();
+}
+$("confirmar-si").addEventListener("click", () => {
+  const accion = alConfirmar;
+  alConfirmar = null;
+  $("confirmar").close();
+  if (accion) accion();
+});
+$("confirmar-no").addEventListener("click", () => $("confirmar").close());
+$("confirmar").addEventListener("close", () => {
+  alConfirmar = null;
+});
+
+function fechaYHora(t) {
+  if (!t) return "";
+  const d = new Date(t);
+  return d.toLocaleDateString("es", { day: "numeric", month: "short" }) + ", " + hora(t);
+}
+
+// abrirHistorial shows a student's gradings, the newest first: when, each check, and the report
+// the student was shown.
+async function abrirHistorial(nombre) {
+  const d = $("historial");
+  d.dataset.alumno = nombre;
+  $("historial-titulo").textContent = nombre;
+  $("historial-lista").replaceChildren();
+  $("historial-estado").textContent = "cargando…";
+  $("borrar-historial").hidden = !(clase && clase.instructor);
+  if (!d.open) d.showModal();
+  const ruta = rutaDe(nombre);
+  let r, h;
+  try {
+    if (!ruta) throw new TypeError("sin ruta");
+    r = await fetch(ruta + "/calificaciones", { cache: "no-store", signal: AbortSignal.timeout(ESPERA) });
+    h = r.ok ? await r.json() : null;
+    if (!r.ok) {
+      const linea = (await r.text()).trim().split("\n")[0];
+      if (d.dataset.alumno === nombre) $("historial-estado").textContent = linea || quien + " respondió " + r.status;
+      return;
+    }
+  } catch (err) {
+    if (d.dataset.alumno === nombre) $("historial-estado").textContent = ruta ? "sin conexión con " + quien : "ese nombre no cabe en una dirección";
+    return;
+  }
+  if (d.dataset.alumno !== nombre || !h || !Array.isArray(h.calificaciones)) return; // another was opened meanwhile
+  const n = h.calificaciones.length;
+  $("historial-estado").textContent = n === 0 ? "todavía no tiene calificaciones" :
+    n + (n === 1 ? " calificación" : " calificaciones, la más reciente primero");
+  const autodeclaradas = new Set(clase ? clase.columnas.filter((c) => c.autodeclarada).map((c) => c.id) : []);
+  const items = h.calificaciones.map((c, i) => {
+    const li = document.createElement("li");
+    const cuando = document.createElement("p");
+    cuando.className = "cuando";
+    cuando.textContent = fechaYHora(c.fin);
+    const marcas = document.createElement("p");
+    marcas.className = "marcas";
+    for (const v of c.comprobaciones || []) {
+      const m = MARCAS[v.estado];
+      if (!m) continue;
+      const s = document.createElement("span");
+      s.className = m.tipo;
+      s.dataset.id = v.id;
+      s.textContent = m.marca + " " + v.id + (v.autodeclarada || autodeclaradas.has(v.id) ? "†" : "");
+      s.title = v.id + ": " + m.nota;
+      marcas.append(s, " ");
+    }
+    const informe = document.createElement("details");
+    informe.open = i === 0;
+    const resumen = document.createElement("summary");
+    resumen.textContent = "informe";
+    const pre = document.createElement("pre");
+    pre.textContent = c.informe || "(sin informe)";
+    informe.append(resumen, pre);
+    li.append(cuando, marcas, informe);
+    return li;
+  });
+  $("historial-lista").replaceChildren(...items);
+}
+
+$("cerrar-historial").addEventListener("click", () => $("historial").close());
+$("borrar-historial").addEventListener("click", () => {
+  const nombre = $("historial").dataset.alumno;
+  confirmar("¿Borrar las calificaciones de «" + nombre + "»? Su fila vuelve a «pendiente».", "sí, borrarlas", async () => {
+    if (await borrar(rutaDe(nombre) && rutaDe(nombre) + "/calificaciones", "se borraron las calificaciones de «" + nombre + "»")) {
+      abrirHistorial(nombre);
+    }
+  });
+});
+$("limpiar").addEventListener("click", () => {
+  confirmar("¿Limpiar la pizarra? Se borran las calificaciones de todos; la lista de la clase se queda.", "sí, limpiarla",
+    () => borrar("/clase/calificaciones", "pizarra limpia"));
+});
 
 const bloques = $("bloques");
 bloques.addEventListener("mouseover", (ev) => detallar(ev.target.closest("td")));
 bloques.addEventListener("mouseleave", () => detallar(document.activeElement.closest && document.activeElement.closest("td")));
 bloques.addEventListener("focusin", (ev) => detallar(ev.target.closest("td")));
 bloques.addEventListener("focusout", () => detallar(null));
+bloques.addEventListener("click", (ev) => {
+  const boton = ev.target.closest("button[data-accion]");
+  if (!boton) return;
+  const nombre = boton.closest("tr").firstChild.textContent;
+  if (boton.dataset.accion === "historial") abrirHistorial(nombre);
+  else if (boton.dataset.accion === "quitar") {
+    confirmar("¿Quitar a «" + nombre + "» de la clase? Se van su fila, su credencial y sus calificaciones.", "sí, quitarlo",
+      () => borrar(rutaDe(nombre), "se quitó a «" + nombre + "»"));
+  }
+});
 addEventListener("resize", () => {
   if (clase) {
     colocar();
