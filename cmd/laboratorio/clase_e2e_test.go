@@ -805,7 +805,14 @@ type panelEnMarcha struct {
 // waits for its start-up line.
 func arrancarPanel(ctx context.Context, t *testing.T, bin, carpeta string, extra []string, args ...string) *panelEnMarcha {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"panel"}, args...)...)
+	return arrancarPrograma(ctx, t, bin, carpeta, extra, "panel en http://", append([]string{"panel"}, args...)...)
+}
+
+// arrancarPrograma starts bin with args in carpeta, with an environment without tokens but extra,
+// and waits for a line that starts with listo.
+func arrancarPrograma(ctx context.Context, t *testing.T, bin, carpeta string, extra []string, listo string, args ...string) *panelEnMarcha {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = carpeta
 	for _, v := range os.Environ() {
 		if !strings.HasPrefix(v, "CURSOHTTP_TOKEN") {
@@ -841,8 +848,8 @@ func arrancarPanel(ctx context.Context, t *testing.T, bin, carpeta string, extra
 			cmd.Wait()
 		}
 	})
-	if err := p.esperar(ctx, func(l []string) bool { return contar(l, "panel en http://") > 0 }); err != nil {
-		t.Fatalf("el panel no arrancó: %v\n%s", err, p.todo())
+	if err := p.esperar(ctx, func(l []string) bool { return contar(l, listo) > 0 }); err != nil {
+		t.Fatalf("%s no arrancó: %v\n%s", filepath.Base(bin), err, p.todo())
 	}
 	return p
 }

@@ -85,7 +85,7 @@ Se detiene con Ctrl+C: deja terminar las peticiones en curso.
 	o.Banderas(raiz.Flags(), curso.PuertoLaboratorio)
 	o.BanderasDeTraza(raiz.Flags())
 	version = variantes.Declarar(raiz.Flags(), variantes.Laboratorio)
-	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f), nuevoLab(f), nuevoPanel(f), nuevoEsperar(f))
+	raiz.AddCommand(nuevaMentira(f), nuevoHostil(f), nuevoLab(f), nuevoPanel(f), nuevoEsperar(f), nuevaClaseCmd(f))
 	cli.Preparar(raiz)
 	return raiz
 }

@@ -130,7 +130,7 @@ func nuevaRaiz(f *entorno.Fabrica) *cobra.Command {
 	banderas(sub.Flags())
 	raiz.AddCommand(sub)
 	agregarOrdenes(raiz, f)
-	raiz.AddCommand(ordenBorrarDatos())
+	raiz.AddCommand(ordenBorrarDatos(), ordenClase(f))
 	raiz.AddCommand(openapi.NuevoCmd(f.Out), explicar.NuevoCmd(f.Out))
 	cli.Preparar(raiz)
 	return raiz

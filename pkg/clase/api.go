@@ -17,14 +17,8 @@ import (
 
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/panel"
 	"cursohttp/pkg/token"
-)
-
-// Routes of the instructor, with the lab's token (Authorization: Bearer) or the page's session.
-const (
-	RutaLista        = "/clase/lista"                     // POST: names, one a line → 201 []matricula.Credencial
-	RutaCredencial   = "/clase/lista/{nombre}/credencial" // POST renews one; DELETE revokes it
-	RutaCredenciales = "/clase/credenciales"              // POST: every credential anew
 )
 
 // topePedido bounds what a grader or the instructor sends in one request.
@@ -36,10 +30,10 @@ func (c *Clase) Rutas(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+examen.RutaEmpieza, c.aviso)
 	mux.HandleFunc("POST "+examen.RutaTermina, c.aviso)
 	mux.HandleFunc("POST "+examen.RutaVeredicto, c.veredicto)
-	mux.HandleFunc("POST "+RutaLista, c.agregar)
-	mux.HandleFunc("POST "+RutaCredencial, c.renovar)
-	mux.HandleFunc("DELETE "+RutaCredencial, c.revocar)
-	mux.HandleFunc("POST "+RutaCredenciales, c.rotar)
+	mux.HandleFunc("POST "+panel.RutaLista, c.agregar)
+	mux.HandleFunc("POST "+panel.RutaCredencial, c.renovar)
+	mux.HandleFunc("DELETE "+panel.RutaCredencial, c.revocar)
+	mux.HandleFunc("POST "+panel.RutaCredenciales, c.rotar)
 	mux.HandleFunc("GET "+token.RutaEnlace, c.entrar)
 }
 
@@ -101,7 +95,11 @@ func (c *Clase) nuevaCorrida(w http.ResponseWriter, r *http.Request) {
 	if p.Semilla != nil {
 		semilla = *p.Semilla
 	}
-	ec := examen.NuevaCorrida(semilla, nil, c.o.Limite)
+	var escenarios []examen.Escenario
+	if c.o.Escenarios != nil {
+		escenarios = c.o.Escenarios(semilla)
+	}
+	ec := examen.NuevaCorrida(semilla, escenarios, c.o.Limite)
 	ec.TopeIntentos = IntentosPorAlta
 	ahora := c.o.Ahora()
 	cr := &corrida{Corrida: ec, id: uuid.NewString(), alumno: alumno, equipo: Equipo(alumno),
@@ -115,6 +113,7 @@ func (c *Clase) nuevaCorrida(w http.ResponseWriter, r *http.Request) {
 	}
 	c.porSecreto[ec.Secreto()], c.porID[cr.id], c.porAlumno[alumno] = cr, cr, cr
 	c.mu.Unlock()
+	c.o.Log.Info().Str("alumno", alumno).Uint64("semilla", semilla).Msg("clase: " + alumno + " empieza una calificación")
 	escribirJSON(w, http.StatusCreated, examen.CorridaDeClase{ID: cr.id, Pasarela: c.urlPasarela(r), Semilla: semilla,
 		LimiteMS: c.o.Limite.Milliseconds(), Grupos: ec.Encargos()})
 }
@@ -204,6 +203,14 @@ func (c *Clase) aviso(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in := g[a.Grupo][a.Vez]
+	// Reports and the judgement take turns: nothing the student's machine says changes a run
+	// being judged.
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	if cr.juzgada {
+		linea(w, http.StatusConflict, "esa calificación ya se está juzgando")
+		return
+	}
 	empieza := strings.HasSuffix(r.URL.Path, "/empieza")
 	if empieza {
 		in.Empezar()

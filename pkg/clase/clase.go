@@ -33,6 +33,7 @@ import (
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 // Opciones are a class lab's inputs.
@@ -54,6 +55,9 @@ type Opciones struct {
 	// Limite bounds each run of a client; 0 is examen.LimitePorOmision.
 	Limite time.Duration
 	Log    zerolog.Logger
+	// Escenarios, when not nil, draws each run's scenarios instead of examen.Escenarios (tests run
+	// a few).
+	Escenarios func(semilla uint64) []examen.Escenario
 	// Ahora is time.Now, or a test's clock (how long runs live).
 	Ahora func() time.Time
 }
@@ -62,9 +66,9 @@ type Opciones struct {
 const (
 	// IntentosPorAlta: attempts written down per intent; past them the gateway answers 429 and
 	// only counts them (a client that floods still fails se-rinde and espera-con-jitter).
-	IntentosPorAlta = 200
+	IntentosPorAlta = topes.IntentosPorAlta
 	// VidaCorrida: a run nobody reported on for this long is forgotten, unjudged.
-	VidaCorrida = 10 * time.Minute
+	VidaCorrida = topes.VidaCorrida
 	// Holgura: a run of the client reported as ended this long after its limit counts as stopped.
 	Holgura = 5 * time.Second
 )
@@ -211,4 +215,13 @@ func (c *Clase) antes(ec *examen.Corrida, r *http.Request) {
 		return
 	}
 	v[0] += revisor.SeparadorClase + cr.equipo
+}
+
+// Sitio is the class lab's site: the graders' and the instructor's routes, and the board
+// (tablero) for everything else.
+func (c *Clase) Sitio(tablero http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	c.Rutas(mux)
+	mux.Handle("/", tablero)
+	return mux
 }

@@ -3,6 +3,7 @@ package examen
 import (
 	"bytes"
 	"context"
+	"cursohttp/pkg/reintento"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -144,14 +145,14 @@ func correrUnaEnClase(ctx context.Context, o OpcionesClase, lanzar Lanzador) (*V
 	}
 	Ejecutar(ctx, cr.Grupos, o.Paralelo, time.Duration(cr.LimiteMS)*time.Millisecond, cr.Pasarela, lanzar, Avisos{
 		Empieza: func(g, v int) error {
-			err := pedirAClase(ctx, o, http.MethodPost, base, AvisoDeAlta{Grupo: g, Vez: v}, nil)
+			err := avisarAClase(ctx, o, base, AvisoDeAlta{Grupo: g, Vez: v})
 			if err != nil {
 				fallo(err)
 			}
 			return err
 		},
 		Termina: func(g, v int, r Resultado) {
-			if err := pedirAClase(context.WithoutCancel(ctx), o, http.MethodPost, termina, AvisoDeAlta{Grupo: g, Vez: v, Resultado: &r}, nil); err != nil {
+			if err := avisarAClase(context.WithoutCancel(ctx), o, termina, AvisoDeAlta{Grupo: g, Vez: v, Resultado: &r}); err != nil {
 				fallo(err)
 			}
 		},
@@ -168,6 +169,28 @@ func correrUnaEnClase(ctx context.Context, o OpcionesClase, lanzar Lanzador) (*V
 		return nil, err
 	}
 	return &v, nil
+}
+
+// EsperaReconexion is how long a report waits for a class lab that stopped answering (a restart)
+// before the grading gives up: a lab that comes back says whether it still has the run.
+const EsperaReconexion = 30 * time.Second
+
+// avisarAClase sends a report, again while the lab does not answer (it may be restarting), for
+// EsperaReconexion at most.
+func avisarAClase(ctx context.Context, o OpcionesClase, ruta string, a AvisoDeAlta) error {
+	limite := time.Now().Add(EsperaReconexion)
+	espera := 100 * time.Millisecond
+	for {
+		err := pedirAClase(ctx, o, http.MethodPost, ruta, a, nil)
+		var ec *ErrorClase
+		if err == nil || !errors.As(err, &ec) || ec.Codigo != 0 || time.Now().After(limite) {
+			return err
+		}
+		if reintento.Dormir(ctx, espera) != nil {
+			return err
+		}
+		espera = min(2*espera, 2*time.Second)
+	}
 }
 
 // pedirAClase sends one request to the class lab with the student's credential; a 2xx's JSON goes

@@ -10,6 +10,7 @@ package matricula
 
 import (
 	"context"
+	"cursohttp/pkg/topes"
 	"errors"
 	"time"
 )
@@ -51,14 +52,14 @@ type Calificacion struct {
 
 // Bounds of what a class can make the store hold (pkg/topes has them too, with their reasons).
 const (
-	TopeAlumnos     = 500      // rows of a roster
-	TopeNombre      = 60       // characters of a name
-	TopeHistorial   = 50       // gradings kept per student: an older one goes when a new one comes
-	TopeInforme     = 16 << 10 // bytes of one grading's report
-	TopeVeredictos  = 16       // checks of one grading
-	TopeIDVeredicto = 64       // bytes of a check's id, and of its state
+	TopeAlumnos     = topes.Alumnos        // rows of a roster
+	TopeNombre      = topes.NombreAlumno   // characters of a name
+	TopeHistorial   = topes.HistorialClase // gradings kept per student: an older one goes when a new one comes
+	TopeInforme     = topes.InformeClase   // bytes of one grading's report
+	TopeVeredictos  = topes.Comprobaciones // checks of one grading
+	TopeIDVeredicto = topes.IDCalificacion // bytes of a check's id, and of its state
 	// TopeIDCalificacion bounds a grading's id (the run's id), which the store keeps and indexes.
-	TopeIDCalificacion = 64
+	TopeIDCalificacion = topes.IDCalificacion
 )
 
 // Errors a caller tells apart.

@@ -75,6 +75,13 @@ const (
 	SalidaCliente  = 4 << 10          // bytes of a graded client's output kept; the rest is read and dropped
 	LimiteCliente  = 30 * time.Second // one run of a graded client (--limite)
 	IntentosMaximo = 10               // attempts of one intent before a client counts as not giving up
+
+	// Classroom mode (pkg/clase, pkg/matricula): the roster and names are Alumnos and NombreAlumno.
+	IntentosPorAlta = 200              // attempts written down per intent of a class grading
+	VidaCorrida     = 10 * time.Minute // a class grading nobody reports on is forgotten, unjudged
+	HistorialClase  = 50               // gradings kept per student
+	InformeClase    = 16 << 10         // bytes of one grading's report kept
+	IDCalificacion  = 64               // bytes of a grading's id, of a check's id and of its state
 )
 
 // Unidad is how a limit's value reads.
@@ -181,5 +188,10 @@ func Tabla() []Tope {
 		{"salida-cliente", SalidaCliente, Bytes, "lo que se guarda de la salida de un cliente calificado"},
 		{"limite-cliente", t(LimiteCliente), Tiempo, "cada corrida de un cliente calificado (--limite)"},
 		{"intentos-maximo", IntentosMaximo, Cantidad, "los intentos de un alta antes de contar como que no se rinde"},
+		{"intentos-por-alta", IntentosPorAlta, Cantidad, "los intentos que se anotan de cada alta de una calificación en clase"},
+		{"vida-corrida", t(VidaCorrida), Tiempo, "una calificación en clase de la que nadie dice nada"},
+		{"historial-clase", HistorialClase, Cantidad, "las calificaciones que se guardan de cada alumno"},
+		{"informe-clase", InformeClase, Bytes, "el informe que se guarda de cada calificación"},
+		{"id-calificacion", IDCalificacion, Bytes, "el id de una calificación, y el id y el estado de cada comprobación"},
 	}
 }

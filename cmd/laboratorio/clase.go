@@ -1,0 +1,302 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"cursohttp/pkg/cli"
+	"cursohttp/pkg/curso"
+	"cursohttp/pkg/panel"
+	"cursohttp/pkg/token"
+)
+
+// nuevaClaseCmd is «laboratorio clase»: classroom mode (issue 31).
+func nuevaClaseCmd(f flujos) *cobra.Command {
+	var dir, url_ string
+	grupo := &cobra.Command{
+		Use:   "clase",
+		Short: "el modo clase: un laboratorio para toda la clase, que califica a cada alumno y lo anota en la pizarra",
+		Long: `El modo clase: el profesor arranca un laboratorio para toda la clase («laboratorio clase
+iniciar --lista alumnos.txt»), con su pasarela (18082), sus revisores y su pizarra (18084), a la
+escucha de la red de la clase (--direccion 0.0.0.0). Cada alumno de la lista (un nombre por
+línea) recibe una credencial personal, que este programa dice una vez y guarda en
+lab/clase/credenciales.txt (modo 0600) para repartirla. El alumno califica su cliente con
+
+  revisor comprobar cliente --clase http://IP-DEL-PROFESOR:18084 --credencial SU-CREDENCIAL -- ORDEN…
+
+y su cliente no cambia: el mismo contrato (PASARELA_URL, «Authorization: Bearer escritura-a»).
+El laboratorio de la clase hace la calificación, su pasarela aplica las fallas y él juzga con lo
+que vieron su pasarela y su revisor; la pizarra (/clase) solo muestra lo que él juzgó. Ninguna
+ruta acepta un veredicto de fuera; lo único que informa la máquina del alumno es el código de
+salida de su cliente, y la pizarra lo marca así. Cada alumno es un equipo propio en el revisor
+de la clase: no ve, no cambia ni estorba los servicios, llaves o calificaciones de otro.
+
+La lista, las credenciales y cada calificación se guardan en lab/clase/clase.db (SQLite), o en
+PostgreSQL con --datos postgres://…, y sobreviven a un kill -9 y a un reinicio de la base. Lo que
+cambia la clase (la lista, una credencial, la pizarra) pide el token del laboratorio de la clase,
+que «iniciar» guarda en lab/clase/token (0600) y que las demás órdenes leen de ahí.`,
+		Example: `  laboratorio clase iniciar --lista alumnos.txt --direccion 0.0.0.0
+  laboratorio clase iniciar --lista alumnos.txt --datos postgres://clase@127.0.0.1/clase
+  laboratorio clase agregar "Eva Pérez"
+  laboratorio clase revocar "Eva Pérez"     (su credencial deja de valer)
+  laboratorio clase renovar "Eva Pérez"     (una nueva para ella)
+  laboratorio clase rotar                   (una nueva para todos)
+  laboratorio clase quitar "Eva Pérez"      (su fila y sus calificaciones)
+  laboratorio clase limpiar                 (la pizarra, sin tocar la lista)
+  laboratorio clase enlace                  (abre la pizarra como profesor: quitar, limpiar)`,
+	}
+	grupo.PersistentFlags().StringVar(&dir, "dir", filepath.Join("lab", "clase"), "la carpeta de la clase: su token, la lista de credenciales y, sin --datos postgres://, su base")
+	grupo.PersistentFlags().StringVar(&url_, "clase", "http://"+curso.Host+":"+strconv.Itoa(curso.PuertoPanel), "la URL de la pizarra del laboratorio de la clase (para las órdenes que le hablan)")
+	grupo.AddCommand(nuevaClaseIniciar(f, &dir))
+	pedir := func(metodo, ruta string, cuerpo []byte) (*http.Response, error) {
+		tok, err := token.LeerArchivo(filepath.Join(dir, panel.ArchivoTokenClase))
+		if err != nil {
+			return nil, fmt.Errorf("no encuentro el token de la clase en %s: ¿arrancaste «laboratorio clase iniciar» con ese --dir? (%v)", dir, err)
+		}
+		ctx, cancelar := context.WithTimeout(context.Background(), 30*time.Second)
+		req, err := http.NewRequestWithContext(ctx, metodo, strings.TrimRight(url_, "/")+ruta, bytes.NewReader(cuerpo))
+		if err != nil {
+			cancelar()
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			cancelar()
+			return nil, fmt.Errorf("no llego al laboratorio de la clase en %s: %v", url_, err)
+		}
+		resp.Body = cuerpoYCancelar{resp.Body, cancelar}
+		if resp.StatusCode/100 != 2 {
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
+			return nil, fmt.Errorf("la clase respondió %d: %s", resp.StatusCode, strings.TrimSpace(string(b)))
+		}
+		return resp, nil
+	}
+	credenciales := func(cmd *cobra.Command, resp *http.Response, reescribir bool) error {
+		defer resp.Body.Close()
+		var l []credencial
+		if err := json.NewDecoder(resp.Body).Decode(&l); err != nil {
+			return err
+		}
+		return apuntarCredenciales(f.out, dir, l, reescribir)
+	}
+	conNombre := func(uso, corto string, hacer func(cmd *cobra.Command, nombre string) error) *cobra.Command {
+		return &cobra.Command{Use: uso + " NOMBRE", Short: corto, Args: unNombre,
+			RunE: func(cmd *cobra.Command, args []string) error { return hacer(cmd, args[0]) }}
+	}
+	ruta := func(formato, nombre string) string {
+		return strings.Replace(formato, "{nombre}", url.PathEscape(nombre), 1)
+	}
+	var lista string
+	agregar := &cobra.Command{
+		Use:   "agregar [NOMBRE…]",
+		Short: "añade alumnos a la lista (o los de --lista) y dice su credencial, una vez",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			nombres := strings.Join(args, "\n")
+			if lista != "" {
+				b, err := os.ReadFile(lista)
+				if err != nil {
+					return cli.UsoMal("%s: no puedo leer la lista: %v", cmd.CommandPath(), err)
+				}
+				nombres += "\n" + string(b)
+			}
+			if strings.TrimSpace(nombres) == "" {
+				return cli.UsoMal("%s: ¿a quién? laboratorio clase agregar NOMBRE… (o --lista ARCHIVO)", cmd.CommandPath())
+			}
+			resp, err := pedir(http.MethodPost, panel.RutaLista, []byte(nombres))
+			if err != nil {
+				return err
+			}
+			return credenciales(cmd, resp, false)
+		},
+	}
+	agregar.Flags().StringVar(&lista, "lista", "", "un archivo con un nombre por línea")
+	grupo.AddCommand(agregar,
+		conNombre("revocar", "la credencial de ese alumno deja de valer (hasta «renovar»)", func(cmd *cobra.Command, n string) error {
+			resp, err := pedir(http.MethodDelete, ruta(panel.RutaCredencial, n), nil)
+			if err == nil {
+				resp.Body.Close()
+				fmt.Fprintf(f.out, "la credencial de %s ya no vale\n", n)
+			}
+			return err
+		}),
+		conNombre("renovar", "una credencial nueva para ese alumno (la vieja deja de valer)", func(cmd *cobra.Command, n string) error {
+			resp, err := pedir(http.MethodPost, ruta(panel.RutaCredencial, n), nil)
+			if err != nil {
+				return err
+			}
+			return credenciales(cmd, resp, false)
+		}),
+		conNombre("quitar", "quita a ese alumno de la lista y de la pizarra, con sus calificaciones", func(cmd *cobra.Command, n string) error {
+			resp, err := pedir(http.MethodDelete, ruta(panel.RutaAlumnoClase, n), nil)
+			if err == nil {
+				resp.Body.Close()
+				fmt.Fprintf(f.out, "%s ya no está en la clase\n", n)
+			}
+			return err
+		}),
+		&cobra.Command{Use: "rotar", Short: "una credencial nueva para cada alumno a la vez (las viejas dejan de valer)", Args: cli.SinArgumentos,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				resp, err := pedir(http.MethodPost, panel.RutaCredenciales, nil)
+				if err != nil {
+					return err
+				}
+				return credenciales(cmd, resp, true)
+			}},
+		&cobra.Command{Use: "limpiar [NOMBRE]", Short: "borra las calificaciones de la pizarra (de todos, o de un alumno); la lista queda", Args: cli.HastaArgumentos(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				r := panel.RutaCalificaciones
+				if len(args) == 1 {
+					r = ruta(panel.RutaHistorial, args[0])
+				}
+				resp, err := pedir(http.MethodDelete, r, nil)
+				if err == nil {
+					resp.Body.Close()
+					fmt.Fprintln(f.out, "pizarra limpia")
+				}
+				return err
+			}},
+		&cobra.Command{Use: "enlace", Short: "un enlace de una vez para abrir la pizarra como profesor (quitar filas, limpiar)", Args: cli.SinArgumentos,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				tok, err := token.LeerArchivo(filepath.Join(dir, panel.ArchivoTokenClase))
+				if err != nil {
+					return fmt.Errorf("no encuentro el token de la clase en %s: %v", dir, err)
+				}
+				fmt.Fprintln(f.out, token.Enlace(url_, tok, time.Now()))
+				return nil
+			}},
+	)
+	return grupo
+}
+
+// credencial is one of the class lab's answers with credentials (pkg/matricula's Credencial;
+// laboratorio links no store).
+type credencial struct {
+	Alumno  string `json:"alumno"`
+	Secreto string `json:"credencial"`
+}
+
+type cuerpoYCancelar struct {
+	io.ReadCloser
+	cancelar func()
+}
+
+func (c cuerpoYCancelar) Close() error { c.cancelar(); return c.ReadCloser.Close() }
+
+// apuntarCredenciales prints credentials made now, once, and writes them to the instructor's
+// 0600 list (rewritten by a rotation, appended to otherwise).
+func apuntarCredenciales(out io.Writer, dir string, l []credencial, reescribir bool) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	modo := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if reescribir {
+		modo = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	}
+	ruta := filepath.Join(dir, panel.ArchivoCredenciales)
+	a, err := os.OpenFile(ruta, modo, 0o600)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	for _, c := range l {
+		linea := c.Alumno + "\t" + c.Secreto + "\n"
+		fmt.Fprint(out, linea)
+		if _, err := io.WriteString(a, linea); err != nil {
+			return err
+		}
+	}
+	if len(l) > 0 {
+		fmt.Fprintf(out, "(%d credenciales, también en %s, que solo tú puedes leer)\n", len(l), ruta)
+	}
+	return a.Close()
+}
+
+func nuevaClaseIniciar(f flujos, dir *string) *cobra.Command {
+	var bin string
+	cmd := &cobra.Command{
+		Use:   "iniciar [opciones de revisor clase]",
+		Short: "arranca el laboratorio de la clase: su pasarela (18082), sus revisores y su pizarra (18084)",
+		Long: `Arranca el laboratorio de la clase y queda en primer plano (Ctrl+C lo detiene): corre
+«revisor clase» (el programa que guarda datos y sirve revisores) con las mismas opciones, y
+--dir. «revisor clase --help» las dice todas: --lista (los nombres, uno por línea; añade los que
+falten y dice su credencial una vez), --datos (SQLite o postgres://…), --direccion 0.0.0.0 (la
+red de la clase), --puerto (la pizarra, 18084), --puerto-pasarela (18082), --revisores.`,
+		Example: `  laboratorio clase iniciar --lista alumnos.txt --direccion 0.0.0.0
+  laboratorio clase iniciar --lista alumnos.txt --datos postgres://clase@127.0.0.1/clase --revisores 2`,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, a := range args {
+				if a == "-h" || a == "--help" {
+					return cmd.Help()
+				}
+			}
+			carpeta := bin
+			if carpeta == "" {
+				var err error
+				if carpeta, err = carpetaPropia(); err != nil {
+					return err
+				}
+			}
+			revisor := filepath.Join(carpeta, "revisor")
+			if runtime.GOOS == "windows" {
+				revisor += ".exe"
+			}
+			c := exec.Command(revisor, append([]string{"clase", "--dir", *dir}, args...)...)
+			c.Stdin, c.Stdout, c.Stderr = os.Stdin, f.out, f.err
+			if err := c.Start(); err != nil {
+				return fmt.Errorf("no arranca %s: %v (el laboratorio de la clase lo sirve el revisor: ¿está junto a laboratorio?)", revisor, err)
+			}
+			// Ctrl+C reaches both; a SIGTERM to this one is passed on as an interrupt.
+			hecho := make(chan struct{})
+			go func() {
+				select {
+				case <-cmd.Context().Done():
+					interrumpir(c.Process)
+				case <-hecho:
+				}
+			}()
+			err := c.Wait()
+			close(hecho)
+			var salida *exec.ExitError
+			if errors.As(err, &salida) {
+				return cli.Salir(salida.ExitCode())
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&bin, "bin", "", "la carpeta de los programas (si no se dice: la de este programa)")
+	return cmd
+}
+
+// interrumpir asks the class lab to stop as Ctrl+C would; where a process cannot be interrupted
+// (Windows), it is killed.
+func interrumpir(p *os.Process) {
+	if p.Signal(os.Interrupt) != nil {
+		p.Kill() //nolint:errcheck // already gone
+	}
+}
+
+// unNombre asks for exactly one student's name.
+func unNombre(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return cli.UsoMal("%s: ¿de quién? %s NOMBRE (entre comillas si lleva espacios)", c.CommandPath(), c.CommandPath())
+	}
+	return cli.HastaArgumentos(1)(c, args)
+}

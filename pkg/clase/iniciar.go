@@ -1,0 +1,189 @@
+package clase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/bitacora"
+	"cursohttp/pkg/curso"
+	"cursohttp/pkg/datos"
+	"cursohttp/pkg/examen"
+	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/panel"
+	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/token"
+)
+
+// OpcionesIniciar are «revisor clase»'s (and so «laboratorio clase iniciar»'s) inputs.
+type OpcionesIniciar struct {
+	Dir            string            // the class's folder
+	Servidor       servidor.Opciones // the board's address and port, the log, the token, the caps
+	Nombres        []string          // names to add to the roster, when not there yet
+	Datos          string            // SQLite file or postgres:// URL; "" is Dir/clase.db
+	Pasarela       string            // the gateway's URL as students reach it; "" derives it
+	PuertoPasarela int
+	Revisores      int
+	Limite         time.Duration
+	Out, Err       io.Writer
+}
+
+// Iniciar runs the class lab until ctx ends: its store and roster, its gateway, revisors and board.
+func Iniciar(ctx context.Context, o OpcionesIniciar) error {
+	so := o.Servidor
+	log := bitacora.NuevoLogger(o.Out, o.Err, so.LogJSON)
+	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
+		return err
+	}
+	// The instructor's token: given, else the folder's, else a new one kept there (0600).
+	tok, err := token.Buscar(so.Token, so.TokenArchivo, func(string) (string, bool) { return "", false })
+	if err != nil {
+		return err
+	}
+	rutaToken := filepath.Join(o.Dir, panel.ArchivoTokenClase)
+	if tok == "" {
+		tok, _ = token.LeerArchivo(rutaToken)
+	}
+	if tok == "" {
+		tok = token.Nuevo()
+	}
+	if err := os.WriteFile(rutaToken, []byte(tok+"\n"), 0o600); err != nil {
+		return err
+	}
+	donde := o.Datos
+	if donde == "" {
+		donde = filepath.Join(o.Dir, panel.ArchivoMatricula)
+	}
+	mat, err := matricula.Abrir(ctx, donde)
+	if err != nil {
+		return err
+	}
+	defer mat.Cerrar()
+	if err := agregarLista(ctx, mat, o); err != nil {
+		return err
+	}
+	var servicios almacen.Almacen
+	if datos.EsPostgres(donde) {
+		if servicios, err = datos.Abrir(ctx, donde, almacen.Opciones{}); err != nil {
+			return err
+		}
+		defer servicios.Cerrar()
+	}
+	op := so
+	op.Puerto = o.PuertoPasarela
+	lnP, err := servidor.Escuchar("la pasarela de la clase", op)
+	if err != nil {
+		return err
+	}
+	lnT, err := servidor.Escuchar("la pizarra de la clase", so)
+	if err != nil {
+		lnP.Close()
+		return err
+	}
+	cl, err := Nueva(Opciones{Matricula: mat, Servicios: servicios, Revisores: o.Revisores, Token: tok,
+		Pasarela: o.Pasarela, PuertoPasarela: lnP.Addr().(*net.TCPAddr).Port, Limite: o.Limite, Log: log})
+	if err != nil {
+		lnP.Close()
+		lnT.Close()
+		return err
+	}
+	defer cl.Cerrar()
+	var columnas []panel.Columna
+	for _, c := range examen.Checks {
+		columnas = append(columnas, panel.Columna{ID: c.ID, Premisa: c.Premisa, Autodeclarada: Autodeclarada(c.ID)})
+	}
+	tablero := panel.NuevoTablero(panel.OpcionesTablero{Almacen: mat, Columnas: columnas, Instructor: cl.Instructor})
+	donde1 := dondeAbrir(lnT.Addr().String())
+	log.Info().Msg("clase: pasarela en http://" + lnP.Addr().String() + " y pizarra en http://" + lnT.Addr().String() + "/clase")
+	log.Info().Msg("clase: los alumnos califican con «revisor comprobar cliente --clase http://" + donde1 + " --credencial SU-CREDENCIAL -- ORDEN…»")
+	log.Info().Msg("clase: para quitar filas o limpiar desde la pizarra, ábrela una vez con " +
+		token.Enlace("http://"+donde1, tok, time.Now()) + " (sirve una vez)")
+	errs := make(chan error, 2)
+	go func() { errs <- servidor.Servir(ctx, lnP, servidor.Nuevo(cl.Pasarela()), log) }()
+	go func() { errs <- servidor.Servir(ctx, lnT, servidor.Nuevo(cl.Sitio(tablero)), log) }()
+	var primero error
+	for range 2 {
+		if err := <-errs; err != nil && primero == nil && !errors.Is(err, context.Canceled) {
+			primero = err
+		}
+	}
+	return primero
+}
+
+// agregarLista adds the names not in the roster yet, and says their credentials once.
+func agregarLista(ctx context.Context, mat matricula.Almacen, o OpcionesIniciar) error {
+	if len(o.Nombres) == 0 {
+		return nil
+	}
+	ya, err := mat.Alumnos(ctx)
+	if err != nil {
+		return err
+	}
+	esta := map[string]bool{}
+	for _, a := range ya {
+		esta[a.Nombre] = true
+	}
+	var nuevos []string
+	for _, n := range o.Nombres {
+		if norm, err := matricula.Normalizar(n); err == nil && esta[norm] {
+			continue
+		}
+		nuevos = append(nuevos, n)
+	}
+	if len(nuevos) == 0 {
+		return nil
+	}
+	creds, err := mat.Agregar(ctx, nuevos)
+	if err != nil {
+		return err
+	}
+	return ApuntarCredenciales(o.Out, o.Dir, creds, false)
+}
+
+// ApuntarCredenciales prints credentials made now, once, and writes them to the instructor's
+// 0600 list (rewritten by a rotation, appended to otherwise).
+func ApuntarCredenciales(out io.Writer, dir string, l []matricula.Credencial, reescribir bool) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	modo := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if reescribir {
+		modo = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	}
+	ruta := filepath.Join(dir, panel.ArchivoCredenciales)
+	a, err := os.OpenFile(ruta, modo, 0o600)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	for _, c := range l {
+		linea := c.Alumno + "\t" + c.Secreto + "\n"
+		fmt.Fprint(out, linea)
+		if _, err := io.WriteString(a, linea); err != nil {
+			return err
+		}
+	}
+	if len(l) > 0 {
+		fmt.Fprintf(out, "(%d credenciales, también en %s, que solo tú puedes leer)\n", len(l), ruta)
+	}
+	return a.Close()
+}
+
+// dondeAbrir is where a browser on this machine opens a server listening on addr: 127.0.0.1 for
+// an unspecified address (0.0.0.0, [::]).
+func dondeAbrir(addr string) string {
+	host, puerto, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = curso.Host
+	}
+	return net.JoinHostPort(host, puerto)
+}
