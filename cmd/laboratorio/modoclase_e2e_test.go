@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -93,7 +94,8 @@ func TestClaseSobreviveKill9(t *testing.T) {
 	if codigo, out, errOut := alumnoCalifica(ctx, t, bin, url, creds["Ana"], "alta-segura"); codigo != 0 {
 		t.Fatalf("Ana con alta-segura: salió con %d\n%s\n%s", codigo, out, errOut)
 	}
-	// Eva starts; once the lab says so, it is killed and started again.
+	// Eva starts; once her client's attempts reach the class gateway (its lines follow the lab's
+	// «empieza»), the lab is killed and started again.
 	hecho := make(chan struct{})
 	var codigo int
 	var out, errOut string
@@ -101,15 +103,18 @@ func TestClaseSobreviveKill9(t *testing.T) {
 		defer close(hecho)
 		codigo, out, errOut = alumnoCalifica(ctx, t, bin, url, creds["Eva"], "alta-segura")
 	}()
-	if err := lab.esperar(ctx, func(l []string) bool { return contar(l, "clase: Eva empieza una calificación") > 0 }); err != nil {
-		t.Fatalf("Eva no empezó: %v\n%s", err, lab.todo())
+	if err := lab.esperar(ctx, func(l []string) bool {
+		i := slices.IndexFunc(l, func(x string) bool { return strings.HasPrefix(x, "clase: Eva empieza una calificación") })
+		return i >= 0 && contar(l[i:], "pasarela: ") > 3
+	}); err != nil {
+		t.Fatalf("los intentos de Eva no llegaron: %v\n%s", err, lab.todo())
 	}
 	lab.cmd.Process.Signal(syscall.SIGKILL)
 	lab.cmd.Wait()
 	arrancarPrograma(ctx, t, filepath.Join(bin, "revisor"), carpeta, nil, "clase: pasarela en http://", args...)
 	<-hecho
 	if codigo != 0 || !strings.Contains(errOut, "la calificación se cortó") {
-		t.Fatalf("Eva tras el kill -9: salió con %d; se esperaba 0 y el aviso del corte\n%s\n%s", codigo, out, errOut)
+		t.Fatalf("Eva tras el kill -9: salió con %d; se esperaba 0 y el aviso del corte\nstderr: %s\n%s", codigo, errOut, out)
 	}
 
 	mat, err := matricula.Abrir(ctx, filepath.Join(dir, "clase.db"))

@@ -233,6 +233,18 @@ func (c *Clase) aviso(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Clase) veredicto(w http.ResponseWriter, r *http.Request) {
+	alumno, ok := c.alumno(w, r)
+	if !ok {
+		return
+	}
+	// Asked again (its answer was lost on the way): the same verdict, judged once.
+	c.mu.Lock()
+	h := c.juzgadas[alumno]
+	c.mu.Unlock()
+	if h != nil && h.id == r.PathValue("id") {
+		escribirJSON(w, http.StatusOK, h.v)
+		return
+	}
 	cr, ok := c.suya(w, r)
 	if !ok {
 		return
@@ -306,7 +318,11 @@ func (c *Clase) veredicto(w http.ResponseWriter, r *http.Request) {
 	}
 	c.o.Log.Info().Str("alumno", cr.alumno).Int("pasaron", inf.Pasaron()).Int("juzgadas", inf.Juzgadas()).
 		Msg("clase: calificación de " + cr.alumno + " anotada")
-	escribirJSON(w, http.StatusOK, examen.VeredictoDeClase{Texto: texto.String(), JSON: js.Bytes(), Codigo: inf.Codigo()})
+	v := &examen.VeredictoDeClase{Texto: texto.String(), JSON: js.Bytes(), Codigo: inf.Codigo()}
+	c.mu.Lock()
+	c.juzgadas[cr.alumno] = &juzgada{id: cr.id, v: v}
+	c.mu.Unlock()
+	escribirJSON(w, http.StatusOK, v)
 }
 
 func (c *Clase) olvidar(cr *corrida) {

@@ -86,6 +86,13 @@ type Clase struct {
 	porSecreto map[string]*corrida // by the run's secret, which its intents' URLs carry
 	porID      map[string]*corrida
 	porAlumno  map[string]*corrida // the run in progress of each student: one at a time
+	juzgadas   map[string]*juzgada // each student's last verdict, given again to a repeated ask
+}
+
+// juzgada is a run's verdict as it was given.
+type juzgada struct {
+	id string
+	v  *examen.VeredictoDeClase
 }
 
 // corrida is one student's grading in progress.
@@ -123,7 +130,7 @@ func Nueva(o Opciones) (*Clase, error) {
 		o.Ahora = time.Now
 	}
 	c := &Clase{o: o, sello: token.Nuevo(), sesiones: token.NuevasSesiones(o.Token, o.Ahora),
-		porSecreto: map[string]*corrida{}, porID: map[string]*corrida{}, porAlumno: map[string]*corrida{}}
+		porSecreto: map[string]*corrida{}, porID: map[string]*corrida{}, porAlumno: map[string]*corrida{}, juzgadas: map[string]*juzgada{}}
 	var destinos []*url.URL
 	for range o.Revisores {
 		rv := revisor.Nuevo(revisor.Opciones{Log: o.Log, Almacen: o.Servicios, Credenciales: revisor.EnClase})

@@ -313,8 +313,12 @@ func TestClaseCredenciales(t *testing.T) {
 	if v.Codigo == 0 || strings.Contains(v.Texto, "ok   ") || !strings.Contains(v.Texto, "no lo corrió") {
 		t.Errorf("una calificación sin nada corrido:\n%s", v.Texto)
 	}
-	if codigo, _ := pedir(http.MethodPost, veredicto, e.creds["Ana"], ``); codigo != http.StatusNotFound {
-		t.Errorf("juzgar dos veces: %d; se esperaba 404", codigo)
+	// Asked again (an answer lost on the way), the same verdict; Luis still cannot read it.
+	if otra, otro := pedir(http.MethodPost, veredicto, e.creds["Ana"], ``); otra != http.StatusOK || otro != cuerpo {
+		t.Errorf("pedir el veredicto dos veces: %d %s; se esperaba el mismo 200", otra, otro)
+	}
+	if codigo, _ := pedir(http.MethodPost, veredicto, e.creds["Luis"], ``); codigo != http.StatusNotFound {
+		t.Errorf("Luis pide el veredicto de Ana: %d; se esperaba 404", codigo)
 	}
 	// Revoked: at once.
 	if err := e.mat.Revocar(context.Background(), "Luis"); err != nil {

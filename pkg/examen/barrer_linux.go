@@ -12,6 +12,9 @@ import (
 // it kept the environment it was given. It repeats until none is left, for a parent that forks
 // while it is being killed.
 func barrer(marca string) {
+	if marca == "" {
+		return // an empty mark is every run's: nothing is whose alone
+	}
 	buscado := []byte(VariableCorrida + "=" + marca + "\x00")
 	yo := os.Getpid()
 	for range 10 {

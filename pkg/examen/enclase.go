@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // The wire between a student's grader (revisor comprobar cliente --clase) and the class lab
@@ -126,8 +128,16 @@ const esperaClase = 2 * time.Minute
 
 func correrUnaEnClase(ctx context.Context, o OpcionesClase, lanzar Lanzador) (*VeredictoDeClase, error) {
 	var cr CorridaDeClase
-	if err := pedirAClase(ctx, o, http.MethodPost, RutaCorridas, PedidoCorrida{Semilla: o.Semilla, Orden: strings.Join(o.Orden, " ")}, &cr); err != nil {
+	if err := pedirConEspera(ctx, o, RutaCorridas, PedidoCorrida{Semilla: o.Semilla, Orden: strings.Join(o.Orden, " ")}, &cr); err != nil {
 		return nil, err
+	}
+	// Each run's processes carry a mark of this machine's own (the lab's secret stays in the URLs):
+	// the sweep after a run kills what that run left, and nothing of the runs beside it.
+	propia := strings.ReplaceAll(uuid.NewString(), "-", "")[:16]
+	for _, g := range cr.Grupos {
+		for i := range g {
+			g[i].Marca = propia + "-" + g[i].Nombre
+		}
 	}
 	base := strings.Replace(RutaEmpieza, "{id}", url.PathEscape(cr.ID), 1)
 	termina := strings.Replace(RutaTermina, "{id}", url.PathEscape(cr.ID), 1)
@@ -145,14 +155,14 @@ func correrUnaEnClase(ctx context.Context, o OpcionesClase, lanzar Lanzador) (*V
 	}
 	Ejecutar(ctx, cr.Grupos, o.Paralelo, time.Duration(cr.LimiteMS)*time.Millisecond, cr.Pasarela, lanzar, Avisos{
 		Empieza: func(g, v int) error {
-			err := avisarAClase(ctx, o, base, AvisoDeAlta{Grupo: g, Vez: v})
+			err := pedirConEspera(ctx, o, base, AvisoDeAlta{Grupo: g, Vez: v}, nil)
 			if err != nil {
 				fallo(err)
 			}
 			return err
 		},
 		Termina: func(g, v int, r Resultado) {
-			if err := avisarAClase(context.WithoutCancel(ctx), o, termina, AvisoDeAlta{Grupo: g, Vez: v, Resultado: &r}); err != nil {
+			if err := pedirConEspera(context.WithoutCancel(ctx), o, termina, AvisoDeAlta{Grupo: g, Vez: v, Resultado: &r}, nil); err != nil {
 				fallo(err)
 			}
 		},
@@ -165,7 +175,7 @@ func correrUnaEnClase(ctx context.Context, o OpcionesClase, lanzar Lanzador) (*V
 	}
 	var v VeredictoDeClase
 	ruta := strings.Replace(RutaVeredicto, "{id}", url.PathEscape(cr.ID), 1)
-	if err := pedirAClase(ctx, o, http.MethodPost, ruta, nil, &v); err != nil {
+	if err := pedirConEspera(ctx, o, ruta, nil, &v); err != nil {
 		return nil, err
 	}
 	return &v, nil
@@ -175,13 +185,15 @@ func correrUnaEnClase(ctx context.Context, o OpcionesClase, lanzar Lanzador) (*V
 // before the grading gives up: a lab that comes back says whether it still has the run.
 const EsperaReconexion = 30 * time.Second
 
-// avisarAClase sends a report, again while the lab does not answer (it may be restarting), for
-// EsperaReconexion at most.
-func avisarAClase(ctx context.Context, o OpcionesClase, ruta string, a AvisoDeAlta) error {
+// pedirConEspera POSTs to the class lab, again while it does not answer (it may be restarting),
+// for EsperaReconexion at most. Every request the lab takes is safe to repeat: a new grading
+// replaces the student's last, a report says the same twice, and a verdict already given is
+// given again.
+func pedirConEspera(ctx context.Context, o OpcionesClase, ruta string, dentro, fuera any) error {
 	limite := time.Now().Add(EsperaReconexion)
 	espera := 100 * time.Millisecond
 	for {
-		err := pedirAClase(ctx, o, http.MethodPost, ruta, a, nil)
+		err := pedirAClase(ctx, o, http.MethodPost, ruta, dentro, fuera)
 		var ec *ErrorClase
 		if err == nil || !errors.As(err, &ec) || ec.Codigo != 0 || time.Now().After(limite) {
 			return err
@@ -209,6 +221,9 @@ func pedirAClase(ctx context.Context, o OpcionesClase, metodo, ruta string, dent
 		return &ErrorClase{Texto: "la URL de la clase no vale: " + err.Error()}
 	}
 	req.Header.Set("Authorization", "Bearer "+o.Credencial)
+	// Safe to repeat (pedirConEspera): with a key, net/http also repeats it by itself on a kept-alive
+	// connection the lab closed (a restart), instead of failing with EOF.
+	req.Header.Set("Idempotency-Key", uuid.NewString())
 	if dentro != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
