@@ -13,8 +13,12 @@ import (
 )
 
 // The Idempotency-Key records, with idempotencia.Registro's rules step by step (see its package
-// comment): the same decisions in the same order, in one transaction under one lock, so that many
-// processes on one database decide as one process in memory. A record is in progress while codigo
+// comment): the same decisions in the same order, in one transaction under the credential's lock,
+// so that many processes on one database decide as one process in memory for each credential. A
+// key belongs to one credential (its id is a digest of both), so credentials never wait for each
+// other: a class of 200 students on one PostgreSQL serialised every registration on one lock
+// before (issue 31). The total bound (Tope) is then counted by transactions that may run side by
+// side, so it can be passed by at most the transactions in flight (16 per process, the pool). A record is in progress while codigo
 // is NULL; then instancia names the process that reserved it, ficha the reservation (Grabar and
 // Soltar act only on theirs) and hasta the end of its Plazo, on the reserving process's clock (a
 // clock that is off only lengthens or shortens a 409: which request creates is settled by ficha).
@@ -31,7 +35,7 @@ func (b *base) Tomar(ctx context.Context, credencial, llave, huella string) (ide
 	}
 	var turno idempotencia.Turno
 	err := b.enTx(ctx, func(tx *sql.Tx) error {
-		if err := b.dialecto.bloquear(ctx, tx, claseLlaves, ""); err != nil {
+		if err := b.dialecto.bloquear(ctx, tx, claseLlaves, credencial); err != nil {
 			return err
 		}
 		ahora := b.reloj()
@@ -273,7 +277,7 @@ func (b *base) Grabar(ctx context.Context, r idempotencia.Reserva, g idempotenci
 // almacen.ErrReservaPerdida; Crear calls it inside its own transaction, which that error rolls
 // back.
 func (b *base) grabar(ctx context.Context, tx *sql.Tx, r idempotencia.Reserva, g idempotencia.Grabada) error {
-	if err := b.dialecto.bloquear(ctx, tx, claseLlaves, ""); err != nil {
+	if err := b.dialecto.bloquear(ctx, tx, claseLlaves, r.Credencial); err != nil {
 		return err
 	}
 	cabeceras := g.Cabeceras
@@ -304,7 +308,7 @@ func (b *base) grabar(ctx context.Context, tx *sql.Tx, r idempotencia.Reserva, g
 func (b *base) Soltar(ctx context.Context, r idempotencia.Reserva) error {
 	id := idempotencia.Identidad(r.Credencial, r.Llave)
 	return b.enTx(ctx, func(tx *sql.Tx) error {
-		if err := b.dialecto.bloquear(ctx, tx, claseLlaves, ""); err != nil {
+		if err := b.dialecto.bloquear(ctx, tx, claseLlaves, r.Credencial); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE id = $1 AND codigo IS NULL AND ficha = $2`, id[:], r.Ficha)

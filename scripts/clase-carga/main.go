@@ -48,6 +48,9 @@ var tipos = []string{"correcto", "sin-llave", "llave-por-intento", "sin-reintent
 // once, not once per student.
 var semillas = []uint64{1, 2}
 
+// errDistinto ends a run whose figures missed: the line above says by how much.
+var errDistinto = errors.New("no todos los veredictos son los de a solas, o se perdieron intenciones")
+
 func main() {
 	alumnos := flag.Int("alumnos", 200, "cuántos alumnos califican a la vez")
 	bin := flag.String("bin", "bin", "la carpeta de los programas construidos (revisor)")
@@ -84,28 +87,47 @@ func cliente(tipo string, local net.Addr) examen.Lanzador {
 type veredicto map[string]string
 
 func leerVeredicto(js []byte) (veredicto, []intencion, error) {
+	v, ins, _, err := leerConDetalles(js)
+	return v, ins, err
+}
+
+// leerConDetalles also keeps each check's first details, to say why a verdict differs.
+func leerConDetalles(js []byte) (veredicto, []intencion, map[string][]string, error) {
 	var v struct {
 		Comprobaciones []examen.Comprobacion `json:"comprobaciones"`
 		Intenciones    []intencion           `json:"intenciones"`
 	}
 	if err := json.Unmarshal(js, &v); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	r := veredicto{}
+	r, detalles := veredicto{}, map[string][]string{}
 	for _, c := range v.Comprobaciones {
+		detalles[c.ID] = c.Detalles
 		e := c.Estado
 		if e == "" {
 			e = map[bool]string{true: examen.EstadoPaso, false: examen.EstadoFallo}[c.Paso]
 		}
 		r[c.ID] = e
 	}
-	return r, v.Intenciones, nil
+	return r, v.Intenciones, detalles, nil
 }
 
 type intencion struct {
-	Escenario string `json:"escenario"`
-	Intentos  int    `json:"intentos"`
-	Hecha     bool   `json:"alta_hecha"`
+	Escenario  string   `json:"escenario"`
+	Intentos   int      `json:"intentos"`
+	Respuestas []string `json:"respuestas"`
+	Hecha      bool     `json:"alta_hecha"`
+}
+
+// distintas are v's checks whose state differs in otro.
+func distintas(v, otro veredicto) string {
+	var l []string
+	for _, c := range examen.Checks {
+		if v[c.ID] != otro[c.ID] {
+			l = append(l, c.ID+"="+v[c.ID])
+		}
+	}
+	return strings.Join(l, " ")
 }
 
 func (v veredicto) String() string {
@@ -186,6 +208,7 @@ func correr(n int, bin string, pg bool, datosURL string, revisores int) error {
 		tipo     string
 		semilla  uint64
 		v        veredicto
+		detalles map[string][]string
 		ins      []intencion
 		duracion time.Duration
 		err      error
@@ -209,7 +232,7 @@ func correr(n int, bin string, pg bool, datosURL string, revisores int) error {
 				a.err = err
 				return
 			}
-			a.v, a.ins, a.err = leerVeredicto(v.JSON)
+			a.v, a.ins, a.detalles, a.err = leerConDetalles(v.JSON)
 		}()
 	}
 	close(salida1)
@@ -250,7 +273,21 @@ func correr(n int, bin string, pg bool, datosURL string, revisores int) error {
 		if a.v.String() == s.v.String() {
 			iguales++
 		} else {
-			fmt.Printf("%s (%s, semilla %d): en clase %s\n%*s a solas   %s\n", nombres[i], a.tipo, a.semilla, a.v, len(nombres[i])+len(a.tipo)+20, "", s.v)
+			fmt.Printf("%s (%s, semilla %d): en clase %s; a solas %s\n", nombres[i], a.tipo, a.semilla, distintas(a.v, s.v), distintas(s.v, a.v))
+			for id, e := range a.v {
+				if s.v[id] != e {
+					for _, d := range a.detalles[id] {
+						fmt.Printf("    %s: %s\n", id, d)
+						// What that intent got, attempt by attempt, in class and alone.
+						esc, _, _ := strings.Cut(d, ":")
+						for j, in := range a.ins {
+							if in.Escenario == strings.Fields(esc + " x")[0] && j < len(s.intenciones) {
+								fmt.Printf("      en clase %v; a solas %v\n", in.Respuestas, s.intenciones[j].Respuestas)
+							}
+						}
+					}
+				}
+			}
 		}
 		// An intent the client ran whose attempts never reached the lab's records.
 		for j, in := range s.intenciones {
@@ -267,7 +304,7 @@ func correr(n int, bin string, pg bool, datosURL string, revisores int) error {
 	fmt.Printf("clase: %d alumnos, %d de %d veredictos como a solas, p95 %.1f s (a solas %.1f s), %d intenciones perdidas\n",
 		n, iguales, n, p95(tiempos).Seconds(), p95(tiemposSolos).Seconds(), perdidas)
 	if iguales != n || perdidas != 0 {
-		os.Exit(1)
+		return errDistinto
 	}
 	return nil
 }
