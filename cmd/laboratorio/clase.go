@@ -49,7 +49,12 @@ de la clase: no ve, no cambia ni estorba los servicios, llaves o calificaciones 
 La lista, las credenciales y cada calificación se guardan en lab/clase/clase.db (SQLite), o en
 PostgreSQL con --datos postgres://…, y sobreviven a un kill -9 y a un reinicio de la base. Lo que
 cambia la clase (la lista, una credencial, la pizarra) pide el token del laboratorio de la clase,
-que «iniciar» guarda en lab/clase/token (0600) y que las demás órdenes leen de ahí.`,
+que «iniciar» guarda en lab/clase/token (0600) y que las demás órdenes leen de ahí.
+
+«laboratorio clase predecir EJERCICIO» pregunta a toda la clase un ejercicio de «revisor
+predecir»: el proyector muestra cuántos respondieron y el histograma, sin nombres; cada alumno
+responde con su credencial; al revelar, el laboratorio de la clase corre el ejercicio
+(«laboratorio clase predecir --help»).`,
 		Example: `  laboratorio clase iniciar --lista alumnos.txt --direccion 0.0.0.0
   laboratorio clase iniciar --lista alumnos.txt --datos postgres://clase@127.0.0.1/clase
   laboratorio clase agregar "Eva Pérez"
