@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -375,4 +376,68 @@ func TestPredecirEnClaseDesdeLaTerminal(t *testing.T) {
 	if v, _ := e.vistaDe(t, panel.RutaPrediccion, e.creds["Luis"]); v.Mias["intentos"] != "7" || v.Respondieron != 1 {
 		t.Errorf("la pregunta siguiente: %+v", v)
 	}
+}
+
+// Thirty students answer while the instructor reveals (ten before, twenty at the same time): an
+// answer the lab took (204) is in the store and in the count, one it refused (409) is in neither;
+// none is lost, none lands after the answers closed.
+func TestResponderMientrasSeRevela(t *testing.T) {
+	t.Parallel()
+	nombres := treinta()
+	e := arrancar(t, nombres...)
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
+		t.Fatalf("abrir: %d %s", codigo, cuerpo)
+	}
+	respuesta := map[string]string{"intentos": "2", "final": "no-lo-arregla", "salida": "1"}
+	var mu sync.Mutex
+	tomadas := map[string]bool{}
+	responder := func(grupo []string, empezar chan struct{}) *sync.WaitGroup {
+		var wg sync.WaitGroup
+		for _, n := range grupo {
+			wg.Go(func() {
+				<-empezar
+				switch codigo, cuerpo := e.responderComo(t, n, predecir.PedidoRespuestas{Respuestas: respuesta}); codigo {
+				case http.StatusNoContent:
+					mu.Lock()
+					tomadas[n] = true
+					mu.Unlock()
+				case http.StatusConflict:
+				default:
+					t.Errorf("%s: %d %s", n, codigo, cuerpo)
+				}
+			})
+		}
+		return &wg
+	}
+	primeras := make(chan struct{})
+	close(primeras)
+	responder(nombres[:10], primeras).Wait()
+	empezar := make(chan struct{})
+	resto := responder(nombres[10:], empezar)
+	resto.Go(func() {
+		<-empezar
+		if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionRevelar, tokenDePrueba, nil); codigo != http.StatusOK {
+			t.Errorf("revelar: %d %s", codigo, cuerpo)
+		}
+	})
+	close(empezar)
+	resto.Wait()
+	v, _ := e.vistaDe(t, panel.RutaPrediccionEstado, tokenDePrueba)
+	_, guardadas, err := e.mat.Respuestas(context.Background(), v.Ronda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enLaMatricula := map[string]bool{}
+	for _, x := range guardadas {
+		enLaMatricula[x.Alumno] = true
+	}
+	if v.Respondieron != len(tomadas) || len(enLaMatricula) != len(tomadas) || v.Reales["intentos"].Acertaron > len(tomadas) {
+		t.Errorf("la clase tomó %d respuestas; el proyector cuenta %d, la matrícula tiene %d", len(tomadas), v.Respondieron, len(enLaMatricula))
+	}
+	for n := range tomadas {
+		if !enLaMatricula[n] {
+			t.Errorf("la respuesta de %s se tomó y no está en la matrícula", n)
+		}
+	}
+	t.Logf("%d de %d respuestas llegaron antes de cerrar", len(tomadas), len(nombres))
 }
