@@ -49,7 +49,12 @@ de la clase: no ve, no cambia ni estorba los servicios, llaves o calificaciones 
 La lista, las credenciales y cada calificación se guardan en lab/clase/clase.db (SQLite), o en
 PostgreSQL con --datos postgres://…, y sobreviven a un kill -9 y a un reinicio de la base. Lo que
 cambia la clase (la lista, una credencial, la pizarra) pide el token del laboratorio de la clase,
-que «iniciar» guarda en lab/clase/token (0600) y que las demás órdenes leen de ahí.`,
+que «iniciar» guarda en lab/clase/token (0600) y que las demás órdenes leen de ahí.
+
+«laboratorio clase predecir EJERCICIO» pregunta a toda la clase un ejercicio de «revisor
+predecir»: el proyector muestra cuántos respondieron y el histograma, sin nombres; cada alumno
+responde con su credencial; al revelar, el laboratorio de la clase corre el ejercicio
+(«laboratorio clase predecir --help»).`,
 		Example: `  laboratorio clase iniciar --lista alumnos.txt --direccion 0.0.0.0
   laboratorio clase iniciar --lista alumnos.txt --datos postgres://clase@127.0.0.1/clase
   laboratorio clase agregar "Eva Pérez"
@@ -58,17 +63,20 @@ que «iniciar» guarda en lab/clase/token (0600) y que las demás órdenes leen 
   laboratorio clase rotar                   (una nueva para todos)
   laboratorio clase quitar "Eva Pérez"      (su fila y sus calificaciones)
   laboratorio clase limpiar                 (la pizarra, sin tocar la lista)
-  laboratorio clase enlace                  (abre la pizarra como profesor: quitar, limpiar)`,
+  laboratorio clase enlace                  (abre la pizarra como profesor: quitar, limpiar)
+  laboratorio clase predecir 6.5.4-4xx      (pregunta en clase un ejercicio de «revisor predecir»)`,
 	}
 	grupo.PersistentFlags().StringVar(&dir, "dir", filepath.Join("lab", "clase"), "la carpeta de la clase: su token, la lista de credenciales y, sin --datos postgres://, su base")
 	grupo.PersistentFlags().StringVar(&url_, "clase", "http://"+curso.Host+":"+strconv.Itoa(curso.PuertoPanel), "la URL de la pizarra del laboratorio de la clase (para las órdenes que le hablan)")
 	grupo.AddCommand(nuevaClaseIniciar(f, &dir))
-	pedir := func(metodo, ruta string, cuerpo []byte) (*http.Response, error) {
+	// pedirEn sends one of the instructor's requests, with the class's token, and waits for its
+	// answer at most espera.
+	pedirEn := func(espera time.Duration, metodo, ruta string, cuerpo []byte) (*http.Response, error) {
 		tok, err := token.LeerArchivo(filepath.Join(dir, panel.ArchivoTokenClase))
 		if err != nil {
 			return nil, fmt.Errorf("no encuentro el token de la clase en %s: ¿arrancaste «laboratorio clase iniciar» con ese --dir? (%v)", dir, err)
 		}
-		ctx, cancelar := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancelar := context.WithTimeout(context.Background(), espera)
 		req, err := http.NewRequestWithContext(ctx, metodo, strings.TrimRight(url_, "/")+ruta, bytes.NewReader(cuerpo))
 		if err != nil {
 			cancelar()
@@ -87,6 +95,9 @@ que «iniciar» guarda en lab/clase/token (0600) y que las demás órdenes leen 
 			return nil, fmt.Errorf("la clase respondió %d: %s", resp.StatusCode, strings.TrimSpace(string(b)))
 		}
 		return resp, nil
+	}
+	pedir := func(metodo, ruta string, cuerpo []byte) (*http.Response, error) {
+		return pedirEn(30*time.Second, metodo, ruta, cuerpo)
 	}
 	credenciales := func(cmd *cobra.Command, resp *http.Response, reescribir bool) error {
 		defer resp.Body.Close()
@@ -172,6 +183,7 @@ que «iniciar» guarda en lab/clase/token (0600) y que las demás órdenes leen 
 				}
 				return err
 			}},
+		nuevaClasePredecir(f, &url_, pedirEn),
 		&cobra.Command{Use: "enlace", Short: "un enlace de una vez para abrir la pizarra como profesor (quitar filas, limpiar)", Args: cli.SinArgumentos,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				tok, err := token.LeerArchivo(filepath.Join(dir, panel.ArchivoTokenClase))

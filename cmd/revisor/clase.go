@@ -31,8 +31,10 @@ de las calificaciones (--puerto, 18084), la URL que cada alumno da a «revisor c
 --clase»; y sus revisores (--revisores), que escuchan solo en 127.0.0.1 y solo responden a su
 pasarela. Cada alumno es un equipo propio en ellos. Con --lista añade los nombres que falten y
 dice su credencial una vez (también en --dir/credenciales.txt, 0600). Lo guarda todo en
---dir/clase.db, o en PostgreSQL con --datos postgres://…. «laboratorio clase --help» explica el
-modo clase entero.`,
+--dir/clase.db, o en PostgreSQL con --datos postgres://…. También pregunta a la clase los
+ejercicios de «revisor predecir» («laboratorio clase predecir»): el proyector en
+/clase/prediccion/proyector, la página de los alumnos en /clase/predecir. «laboratorio clase
+--help» explica el modo clase entero.`,
 		Args: cli.SinArgumentos,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := cli.ValidarPuerto(c, "--puerto", o.Servidor.Puerto); err != nil {

@@ -35,6 +35,7 @@ func (c *Clase) Rutas(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE "+panel.RutaCredencial, c.revocar)
 	mux.HandleFunc("POST "+panel.RutaCredenciales, c.rotar)
 	mux.HandleFunc("GET "+token.RutaEnlace, c.entrar)
+	c.rutasPrediccion(mux)
 }
 
 // Instructor says whether r carries the instructor's token or session, from the lab's own site.

@@ -87,6 +87,8 @@ type Clase struct {
 	porID      map[string]*corrida
 	porAlumno  map[string]*corrida // the run in progress of each student: one at a time
 	juzgadas   map[string]*juzgada // each student's last verdict, given again to a repeated ask
+
+	p predicciones // the prediction asked in class (predicciones.go)
 }
 
 // juzgada is a run's verdict as it was given.
@@ -153,11 +155,16 @@ func Nueva(o Opciones) (*Clase, error) {
 // Pasarela is the class gateway's handler: serve it where the students' clients reach it.
 func (c *Clase) Pasarela() http.Handler { return examen.Cancelable(c.gw) }
 
-// Cerrar stops the revisors.
+// Cerrar stops the revisors, and a prediction's run in progress.
 func (c *Clase) Cerrar() {
 	for _, s := range c.revisores {
 		s.Close()
 	}
+	c.p.pmu.Lock()
+	if p := c.p.pred; p != nil && p.cancelar != nil {
+		p.cancelar()
+	}
+	c.p.pmu.Unlock()
 }
 
 // CabeceraSello carries the class gateway's stamp to its revisors.

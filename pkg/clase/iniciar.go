@@ -102,6 +102,8 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 	donde1 := dondeAbrir(lnT.Addr().String())
 	log.Info().Msg("clase: pasarela en http://" + lnP.Addr().String() + " y pizarra en http://" + lnT.Addr().String() + "/clase")
 	log.Info().Msg("clase: los alumnos califican con «revisor comprobar cliente --clase http://" + donde1 + " --credencial SU-CREDENCIAL -- ORDEN…»")
+	log.Info().Msg("clase: las predicciones en clase («laboratorio clase predecir EJERCICIO»): el proyector en http://" + donde1 + panel.RutaProyector +
+		"; los alumnos responden en http://" + donde1 + panel.RutaPredecir + " o con «revisor predecir --clase http://" + donde1 + " --credencial SU-CREDENCIAL»")
 	log.Info().Msg("clase: para quitar filas o limpiar desde la pizarra, ábrela una vez con " +
 		token.Enlace("http://"+donde1, tok, time.Now()) + " (sirve una vez)")
 	errs := make(chan error, 2)

@@ -93,6 +93,9 @@ func probar(t *testing.T, abrir abridor) {
 		{"anotar a la vez", probarAnotarALaVez},
 		{"tablas clase_", probarTablas},
 		{"escrituras repetidas tras un COMMIT dudoso", probarRepetidas},
+		{"rondas de predicción", probarRondas},
+		{"tope de rondas", probarTopeDeRondas},
+		{"responder mientras se revela", probarResponderMientrasSeRevela},
 	}
 	for _, c := range casos {
 		t.Run(c.nombre, func(t *testing.T) {

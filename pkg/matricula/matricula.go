@@ -1,6 +1,7 @@
 // Package matricula keeps a class of classroom mode (laboratorio clase): its roster, each
-// student's personal credential (only its hash is kept), and every grading the class lab made of
-// each student's client, appended as it is made. It is the class's store: SQLite by default,
+// student's personal credential (only its hash is kept), every grading the class lab made of
+// each student's client, appended as it is made, and each student's answers to the predictions
+// asked in class (rounds, issue 32) with the real answers the class lab's run gave. It is the class's store: SQLite by default,
 // PostgreSQL when the instructor gives a postgres:// URL; both survive a kill -9 of the lab and a
 // restart of the database.
 //
@@ -58,8 +59,12 @@ const (
 	TopeInforme     = topes.InformeClase   // bytes of one grading's report
 	TopeVeredictos  = topes.Comprobaciones // checks of one grading
 	TopeIDVeredicto = topes.IDCalificacion // bytes of a check's id, and of its state
-	// TopeIDCalificacion bounds a grading's id (the run's id), which the store keeps and indexes.
+	// TopeIDCalificacion bounds a grading's id (the run's id), which the store keeps and indexes;
+	// and a round's id, its exercise's and each question's.
 	TopeIDCalificacion = topes.IDCalificacion
+	TopeRespuesta      = topes.RespuestaClase // bytes of one answer (and of one real answer)
+	TopePreguntas      = topes.PreguntasClase // answers of one student sent at once, and real answers of a round
+	TopeRondas         = topes.RondasClase    // rounds kept: an older one goes, with its answers, when a new one comes
 )
 
 // Errors a caller tells apart.
@@ -68,7 +73,28 @@ var (
 	ErrClaseLlena = errors.New("la lista de la clase está llena")
 	ErrYaEsta     = errors.New("ese nombre ya está en la lista (o uno que se lee igual)")
 	ErrDemasiado  = errors.New("la calificación pasa de los topes de la clase")
+	ErrSinRonda   = errors.New("esa predicción no está en la clase")
+	ErrRevelada   = errors.New("esa predicción ya se reveló: no admite más respuestas")
 )
+
+// Ronda is one prediction exercise asked to the whole class (issue 32): the instructor opens it,
+// each student answers it, and the class lab's own run of the exercise gives the real answers.
+type Ronda struct {
+	ID        string    `json:"id"`        // the class lab's, unique
+	Ejercicio string    `json:"ejercicio"` // the exercise's ID in pkg/ordenes/predecir
+	Abierta   time.Time `json:"abierta"`
+	// Reales are the run's answers by question, once revealed (Revelar); nil before.
+	Reales map[string]string `json:"reales,omitempty"`
+}
+
+// Respuesta is one student's answer to one question of a round, in the question's canonical text
+// (predecir.Pregunta.Leer): the store keeps it as text, whatever its type.
+type Respuesta struct {
+	Alumno   string    `json:"alumno"`
+	Pregunta string    `json:"pregunta"`
+	Valor    string    `json:"valor"`
+	Cuando   time.Time `json:"cuando"` // when this answer was given (a later one replaces it)
+}
 
 // NombreInvalido is a roster name refused, with why, in the course's language.
 type NombreInvalido struct {
@@ -109,8 +135,23 @@ type Almacen interface {
 	Ultimas(ctx context.Context) (map[string]Calificacion, error)
 	// Historial is one student's gradings, the newest first.
 	Historial(ctx context.Context, nombre string) ([]Calificacion, error)
-	// Limpiar forgets the gradings of one student, or of everybody when nombre is "".
+	// Limpiar forgets the gradings of one student, or of everybody when nombre is "". Answers
+	// to predictions stay (they go with their student, Quitar, or their round).
 	Limpiar(ctx context.Context, nombre string) error
+
+	// AbrirRonda keeps a new round (again with the same ID, nothing changes), and forgets the
+	// oldest past TopeRondas, with their answers.
+	AbrirRonda(ctx context.Context, r Ronda) error
+	// Responder keeps a student's answers to a round, by question: an answer given again
+	// replaces the one before, until the round is revealed (then ErrRevelada, and nothing is
+	// kept). ErrNoEsta when the student is not in the roster, ErrSinRonda when the round is not
+	// kept, ErrDemasiado past the bounds.
+	Responder(ctx context.Context, ronda, alumno string, respuestas map[string]string) error
+	// Revelar keeps the run's real answers of a round; from then on Responder refuses it.
+	Revelar(ctx context.Context, ronda string, reales map[string]string) error
+	// Respuestas is a round with every answer kept to it, in the roster's order and then by
+	// question. ErrSinRonda when it is not kept.
+	Respuestas(ctx context.Context, ronda string) (Ronda, []Respuesta, error)
 
 	Cerrar() error
 }

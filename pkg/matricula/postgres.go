@@ -38,6 +38,25 @@ var migracionesPostgres = []string{
 	)`,
 	`CREATE UNIQUE INDEX clase_calificaciones_id ON clase_calificaciones (id)`,
 	`CREATE INDEX clase_calificaciones_alumno ON clase_calificaciones (alumno, orden)`,
+	// Issue 32: the predictions asked in class and each student's answers.
+	`CREATE TABLE clase_rondas (
+		orden BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+		id TEXT NOT NULL,
+		ejercicio TEXT NOT NULL,
+		abierta BIGINT NOT NULL,
+		revelada BIGINT NOT NULL DEFAULT 0,
+		reales TEXT NOT NULL DEFAULT ''
+	)`,
+	`CREATE UNIQUE INDEX clase_rondas_id ON clase_rondas (id)`,
+	`CREATE TABLE clase_respuestas (
+		ronda BIGINT NOT NULL REFERENCES clase_rondas (orden) ON DELETE CASCADE,
+		alumno BIGINT NOT NULL REFERENCES clase_alumnos (id) ON DELETE CASCADE,
+		pregunta TEXT NOT NULL,
+		valor TEXT NOT NULL,
+		cuando BIGINT NOT NULL,
+		PRIMARY KEY (ronda, alumno, pregunta)
+	)`,
+	`CREATE INDEX clase_respuestas_alumno ON clase_respuestas (alumno)`,
 }
 
 // EsperaConexion bounds how long opening waits for the server.

@@ -37,6 +37,25 @@ var migracionesSQLite = []string{
 	)`,
 	`CREATE UNIQUE INDEX clase_calificaciones_id ON clase_calificaciones (id)`,
 	`CREATE INDEX clase_calificaciones_alumno ON clase_calificaciones (alumno, orden)`,
+	// Issue 32: the predictions asked in class and each student's answers.
+	`CREATE TABLE clase_rondas (
+		orden INTEGER PRIMARY KEY AUTOINCREMENT,
+		id TEXT NOT NULL,
+		ejercicio TEXT NOT NULL,
+		abierta INTEGER NOT NULL,
+		revelada INTEGER NOT NULL DEFAULT 0,
+		reales TEXT NOT NULL DEFAULT ''
+	)`,
+	`CREATE UNIQUE INDEX clase_rondas_id ON clase_rondas (id)`,
+	`CREATE TABLE clase_respuestas (
+		ronda INTEGER NOT NULL REFERENCES clase_rondas (orden) ON DELETE CASCADE,
+		alumno INTEGER NOT NULL REFERENCES clase_alumnos (id) ON DELETE CASCADE,
+		pregunta TEXT NOT NULL,
+		valor TEXT NOT NULL,
+		cuando INTEGER NOT NULL,
+		PRIMARY KEY (ronda, alumno, pregunta)
+	)`,
+	`CREATE INDEX clase_respuestas_alumno ON clase_respuestas (alumno)`,
 }
 
 // abrirSQLite opens (or creates, 0600 in a 0700 folder: it holds the class's names and grades) the

@@ -82,6 +82,9 @@ const (
 	HistorialClase  = 50               // gradings kept per student
 	InformeClase    = 16 << 10         // bytes of one grading's report kept
 	IDCalificacion  = 64               // bytes of a grading's id, of a check's id and of its state
+	RespuestaClase  = 256              // bytes of one answer to a prediction asked in class
+	PreguntasClase  = 64               // answers of one student to one prediction, sent at once
+	RondasClase     = 100              // predictions asked in class kept, each with its answers
 )
 
 // Unidad is how a limit's value reads.
@@ -193,5 +196,8 @@ func Tabla() []Tope {
 		{"historial-clase", HistorialClase, Cantidad, "las calificaciones que se guardan de cada alumno"},
 		{"informe-clase", InformeClase, Bytes, "el informe que se guarda de cada calificación"},
 		{"id-calificacion", IDCalificacion, Bytes, "el id de una calificación, y el id y el estado de cada comprobación"},
+		{"respuesta-clase", RespuestaClase, Bytes, "una respuesta a una predicción en clase"},
+		{"preguntas-clase", PreguntasClase, Cantidad, "las respuestas de un alumno a una predicción, de una vez"},
+		{"rondas-clase", RondasClase, Cantidad, "las predicciones en clase que se guardan, con sus respuestas"},
 	}
 }

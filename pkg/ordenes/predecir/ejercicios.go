@@ -3,9 +3,10 @@
 // run, and the run itself, on a fresh laboratory and revisor of this process, which gives the real
 // answers and the line that explains each one. The answer key is always a run, never a copy.
 //
-// The types are meant for a class server too: an exercise has a stable ID, its questions have
-// stable IDs and check their own answers (Pregunta.Leer), and Ejercicio.Correr returns the real
-// answers with their explanations, so answers can be stored per student and revealed later.
+// The types serve the class too (clase.go, and the class lab of pkg/clase): an exercise has a
+// stable ID, its questions have stable IDs and check their own answers (Pregunta.Leer), and
+// Ejercicio.Correr returns the real answers with their explanations, so the class lab stores each
+// student's answers and reveals its own run.
 package predecir
 
 import (

@@ -15,7 +15,7 @@ import (
 // oldest lines go, down to half of it, so the file never grows without bound.
 const TopeHistorial = 256 << 10
 
-// Entrada is one exercise answered and run: what a student (or, later, a class server) keeps.
+// Entrada is one exercise answered and run, alone or in class: what a student keeps.
 type Entrada struct {
 	Cuando     time.Time    `json:"cuando"`
 	Ejercicio  string       `json:"ejercicio"`

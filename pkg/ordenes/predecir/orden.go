@@ -291,8 +291,8 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, Opciones) int) *cob
 		runF = Predecir
 	}
 	var respuestas []string
-	var archivo, historial string
-	var verHistorial bool
+	var archivo, historial, clase, credencial string
+	var verHistorial, esperar bool
 	c := &cobra.Command{
 		Use:   "predecir [ejercicio o sección] [opciones]",
 		Short: "Predice y luego comprueba: los ejercicios de predicción de las lecciones 4, 6 y 7",
@@ -305,16 +305,43 @@ tengas en 18080-18082), y pone cada predicción al lado de lo que pasó; para ca
 que lo explica. La respuesta es siempre la corrida, nunca una copia.
 
 Tus respuestas quedan en el historial (--historial); --ver-historial lo muestra. Con --respuesta o
---respuestas no pregunta nada: sirve para guiones y pruebas.`,
+--respuestas no pregunta nada: sirve para guiones y pruebas.
+
+En clase (el modo clase del profesor, «laboratorio clase»): con --clase URL y tu credencial
+personal (--credencial, o CURSOHTTP_CREDENCIAL), espera a que el profesor abra una pregunta, te
+la hace igual, manda tu respuesta (cuenta la última que mandes hasta que el profesor la revele) y
+espera a que la revele: el laboratorio de la clase corre el ejercicio y tu predicción sale al lado
+de lo que pasó. También se responde desde el teléfono, en URL/clase/predecir.`,
 		Example: `  revisor predecir
   revisor predecir 6.5.4
   revisor predecir 4.ejercicio-1
   revisor predecir 7.ejercicio-2 --respuesta 413-accion=corregir --respuesta 413-reintenta=no …
   revisor predecir 6.ejercicio-2 --respuestas mis-respuestas.txt   (una PREGUNTA=VALOR por línea)
-  revisor predecir --ver-historial`,
+  revisor predecir --ver-historial
+  revisor predecir --clase http://IP-DEL-PROFESOR:18084 --credencial TU-CREDENCIAL`,
 		Args:              entorno.HastaUnArgumento,
 		ValidArgsFunction: completar,
 		RunE: func(c *cobra.Command, args []string) error {
+			if clase != "" {
+				if verHistorial || len(args) > 0 {
+					return cli.UsoMal("%s: con --clase la pregunta la abre el profesor: no lleva ejercicio ni --ver-historial", c.CommandPath())
+				}
+				if credencial == "" {
+					credencial, _ = f.Variable(VariableCredencial)
+				}
+				if credencial == "" {
+					return cli.UsoMal("%s: --clase pide tu credencial de la clase: --credencial C (o %s), la que te dio el profesor", c.CommandPath(), VariableCredencial)
+				}
+				lineas, err := lineasDe(c, archivo, respuestas)
+				if err != nil {
+					return err
+				}
+				return cli.Salir(PredecirEnClase(c.Context(), OpcionesClase{URL: clase, Credencial: credencial, Respuestas: lineas,
+					Esperar: esperar, Historial: historial, In: c.InOrStdin(), Out: f.Out, Err: f.Err}))
+			}
+			if credencial != "" || c.Flags().Changed("esperar") {
+				return cli.UsoMal("%s: --credencial y --esperar van con --clase URL", c.CommandPath())
+			}
 			if verHistorial {
 				es, err := Leer(historial)
 				if err != nil && !os.IsNotExist(err) {
@@ -334,13 +361,9 @@ Tus respuestas quedan en el historial (--historial); --ver-historial lo muestra.
 			if len(es) == 0 {
 				return cli.UsoMal("%s: no hay ningún ejercicio ni sección «%s»; «%s» los lista", c.CommandPath(), args[0], c.CommandPath())
 			}
-			lineas := respuestas
-			if archivo != "" {
-				datos, err := os.ReadFile(archivo)
-				if err != nil {
-					return cli.UsoMal("%s: --respuestas: no puedo leer %s: %v", c.CommandPath(), archivo, err)
-				}
-				lineas = append(strings.Split(string(datos), "\n"), lineas...)
+			lineas, err := lineasDe(c, archivo, respuestas)
+			if err != nil {
+				return err
 			}
 			dadas, err := leerRespuestas(lineas, es)
 			if err != nil {
@@ -356,5 +379,20 @@ Tus respuestas quedan en el historial (--historial); --ver-historial lo muestra.
 	c.Flags().Lookup("respuesta").DefValue = ""
 	c.Flags().Lookup("historial").DefValue = "predicciones.jsonl en tu directorio de configuración, cursohttp/"
 	c.Flags().BoolVar(&verHistorial, "ver-historial", false, "muestra el historial en vez de preguntar")
+	c.Flags().Var(cli.URL{Destino: &clase, Vacia: true}, "clase", "responde en clase: la pregunta que abra el profesor en el laboratorio de la clase en esta URL, con --credencial")
+	c.Flags().StringVar(&credencial, "credencial", "", "tu credencial de la clase, la que te dio el profesor (si no se dice: "+VariableCredencial+")")
+	c.Flags().BoolVar(&esperar, "esperar", true, "con --clase, tras responder espera a que el profesor revele la respuesta (--esperar=false: sale al mandarla)")
 	return c
+}
+
+// lineasDe are the answers given beforehand: the file's lines (--respuestas), then --respuesta's.
+func lineasDe(c *cobra.Command, archivo string, respuestas []string) ([]string, error) {
+	if archivo == "" {
+		return respuestas, nil
+	}
+	datos, err := os.ReadFile(archivo)
+	if err != nil {
+		return nil, cli.UsoMal("%s: --respuestas: no puedo leer %s: %v", c.CommandPath(), archivo, err)
+	}
+	return append(strings.Split(string(datos), "\n"), respuestas...), nil
 }

@@ -52,6 +52,17 @@ func TestLineasDeOrdenes(t *testing.T) {
 			Stderr: "predecir: no hay ningún ejercicio ni sección «9.9»; «predecir» los lista\n"},
 		{Construir: anotarOpciones, Linea: "--respuesta salida=1", Codigo: 2,
 			Stderr: "predecir: las respuestas necesitan un ejercicio; «predecir» lista los ejercicios\n"},
+		// In class: the instructor opens the question, the credential is the student's.
+		{Construir: anotarOpciones, Linea: "--clase http://127.0.0.1:18084", Codigo: 2,
+			Stderr: "predecir: --clase pide tu credencial de la clase: --credencial C (o CURSOHTTP_CREDENCIAL), la que te dio el profesor\n"},
+		{Construir: anotarOpciones, Linea: "6.5.4-4xx --clase http://127.0.0.1:18084 --credencial cl-x", Codigo: 2,
+			Stderr: "predecir: con --clase la pregunta la abre el profesor: no lleva ejercicio ni --ver-historial\n"},
+		{Construir: anotarOpciones, Linea: "--clase ftp://x --credencial cl-x", Codigo: 2,
+			Stderr: "predecir: --clase debe ser una dirección http, no «ftp://x»\n"},
+		{Construir: anotarOpciones, Linea: "6.5.4-4xx --credencial cl-x", Codigo: 2,
+			Stderr: "predecir: --credencial y --esperar van con --clase URL\n"},
+		{Construir: anotarOpciones, Linea: "6.5.4-4xx --esperar=false", Codigo: 2,
+			Stderr: "predecir: --credencial y --esperar van con --clase URL\n"},
 	})
 	// The system's words for a missing file vary (Windows has its own): only the suite's are checked.
 	falta := filepath.Join(t.TempDir(), "no-existe.txt")

@@ -8,7 +8,7 @@ import (
 )
 
 // Tipo is the kind of answer a question takes. Every answer, the student's and the run's, is kept
-// in its canonical text (Leer's), so two answers are compared as strings and a class server can
+// in its canonical text (Leer's), so two answers are compared as strings and the class lab can
 // store and count them without knowing the type.
 type Tipo string
 

@@ -1,0 +1,349 @@
+package clase
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cursohttp/internal/prueba/navegador"
+	"cursohttp/pkg/ordenes/predecir"
+	"cursohttp/pkg/panel"
+	"cursohttp/pkg/token"
+)
+
+// envCI, set by .ci/run, turns the skip of a machine without Chromium into a failure (as
+// pkg/panel's): in CI the browser test must run.
+const envCI = "CURSOHTTP_CI"
+
+// treinta are the class of the browser test.
+func treinta() []string {
+	nombres := []string{"Ana", "Bruno", "Carla", "Diego", "Elena", "Fátima", "Gonzalo", "Hugo", "Irene", "Javier",
+		"Lucía", "Manuel", "Nuria", "Óscar", "Pablo"}
+	var l []string
+	for i := range 30 {
+		l = append(l, nombres[i%len(nombres)]+" "+[]string{"García", "Pérez"}[i/len(nombres)])
+	}
+	return l
+}
+
+// vistaProyector is what the projector's page shows, read from its DOM.
+type vistaProyector struct {
+	Estado, Cuenta, Texto, Aviso string
+	Preguntas                    []struct {
+		ID     string
+		Barras []struct {
+			Valor   string
+			Cuantos int
+			Real    bool
+		}
+		Resultado, Porque string
+	}
+	Imagenes int
+	Profesor bool
+	Filas    []string
+}
+
+const jsLeerProyector = `(() => ({
+	Estado: document.querySelector("#estado").textContent, Cuenta: document.querySelector("#cuenta").textContent,
+	Texto: document.body.innerText, Aviso: document.querySelector("#aviso").hidden ? "" : document.querySelector("#aviso").textContent,
+	Preguntas: [...document.querySelectorAll("#preguntas > li")].map(li => ({ID: li.dataset.pregunta,
+		Barras: [...li.querySelectorAll(".barras .valor")].map(v => ({Valor: v.textContent,
+			Cuantos: parseInt(v.nextElementSibling.querySelector(".cuantos").textContent, 10), Real: v.classList.contains("es-real")})),
+		Resultado: li.querySelector(".resultado") ? li.querySelector(".resultado").textContent : "",
+		Porque: li.querySelector(".porque") ? li.querySelector(".porque").textContent : ""})),
+	Imagenes: document.images.length, Profesor: !document.querySelector("#profesor").hidden,
+	Filas: [...document.querySelectorAll("#tabla-alumnos tr")].slice(1).map(tr => tr.firstChild.textContent)}))()`
+
+func leerProyector(ctx context.Context, t *testing.T, p *navegador.Pagina) vistaProyector {
+	t.Helper()
+	var v vistaProyector
+	if err := p.Evaluar(ctx, jsLeerProyector, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func esperarEn(ctx context.Context, t *testing.T, p *navegador.Pagina, js, que string) {
+	t.Helper()
+	if err := p.Esperar(ctx, js); err != nil {
+		t.Fatalf("%s: %v", que, err)
+	}
+}
+
+func evaluarEn(ctx context.Context, t *testing.T, p *navegador.Pagina, js string, v any) {
+	t.Helper()
+	if err := p.Evaluar(ctx, js, v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func capturar(ctx context.Context, t *testing.T, p *navegador.Pagina, nombre string) {
+	dir := os.Getenv("CURSOHTTP_ARTEFACTOS")
+	if dir == "" {
+		return
+	}
+	png, err := p.Captura(ctx)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, nombre), png, 0o644)
+	}
+	if err != nil {
+		t.Logf("captura %s: %v", nombre, err)
+	}
+}
+
+func js(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// A prediction asked to a class of 30 in a real Chromium: the projector's page at 1280×800, three
+// students on their phones' page (the credential pasted once, never in the address; a wrong type
+// shown beside its question), the other 27 from their terminals at once, one of them twice. The
+// projector counts 30 and shows no name; no histogram until the instructor asks, then each
+// answer's count as the class gave it (the last answer of who answered twice); after the run, the
+// real answer marked, the share who got it and why, and each phone its own answer beside it; a
+// late answer is refused; with the instructor's session, each student by name, as text.
+func TestPrediccionEnNavegador(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("arranca Chromium; se salta con -short")
+	}
+	ctx, cancelar := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancelar()
+
+	nav, err := navegador.Abrir(t.TempDir(), 1280, 800)
+	if errors.Is(err, navegador.ErrSinNavegador) {
+		if os.Getenv(envCI) != "" {
+			t.Fatalf("%s está puesta y Chromium no arranca: %v", envCI, err)
+		}
+		t.Skip(strings.SplitN(err.Error(), "\n", 2)[0])
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nav.Cerrar)
+
+	nombres := treinta()
+	e := arrancar(t, nombres...)
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
+		t.Fatalf("abrir: %d %s", codigo, cuerpo)
+	}
+	proyector, err := nav.Abrir(ctx, e.pizarra+panel.RutaProyector, 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	esperarEn(ctx, t, proyector, `document.querySelector("#cuenta").textContent === "0 de 30 respondieron"`, "el proyector no muestra la pregunta")
+	if v := leerProyector(ctx, t, proyector); len(v.Preguntas) != 3 || v.Estado != "abierta: se puede responder" ||
+		!strings.Contains(v.Texto, "6.5.4-4xx — Un 4xx no se reintenta") || !strings.Contains(v.Texto, e.pizarra+"/clase/predecir") || v.Profesor {
+		t.Errorf("el proyector, abierta: %+v", v)
+	}
+
+	// What each student answers: (intentos, final, salida). The three on their phones first.
+	ejercicio := predecir.Buscar(ejercicioDePrueba)[0]
+	finales := ejercicio.Preguntas[1].Opciones
+	respuestaDe := func(i int) map[string]string {
+		return map[string]string{"intentos": []string{"1", "2", "4"}[i%3], "final": finales[i%len(finales)], "salida": strconv.Itoa(i % 2)}
+	}
+	var telefonos []*navegador.Pagina
+	for i := range 3 {
+		p, err := nav.Abrir(ctx, e.pizarra+panel.RutaPredecir, 390, 844)
+		if err != nil {
+			t.Fatal(err)
+		}
+		telefonos = append(telefonos, p)
+		esperarEn(ctx, t, p, `!document.querySelector("#entrar").hidden`, "el teléfono no pide la credencial")
+		evaluarEn(ctx, t, p, `document.querySelector("#credencial").value = `+js(e.creds[nombres[i]])+`; document.querySelector("#entrar").requestSubmit()`, nil)
+		esperarEn(ctx, t, p, `document.querySelectorAll("#preguntas > li").length === 3 && document.querySelector("#quien").textContent === `+
+			js("respondes como "+nombres[i]), "el teléfono de "+nombres[i]+" no muestra la pregunta")
+		var donde struct {
+			URL, Guardada string
+			Tipo          string
+		}
+		evaluarEn(ctx, t, p, `({URL: location.href, Guardada: sessionStorage.getItem("cursohttp-credencial"), Tipo: document.querySelector("#credencial").type})`, &donde)
+		if strings.Contains(donde.URL, e.creds[nombres[i]]) || donde.URL != e.pizarra+panel.RutaPredecir || donde.Guardada != e.creds[nombres[i]] || donde.Tipo != "password" {
+			t.Errorf("la credencial de %s: dirección %q, guardada %q", nombres[i], donde.URL, donde.Guardada)
+		}
+		r := respuestaDe(i)
+		rellenar := func(intentos string) {
+			evaluarEn(ctx, t, p, `(() => {
+				const li = id => document.querySelector('#preguntas > li[data-pregunta="' + id + '"]');
+				li("intentos").querySelector("input").value = `+js(intentos)+`;
+				li("final").querySelector('input[value=`+js(r["final"])+`]').checked = true;
+				li("salida").querySelector("input").value = `+js(r["salida"])+`;
+				document.querySelector("#responder").requestSubmit();
+			})()`, nil)
+		}
+		if i == 0 {
+			// A wrong type: the lab's sentence beside its question, nothing kept.
+			rellenar("cuatro")
+			esperarEn(ctx, t, p, `document.querySelector('#preguntas > li[data-pregunta="intentos"] .error').textContent.includes("«cuatro» no es un número entero")`,
+				"el teléfono no dice qué está mal")
+		}
+		rellenar(r["intentos"])
+		esperarEn(ctx, t, p, `document.querySelector("#guardada").textContent.startsWith("respuesta guardada")`, "el teléfono de "+nombres[i]+" no guardó")
+	}
+
+	// The other 27 from their terminals, at once; the last of them first answers something else.
+	var wg sync.WaitGroup
+	for i := 3; i < len(nombres); i++ {
+		wg.Go(func() {
+			if i == len(nombres)-1 {
+				if codigo, cuerpo := e.responderComo(t, nombres[i], predecir.PedidoRespuestas{Respuestas: map[string]string{"intentos": "9", "final": "hecha", "salida": "0"}}); codigo != http.StatusNoContent {
+					t.Errorf("%s: %d %s", nombres[i], codigo, cuerpo)
+				}
+			}
+			if codigo, cuerpo := e.responderComo(t, nombres[i], predecir.PedidoRespuestas{Respuestas: respuestaDe(i)}); codigo != http.StatusNoContent {
+				t.Errorf("%s: %d %s", nombres[i], codigo, cuerpo)
+			}
+		})
+	}
+	wg.Wait()
+	esperarEn(ctx, t, proyector, `document.querySelector("#cuenta").textContent === "30 de 30 respondieron"`, "el proyector no cuenta a los 30")
+	sinNombres := func(v vistaProyector, cuando string) {
+		t.Helper()
+		for _, n := range nombres {
+			if strings.Contains(v.Texto, n) {
+				t.Errorf("%s, el proyector nombra a %s", cuando, n)
+			}
+		}
+		if v.Imagenes != 0 {
+			t.Errorf("%s, el proyector tiene %d imágenes", cuando, v.Imagenes)
+		}
+	}
+	v := leerProyector(ctx, t, proyector)
+	sinNombres(v, "antes del histograma")
+	for _, q := range v.Preguntas {
+		if len(q.Barras) != 0 {
+			t.Errorf("el proyector muestra el histograma de %s antes de que el profesor lo pida", q.ID)
+		}
+	}
+
+	// The histogram, on the instructor's word: each answer's count, as the class gave it.
+	quiere := map[string]map[string]int{}
+	for i := range nombres {
+		for p, valor := range respuestaDe(i) {
+			if quiere[p] == nil {
+				quiere[p] = map[string]int{}
+			}
+			quiere[p][valor]++
+		}
+	}
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionHistograma, tokenDePrueba, nil); codigo != http.StatusOK {
+		t.Fatalf("el histograma: %d %s", codigo, cuerpo)
+	}
+	esperarEn(ctx, t, proyector, `document.querySelectorAll(".barras").length === 3`, "el proyector no muestra el histograma")
+	v = leerProyector(ctx, t, proyector)
+	sinNombres(v, "con el histograma")
+	for _, q := range v.Preguntas {
+		got := map[string]int{}
+		for _, b := range q.Barras {
+			if b.Cuantos > 0 {
+				got[b.Valor] = b.Cuantos
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(quiere[q.ID]) {
+			t.Errorf("el histograma de %s: %v; la clase respondió %v", q.ID, got, quiere[q.ID])
+		}
+	}
+	if q := v.Preguntas[1]; len(q.Barras) != len(finales) {
+		t.Errorf("una pregunta de opciones muestra %d barras; tiene %d opciones", len(q.Barras), len(finales))
+	}
+	capturar(ctx, t, proyector, "prediccion-histograma.png")
+
+	// The reveal: the class lab's run; the projector marks the real answer, the share and why.
+	codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionRevelar, tokenDePrueba, nil)
+	var revelada predecir.EnClase
+	if codigo != http.StatusOK || json.Unmarshal([]byte(cuerpo), &revelada) != nil || revelada.Fase != predecir.FaseRevelada {
+		t.Fatalf("revelar: %d %s", codigo, cuerpo)
+	}
+	esperarEn(ctx, t, proyector, `document.querySelectorAll("#preguntas .resultado").length === 3`, "el proyector no revela")
+	v = leerProyector(ctx, t, proyector)
+	sinNombres(v, "revelada")
+	if v.Estado != "revelada: esto es lo que pasó" || v.Aviso != "" {
+		t.Errorf("revelada, el proyector dice %q (aviso %q)", v.Estado, v.Aviso)
+	}
+	for _, q := range v.Preguntas {
+		real := revelada.Reales[q.ID]
+		acertaron := 0
+		for i := range nombres {
+			if slices.ContainsFunc(ejercicio.Preguntas, func(p predecir.Pregunta) bool { return p.ID == q.ID && p.Acierta(respuestaDe(i)[q.ID], real.Valor) }) {
+				acertaron++
+			}
+		}
+		porcentaje := int(float64(100*acertaron)/30 + 0.5)
+		if want := fmt.Sprintf("pasó: %s · acertaron %d de 30 (%d %%)", real.Valor, acertaron, porcentaje); q.Resultado != want || real.Acertaron != acertaron {
+			t.Errorf("%s: el proyector dice %q; se esperaba %q", q.ID, q.Resultado, want)
+		}
+		if q.Porque != "por qué: "+real.Porque || real.Porque == "" {
+			t.Errorf("%s: %q", q.ID, q.Porque)
+		}
+		for _, b := range q.Barras {
+			if b.Real != (b.Valor == real.Valor) {
+				t.Errorf("%s: la barra %q marcada como real: %v (la real es %q)", q.ID, b.Valor, b.Real, real.Valor)
+			}
+		}
+	}
+	capturar(ctx, t, proyector, "prediccion-revelada.png")
+
+	// Each phone: its own answer beside the run's, the form closed; a late answer is refused.
+	for i, p := range telefonos {
+		esperarEn(ctx, t, p, `document.querySelectorAll("#preguntas .resultado").length === 3`, "el teléfono de "+nombres[i]+" no ve la revelación")
+		var resultados []string
+		var cerrado bool
+		evaluarEn(ctx, t, p, `[...document.querySelectorAll("#preguntas .resultado")].map(r => r.textContent)`, &resultados)
+		evaluarEn(ctx, t, p, `document.querySelector("#enviar").disabled && [...document.querySelectorAll("#responder input")].every(x => x.disabled)`, &cerrado)
+		for k, q := range ejercicio.Preguntas {
+			dada, real := respuestaDe(i)[q.ID], revelada.Reales[q.ID].Valor
+			marca := map[bool]string{true: "✔", false: "✘"}[q.Acierta(dada, real)]
+			if want := marca + " dijiste: " + dada + " · pasó: " + real; resultados[k] != want {
+				t.Errorf("%s, %s: %q; se esperaba %q", nombres[i], q.ID, resultados[k], want)
+			}
+		}
+		if !cerrado {
+			t.Errorf("%s puede seguir respondiendo en su teléfono", nombres[i])
+		}
+	}
+	capturar(ctx, t, telefonos[0], "prediccion-telefono.png")
+	// Forced open on the page, the lab still refuses it.
+	evaluarEn(ctx, t, telefonos[1], `document.querySelectorAll("#responder input, #enviar").forEach(x => x.disabled = false); document.querySelector("#responder").requestSubmit()`, nil)
+	esperarEn(ctx, t, telefonos[1], `document.querySelector("#guardada").textContent.includes("la respuesta ya se reveló")`, "una respuesta tardía no se rechazó en la página")
+	if codigo, cuerpo := e.responderComo(t, nombres[5], predecir.PedidoRespuestas{Respuestas: respuestaDe(6)}); codigo != http.StatusConflict {
+		t.Errorf("una respuesta tardía: %d %s", codigo, cuerpo)
+	}
+
+	// The instructor, with the one-time link: each student by name, as text, and the buttons.
+	entrada, err := nav.Abrir(ctx, token.Enlace(e.pizarra, tokenDePrueba, time.Now()), 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	esperarEn(ctx, t, entrada, `location.pathname === "/clase"`, "el enlace de una vez no llevó a la pizarra")
+	profesor, err := nav.Abrir(ctx, e.pizarra+panel.RutaProyector, 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	esperarEn(ctx, t, profesor, `document.querySelectorAll("#tabla-alumnos tr").length === 31`, "el profesor no ve a cada alumno")
+	v = leerProyector(ctx, t, profesor)
+	if !v.Profesor || !slices.Equal(v.Filas, nombres) {
+		t.Errorf("el profesor ve %v (botones %v)", v.Filas, v.Profesor)
+	}
+	var plegada bool
+	evaluarEn(ctx, t, profesor, `!document.querySelector("#por-alumno").open`, &plegada)
+	if !plegada {
+		t.Error("las respuestas por alumno no empiezan plegadas")
+	}
+	evaluarEn(ctx, t, profesor, `document.querySelector("#cerrar").click()`, nil)
+	esperarEn(ctx, t, profesor, `document.querySelector("#estado").textContent === "no hay ninguna pregunta abierta"`, "el botón cerrar no cerró")
+	if v, _ := e.vistaDe(t, panel.RutaPrediccionEstado, ""); v.Fase != predecir.FaseNinguna {
+		t.Errorf("tras cerrar desde la página: %+v", v)
+	}
+}

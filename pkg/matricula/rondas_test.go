@@ -1,0 +1,200 @@
+package matricula
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// respuestasDe is a round's answers as alumno → pregunta → valor, and the round.
+func respuestasDe(t *testing.T, a Almacen, ronda string) (Ronda, map[string]map[string]string) {
+	t.Helper()
+	r, l, err := a.Respuestas(ctx, ronda)
+	debe(t, err)
+	m := map[string]map[string]string{}
+	for _, x := range l {
+		if m[x.Alumno] == nil {
+			m[x.Alumno] = map[string]string{}
+		}
+		if _, ya := m[x.Alumno][x.Pregunta]; ya {
+			t.Errorf("%s respondió %s dos veces en la misma ronda", x.Alumno, x.Pregunta)
+		}
+		m[x.Alumno][x.Pregunta] = x.Valor
+		if x.Cuando.IsZero() || x.Cuando.After(time.Now()) {
+			t.Errorf("la respuesta de %s a %s tiene la hora %v", x.Alumno, x.Pregunta, x.Cuando)
+		}
+	}
+	return r, m
+}
+
+func probarRondas(t *testing.T, abrir abridor) {
+	a, _ := abrir(t)
+	agregar(t, a, "Ana", "Bea", "Carla")
+	abierta := time.Date(2026, 3, 9, 10, 0, 0, 123456000, time.UTC)
+	ronda := Ronda{ID: "ronda-1", Ejercicio: "6.5.4-4xx", Abierta: abierta}
+	debe(t, a.AbrirRonda(ctx, ronda))
+	// Again (a retry that may have committed): still one round, as it was.
+	debe(t, a.AbrirRonda(ctx, Ronda{ID: "ronda-1", Ejercicio: "otro", Abierta: time.Now()}))
+	r, m := respuestasDe(t, a, "ronda-1")
+	if r.ID != "ronda-1" || r.Ejercicio != "6.5.4-4xx" || !r.Abierta.Equal(abierta) || r.Reales != nil || len(m) != 0 {
+		t.Fatalf("la ronda recién abierta: %+v, %v", r, m)
+	}
+
+	// The last answer to each question counts; a question not answered again keeps its answer.
+	debe(t, a.Responder(ctx, "ronda-1", "Bea", map[string]string{"intentos": "4", "final": "agotados"}))
+	debe(t, a.Responder(ctx, "ronda-1", "Ana", map[string]string{"intentos": "1", "final": "no-lo-arregla", "salida": "1"}))
+	debe(t, a.Responder(ctx, "ronda-1", " Bea ", map[string]string{"intentos": "1"}))
+	r, m = respuestasDe(t, a, "ronda-1")
+	quiere := map[string]map[string]string{
+		"Ana": {"intentos": "1", "final": "no-lo-arregla", "salida": "1"},
+		"Bea": {"intentos": "1", "final": "agotados"},
+	}
+	if !maps.EqualFunc(m, quiere, maps.Equal) {
+		t.Fatalf("Respuestas = %v; se esperaba %v", m, quiere)
+	}
+	// In the roster's order, then by question.
+	_, l, err := a.Respuestas(ctx, "ronda-1")
+	debe(t, err)
+	var orden []string
+	for _, x := range l {
+		orden = append(orden, x.Alumno+":"+x.Pregunta)
+	}
+	if got := strings.Join(orden, " "); got != "Ana:final Ana:intentos Ana:salida Bea:final Bea:intentos" {
+		t.Errorf("el orden de las respuestas: %s", got)
+	}
+
+	// Refused, and nothing of it kept.
+	for _, c := range []struct {
+		caso          string
+		ronda, alumno string
+		respuestas    map[string]string
+		quiere        error
+	}{
+		{"quien no está", "ronda-1", "Dani", map[string]string{"intentos": "1"}, ErrNoEsta},
+		{"una ronda que no hay", "ronda-9", "Carla", map[string]string{"intentos": "1"}, ErrSinRonda},
+		{"una respuesta larga", "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", TopeRespuesta+1)}, ErrDemasiado},
+		{"demasiadas preguntas", "ronda-1", "Carla", muchasRespuestas(TopePreguntas + 1), ErrDemasiado},
+		{"un id de pregunta largo", "ronda-1", "Carla", map[string]string{strings.Repeat("p", TopeIDCalificacion+1): "1"}, ErrDemasiado},
+		{"UTF-8 roto", "ronda-1", "Carla", map[string]string{"intentos": "a\xffb"}, errOtro},
+		{"NUL", "ronda-1", "Carla", map[string]string{"intentos": "a\x00b"}, errOtro},
+		{"sin pregunta", "ronda-1", "Carla", map[string]string{"": "1"}, errOtro},
+	} {
+		err := a.Responder(ctx, c.ronda, c.alumno, c.respuestas)
+		if err == nil || (c.quiere != errOtro && !errors.Is(err, c.quiere)) || (c.quiere == errOtro && errors.Is(err, ErrDemasiado)) {
+			t.Errorf("%s: Responder = %v; se esperaba %v", c.caso, err, c.quiere)
+		}
+	}
+	if _, m := respuestasDe(t, a, "ronda-1"); m["Carla"] != nil {
+		t.Errorf("quedaron respuestas de Carla rechazadas: %v", m["Carla"])
+	}
+	// At the bounds, kept.
+	debe(t, a.Responder(ctx, "ronda-1", "Carla", muchasRespuestas(TopePreguntas)))
+	debe(t, a.Responder(ctx, "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", TopeRespuesta)}))
+
+	// Revealed: the run's answers are kept, and no answer is taken any more.
+	reales := map[string]string{"intentos": "1", "final": "no-lo-arregla", "salida": "1"}
+	debe(t, a.Revelar(ctx, "ronda-1", reales))
+	if err := a.Responder(ctx, "ronda-1", "Bea", map[string]string{"final": "no-lo-arregla"}); !errors.Is(err, ErrRevelada) {
+		t.Errorf("responder tras revelar: %v; se esperaba ErrRevelada", err)
+	}
+	r, m = respuestasDe(t, a, "ronda-1")
+	if !maps.Equal(r.Reales, reales) || m["Bea"]["final"] != "agotados" {
+		t.Errorf("tras revelar: reales %v, Bea %v", r.Reales, m["Bea"])
+	}
+	if err := a.Revelar(ctx, "ronda-9", reales); !errors.Is(err, ErrSinRonda) {
+		t.Errorf("revelar una ronda que no hay: %v", err)
+	}
+	if _, _, err := a.Respuestas(ctx, "ronda-9"); !errors.Is(err, ErrSinRonda) {
+		t.Errorf("las respuestas de una ronda que no hay: %v", err)
+	}
+
+	// Clearing the board leaves the answers; removing a student takes hers.
+	debe(t, a.Limpiar(ctx, ""))
+	debe(t, a.Quitar(ctx, "Ana"))
+	if _, m := respuestasDe(t, a, "ronda-1"); m["Ana"] != nil || m["Bea"] == nil || m["Carla"] == nil {
+		t.Errorf("tras limpiar y quitar a Ana: %v", m)
+	}
+}
+
+func muchasRespuestas(n int) map[string]string {
+	m := map[string]string{}
+	for i := range n {
+		m[fmt.Sprint("pregunta-", i)] = "1"
+	}
+	return m
+}
+
+// The store keeps the last TopeRondas rounds: an older one goes with its answers.
+func probarTopeDeRondas(t *testing.T, abrir abridor) {
+	a, _ := abrir(t)
+	agregar(t, a, "Ana")
+	const n = TopeRondas + 3
+	for i := range n {
+		id := fmt.Sprint("ronda-", i)
+		debe(t, a.AbrirRonda(ctx, Ronda{ID: id, Ejercicio: "6.5.4-4xx", Abierta: time.Now()}))
+		debe(t, a.Responder(ctx, id, "Ana", map[string]string{"intentos": fmt.Sprint(i)}))
+	}
+	for i := range n {
+		id := fmt.Sprint("ronda-", i)
+		if i < n-TopeRondas {
+			if _, _, err := a.Respuestas(ctx, id); !errors.Is(err, ErrSinRonda) {
+				t.Errorf("la ronda %d sigue: %v", i, err)
+			}
+			continue
+		}
+		if _, m := respuestasDe(t, a, id); m["Ana"]["intentos"] != fmt.Sprint(i) {
+			t.Errorf("la ronda %d: %v", i, m)
+		}
+	}
+	var filas int
+	debe(t, a.(*almacenSQL).db.QueryRowContext(ctx, `SELECT count(*) FROM clase_respuestas`).Scan(&filas))
+	if filas != TopeRondas {
+		t.Errorf("quedan %d respuestas; las de las rondas olvidadas debían irse con ellas", filas)
+	}
+}
+
+// Thirty students answer while the round is revealed: each answer is kept and returned nil, or
+// refused with ErrRevelada and not kept; none is kept after the reveal nor lost before it.
+func probarResponderMientrasSeRevela(t *testing.T, abrir abridor) {
+	a, _ := abrir(t)
+	nombres := muchos(0, 30)
+	agregar(t, a, nombres...)
+	debe(t, a.AbrirRonda(ctx, Ronda{ID: "r", Ejercicio: "6.5.4-4xx", Abierta: time.Now()}))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	guardadas := map[string]bool{}
+	empezar := make(chan struct{})
+	for i, nombre := range nombres {
+		wg.Go(func() {
+			<-empezar
+			err := a.Responder(ctx, "r", nombre, map[string]string{"intentos": fmt.Sprint(i)})
+			switch {
+			case err == nil:
+				mu.Lock()
+				guardadas[nombre] = true
+				mu.Unlock()
+			case !errors.Is(err, ErrRevelada):
+				t.Errorf("%s: %v", nombre, err)
+			}
+		})
+	}
+	wg.Go(func() {
+		<-empezar
+		if err := a.Revelar(ctx, "r", map[string]string{"intentos": "1"}); err != nil {
+			t.Error(err)
+		}
+	})
+	close(empezar)
+	wg.Wait()
+	_, m := respuestasDe(t, a, "r")
+	for _, nombre := range nombres {
+		if guardadas[nombre] != (m[nombre] != nil) {
+			t.Errorf("%s: Responder dijo guardada=%v, y la ronda tiene %v", nombre, guardadas[nombre], m[nombre])
+		}
+	}
+	t.Logf("%d de %d respuestas llegaron antes de revelar", len(guardadas), len(nombres))
+}
