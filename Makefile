@@ -69,8 +69,9 @@ unit: ## todas las pruebas de Go, con el detector de carreras (necesita un compi
 # fuzz targets run their seed corpora and committed crashers as ordinary tests (in unit), and the
 # search for new inputs is make fuzz.
 PARTES_TEST := estatico cruzar unit $(if $(wildcard scripts/escenas),escenas) rapido \
-	$(if $(wildcard scripts/escenas),'escenas CURSOHTTP_RAPIDO=1') 'ataque CORTO=1' 'bench CORTO=1'
-test: ## lo determinista, lo que corre CI antes de make fuzz: estatico, cruzar, unit (los corpus de fuzz como pruebas), las escenas de las lecciones (también con CURSOHTTP_RAPIDO=1), la campaña de ataque corta y make bench corto (solo informa); dice cada parte al terminar, cuál falló y cuáles no corrieron, y la última línea qué se saltó y por qué
+	$(if $(wildcard scripts/escenas),'escenas CURSOHTTP_RAPIDO=1') 'ataque CORTO=1' 'bench CORTO=1' \
+	'clase-carga ALUMNOS=8' 'clase-carga ALUMNOS=8 PG=1'
+test: ## lo determinista, lo que corre CI antes de make fuzz: estatico, cruzar, unit (los corpus de fuzz como pruebas), las escenas de las lecciones (también con CURSOHTTP_RAPIDO=1), la campaña de ataque corta, make bench corto (solo informa) y el modo clase con 8 alumnos en SQLite y en PostgreSQL (make clase-carga ALUMNOS=8); dice cada parte al terminar, cuál falló y cuáles no corrieron, y la última línea qué se saltó y por qué
 	@mkdir -p $(BIN) && rm -f "$(CURSOHTTP_SALTOS)"
 	@GO=$(GO) MAKE="$(MAKE)" scripts/partes.sh $(PARTES_TEST)
 

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"cursohttp/internal/prueba"
-	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/datosclase"
 	"cursohttp/pkg/pgefimero"
 )
 
@@ -117,7 +117,7 @@ func TestClaseSobreviveKill9(t *testing.T) {
 		t.Fatalf("Eva tras el kill -9: salió con %d; se esperaba 0 y el aviso del corte\nstderr: %s\n%s", codigo, errOut, out)
 	}
 
-	mat, err := matricula.Abrir(ctx, filepath.Join(dir, "clase.db"))
+	mat, err := datosclase.Abrir(ctx, filepath.Join(dir, "clase.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestClaseSobreviveReinicioDePostgres(t *testing.T) {
 	if codigo == 0 || !strings.Contains(out, `"comprobaciones"`) {
 		t.Fatalf("Luis (llave por intento) tras el reinicio: salió con %d, sin informe\n%s\n%s\n%s", codigo, out, errOut, lab.todo())
 	}
-	mat, err := matricula.Abrir(ctx, pg)
+	mat, err := datosclase.Abrir(ctx, pg)
 	if err != nil {
 		t.Fatal(err)
 	}

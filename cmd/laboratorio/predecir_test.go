@@ -14,7 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"cursohttp/pkg/clase"
-	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/datosclase"
 	"cursohttp/pkg/panel"
 )
 
@@ -25,7 +25,7 @@ func TestClasePredecir(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	mat, err := matricula.Abrir(ctx, filepath.Join(dir, panel.ArchivoMatricula))
+	mat, err := datosclase.Abrir(ctx, filepath.Join(dir, panel.ArchivoMatricula))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"cursohttp/pkg/altasegura"
+	"cursohttp/pkg/datosclase"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/panel"
@@ -66,7 +67,7 @@ type enMarcha struct {
 func arrancar(t *testing.T, nombres ...string) *enMarcha {
 	t.Helper()
 	ctx := context.Background()
-	mat, err := matricula.Abrir(ctx, filepath.Join(t.TempDir(), "clase.db"))
+	mat, err := datosclase.Abrir(ctx, filepath.Join(t.TempDir(), "clase.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/datos"
+	"cursohttp/pkg/datosclase"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/panel"
@@ -60,7 +61,7 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 	if donde == "" {
 		donde = filepath.Join(o.Dir, panel.ArchivoMatricula)
 	}
-	mat, err := matricula.Abrir(ctx, donde)
+	mat, err := datosclase.Abrir(ctx, donde)
 	if err != nil {
 		return err
 	}

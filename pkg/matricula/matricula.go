@@ -104,7 +104,7 @@ type NombreInvalido struct {
 // Error prints the name with its invisible and bidirectional characters as code points (raw,
 // U+202E would turn the message around) and cut short when it is long.
 func (e *NombreInvalido) Error() string {
-	return "el nombre «" + visible(e.Nombre) + "» no vale: " + e.Motivo
+	return "el nombre «" + Visible(e.Nombre) + "» no vale: " + e.Motivo
 }
 
 // Almacen is a class's store. Every method is safe for concurrent use, and every write is durable

@@ -180,10 +180,10 @@ var gemelas = map[rune]rune{
 	'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X', 'ο': 'o', 'ν': 'v',
 }
 
-// esqueleto is what a normalised name reads as: decomposed (so a Cyrillic Ё is Е and its
+// Esqueleto is what a normalised name reads as: decomposed (so a Cyrillic Ё is Е and its
 // diaeresis, and reads as Ë), each look-alike letter its Latin twin. Two names with one skeleton
 // would show the same on the class page; the roster keeps one (a unique index on it).
-func esqueleto(nombre string) string {
+func Esqueleto(nombre string) string {
 	return strings.Map(func(r rune) rune {
 		if g, ok := gemelas[r]; ok {
 			return g
@@ -192,10 +192,10 @@ func esqueleto(nombre string) string {
 	}, norm.NFD.String(nombre))
 }
 
-// visible is a name as an error message may print it: every control, invisible or bidirectional
+// Visible is a name as an error message may print it: every control, invisible or bidirectional
 // character as its code point (printed raw, U+202E would turn the rest of the line around), and
 // cut short when it is long.
-func visible(s string) string {
+func Visible(s string) string {
 	var b strings.Builder
 	n := 0
 	for i, r := range s {

@@ -100,8 +100,8 @@ func TestEsqueleto(t *testing.T) {
 		{"Ana", "Ána", false},
 	}
 	for _, c := range casos {
-		if got := esqueleto(c.a) == esqueleto(c.b); got != c.igual {
-			t.Errorf("esqueleto(%q) == esqueleto(%q): %v; se esperaba %v", c.a, c.b, got, c.igual)
+		if got := Esqueleto(c.a) == Esqueleto(c.b); got != c.igual {
+			t.Errorf("Esqueleto(%q) == Esqueleto(%q): %v; se esperaba %v", c.a, c.b, got, c.igual)
 		}
 	}
 }

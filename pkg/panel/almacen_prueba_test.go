@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"cursohttp/pkg/datosclase"
 	"cursohttp/pkg/matricula"
 )
 
@@ -13,7 +14,7 @@ import (
 // SQLite in the test's folder.
 func almacenDePrueba(t testing.TB) matricula.Almacen {
 	t.Helper()
-	a, err := matricula.Abrir(context.Background(), filepath.Join(t.TempDir(), "clase.db"))
+	a, err := datosclase.Abrir(context.Background(), filepath.Join(t.TempDir(), "clase.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

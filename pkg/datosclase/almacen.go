@@ -1,4 +1,4 @@
-package matricula
+package datosclase
 
 import (
 	"cmp"
@@ -15,13 +15,14 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/reintento"
 )
 
 // Abrir opens the class's store at datos — a postgres:// (or postgresql://) URL, or else the path
 // of a SQLite file, created with its folder if missing — creating or migrating its tables. Its
 // tables are named clase_…, so it can share a database with the revisor's.
-func Abrir(ctx context.Context, datos string) (Almacen, error) {
+func Abrir(ctx context.Context, datos string) (matricula.Almacen, error) {
 	if strings.TrimSpace(datos) == "" {
 		return nil, errors.New("falta dónde guardar la clase: la ruta de un archivo o una URL postgres://")
 	}
@@ -201,8 +202,8 @@ const (
 	largoCredencial   = len(prefijoCredencial) + 26 // rand.Text's length
 )
 
-func nuevaCredencial(alumno string) Credencial {
-	return Credencial{Alumno: alumno, Secreto: prefijoCredencial + strings.ToLower(rand.Text())}
+func nuevaCredencial(alumno string) matricula.Credencial {
+	return matricula.Credencial{Alumno: alumno, Secreto: prefijoCredencial + strings.ToLower(rand.Text())}
 }
 
 // huella is what the store keeps of a credential. A plain SHA-256, not a slow password hash: the
@@ -212,37 +213,39 @@ func huella(secreto string) []byte {
 	return h[:]
 }
 
-func noEsta(nombre string) error { return fmt.Errorf("%w: «%s»", ErrNoEsta, visible(nombre)) }
+func noEsta(nombre string) error {
+	return fmt.Errorf("%w: «%s»", matricula.ErrNoEsta, matricula.Visible(nombre))
+}
 
 func yaEsta(nombre, otro string) error {
 	if nombre == otro {
-		return fmt.Errorf("%w: «%s»", ErrYaEsta, nombre)
+		return fmt.Errorf("%w: «%s»", matricula.ErrYaEsta, nombre)
 	}
-	return fmt.Errorf("%w: «%s» se lee como «%s»", ErrYaEsta, nombre, otro)
+	return fmt.Errorf("%w: «%s» se lee como «%s»", matricula.ErrYaEsta, nombre, otro)
 }
 
 // normalizado is the roster's spelling of a name a caller gives; a name that cannot be in the
-// roster is ErrNoEsta.
+// roster is matricula.ErrNoEsta.
 func normalizado(nombre string) (string, error) {
-	n, err := Normalizar(nombre)
+	n, err := matricula.Normalizar(nombre)
 	if err != nil {
 		return "", noEsta(nombre)
 	}
 	return n, nil
 }
 
-func (a *almacenSQL) Agregar(ctx context.Context, nombres []string) ([]Credencial, error) {
-	if len(nombres) > TopeAlumnos {
-		return nil, fmt.Errorf("%w: son %d nombres y caben %d", ErrClaseLlena, len(nombres), TopeAlumnos)
+func (a *almacenSQL) Agregar(ctx context.Context, nombres []string) ([]matricula.Credencial, error) {
+	if len(nombres) > matricula.TopeAlumnos {
+		return nil, fmt.Errorf("%w: son %d nombres y caben %d", matricula.ErrClaseLlena, len(nombres), matricula.TopeAlumnos)
 	}
-	credenciales := make([]Credencial, len(nombres))
+	credenciales := make([]matricula.Credencial, len(nombres))
 	esqueletos := make(map[string]string, len(nombres))
 	for i, n := range nombres {
-		n, err := Normalizar(n)
+		n, err := matricula.Normalizar(n)
 		if err != nil {
 			return nil, err
 		}
-		e := esqueleto(n)
+		e := matricula.Esqueleto(n)
 		if otro, ok := esqueletos[e]; ok {
 			return nil, yaEsta(n, otro)
 		}
@@ -264,7 +267,7 @@ func (a *almacenSQL) Agregar(ctx context.Context, nombres []string) ([]Credencia
 
 // agregarEn is Agregar's transaction. Its credentials are drawn before, once, so a run after one
 // that may have committed can tell it did.
-func (a *almacenSQL) agregarEn(ctx context.Context, tx *sql.Tx, credenciales []Credencial, alta int64, quizaHecha bool) error {
+func (a *almacenSQL) agregarEn(ctx context.Context, tx *sql.Tx, credenciales []matricula.Credencial, alta int64, quizaHecha bool) error {
 	if err := a.bloquear(ctx, tx, candadoLista); err != nil {
 		return err
 	}
@@ -283,19 +286,19 @@ func (a *almacenSQL) agregarEn(ctx context.Context, tx *sql.Tx, credenciales []C
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM clase_alumnos`).Scan(&hay); err != nil {
 		return err
 	}
-	if hay+len(credenciales) > TopeAlumnos {
-		return fmt.Errorf("%w: tiene %d alumnos, con estos %d serían %d, y caben %d", ErrClaseLlena, hay, len(credenciales), hay+len(credenciales), TopeAlumnos)
+	if hay+len(credenciales) > matricula.TopeAlumnos {
+		return fmt.Errorf("%w: tiene %d alumnos, con estos %d serían %d, y caben %d", matricula.ErrClaseLlena, hay, len(credenciales), hay+len(credenciales), matricula.TopeAlumnos)
 	}
 	for _, c := range credenciales {
 		var otro string
-		switch err := tx.QueryRowContext(ctx, `SELECT nombre FROM clase_alumnos WHERE esqueleto = $1`, esqueleto(c.Alumno)).Scan(&otro); {
+		switch err := tx.QueryRowContext(ctx, `SELECT nombre FROM clase_alumnos WHERE esqueleto = $1`, matricula.Esqueleto(c.Alumno)).Scan(&otro); {
 		case err == nil:
 			return yaEsta(c.Alumno, otro)
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO clase_alumnos (nombre, esqueleto, alta, huella) VALUES ($1, $2, $3, $4)`,
-			c.Alumno, esqueleto(c.Alumno), alta, huella(c.Secreto)); err != nil {
+			c.Alumno, matricula.Esqueleto(c.Alumno), alta, huella(c.Secreto)); err != nil {
 			return err
 		}
 	}
@@ -332,14 +335,14 @@ func (a *almacenSQL) Revocar(ctx context.Context, nombre string) error {
 	return a.ponerHuella(ctx, nombre, nil)
 }
 
-func (a *almacenSQL) Renovar(ctx context.Context, nombre string) (Credencial, error) {
+func (a *almacenSQL) Renovar(ctx context.Context, nombre string) (matricula.Credencial, error) {
 	n, err := normalizado(nombre)
 	if err != nil {
-		return Credencial{}, err
+		return matricula.Credencial{}, err
 	}
 	c := nuevaCredencial(n)
 	if err := a.ponerHuella(ctx, n, huella(c.Secreto)); err != nil {
-		return Credencial{}, err
+		return matricula.Credencial{}, err
 	}
 	return c, nil
 }
@@ -372,9 +375,9 @@ func (a *almacenSQL) ponerHuella(ctx context.Context, nombre string, h []byte) e
 // Rotar renews every live credential in one transaction. A revoked one stays revoked: Revocar
 // holds until Renovar, so a rotation (a list leaked, say) does not give back what the instructor
 // took away.
-func (a *almacenSQL) Rotar(ctx context.Context) ([]Credencial, error) {
-	secretos := map[string]Credencial{}
-	var credenciales []Credencial
+func (a *almacenSQL) Rotar(ctx context.Context) ([]matricula.Credencial, error) {
+	secretos := map[string]matricula.Credencial{}
+	var credenciales []matricula.Credencial
 	err := a.escribir(ctx, func(tx *sql.Tx, _ bool) error {
 		var err error
 		credenciales, err = a.rotarEn(ctx, tx, secretos)
@@ -388,7 +391,7 @@ func (a *almacenSQL) Rotar(ctx context.Context) ([]Credencial, error) {
 
 // rotarEn is Rotar's transaction. secretos keeps each name's new credential across runs, so a run
 // after one that may have committed writes the same.
-func (a *almacenSQL) rotarEn(ctx context.Context, tx *sql.Tx, secretos map[string]Credencial) ([]Credencial, error) {
+func (a *almacenSQL) rotarEn(ctx context.Context, tx *sql.Tx, secretos map[string]matricula.Credencial) ([]matricula.Credencial, error) {
 	if err := a.bloquear(ctx, tx, candadoLista); err != nil {
 		return nil, err
 	}
@@ -396,7 +399,7 @@ func (a *almacenSQL) rotarEn(ctx context.Context, tx *sql.Tx, secretos map[strin
 	if err != nil {
 		return nil, err
 	}
-	var credenciales []Credencial
+	var credenciales []matricula.Credencial
 	for filas.Next() {
 		var n string
 		if err := filas.Scan(&n); err != nil {
@@ -421,8 +424,8 @@ func (a *almacenSQL) rotarEn(ctx context.Context, tx *sql.Tx, secretos map[strin
 	return credenciales, nil
 }
 
-func (a *almacenSQL) Alumnos(ctx context.Context) ([]Alumno, error) {
-	var lista []Alumno
+func (a *almacenSQL) Alumnos(ctx context.Context) ([]matricula.Alumno, error) {
+	var lista []matricula.Alumno
 	err := a.leer(ctx, func() error {
 		lista = lista[:0]
 		filas, err := a.db.QueryContext(ctx, `SELECT nombre, alta, huella IS NULL FROM clase_alumnos ORDER BY id`)
@@ -431,7 +434,7 @@ func (a *almacenSQL) Alumnos(ctx context.Context) ([]Alumno, error) {
 		}
 		defer filas.Close()
 		for filas.Next() {
-			var al Alumno
+			var al matricula.Alumno
 			var alta int64
 			if err := filas.Scan(&al.Nombre, &alta, &al.Revocada); err != nil {
 				return err
@@ -462,30 +465,30 @@ func (a *almacenSQL) Identificar(ctx context.Context, secreto string) (string, b
 	return nombre, true, nil
 }
 
-// validar refuses a grading past the bounds (ErrDemasiado), so the store stays within TopeAlumnos
-// × TopeHistorial gradings of bounded size; and text PostgreSQL would refuse (invalid UTF-8, NUL),
+// validar refuses a grading past the bounds (matricula.ErrDemasiado), so the store stays within matricula.TopeAlumnos
+// × matricula.TopeHistorial gradings of bounded size; and text PostgreSQL would refuse (invalid UTF-8, NUL),
 // so both databases keep the same.
-func validar(c Calificacion) error {
+func validar(c matricula.Calificacion) error {
 	demasiado := func(que string, n, tope int) error {
-		return fmt.Errorf("%w: %s tiene %d y el tope es %d", ErrDemasiado, que, n, tope)
+		return fmt.Errorf("%w: %s tiene %d y el tope es %d", matricula.ErrDemasiado, que, n, tope)
 	}
 	switch {
 	case c.ID == "":
 		return errors.New("la calificación no tiene id")
-	case len(c.ID) > TopeIDCalificacion:
-		return demasiado("su id (bytes)", len(c.ID), TopeIDCalificacion)
-	case len(c.Informe) > TopeInforme:
-		return demasiado("su informe (bytes)", len(c.Informe), TopeInforme)
-	case len(c.Comprobaciones) > TopeVeredictos:
-		return demasiado("su lista de comprobaciones", len(c.Comprobaciones), TopeVeredictos)
+	case len(c.ID) > matricula.TopeIDCalificacion:
+		return demasiado("su id (bytes)", len(c.ID), matricula.TopeIDCalificacion)
+	case len(c.Informe) > matricula.TopeInforme:
+		return demasiado("su informe (bytes)", len(c.Informe), matricula.TopeInforme)
+	case len(c.Comprobaciones) > matricula.TopeVeredictos:
+		return demasiado("su lista de comprobaciones", len(c.Comprobaciones), matricula.TopeVeredictos)
 	}
 	textos := []string{c.ID, c.Informe}
 	for _, v := range c.Comprobaciones {
-		if len(v.ID) > TopeIDVeredicto {
-			return demasiado("el id de una comprobación (bytes)", len(v.ID), TopeIDVeredicto)
+		if len(v.ID) > matricula.TopeIDVeredicto {
+			return demasiado("el id de una comprobación (bytes)", len(v.ID), matricula.TopeIDVeredicto)
 		}
-		if len(v.Estado) > TopeIDVeredicto {
-			return demasiado("el estado de una comprobación (bytes)", len(v.Estado), TopeIDVeredicto)
+		if len(v.Estado) > matricula.TopeIDVeredicto {
+			return demasiado("el estado de una comprobación (bytes)", len(v.Estado), matricula.TopeIDVeredicto)
 		}
 		textos = append(textos, v.ID, v.Estado)
 	}
@@ -499,7 +502,7 @@ func validar(c Calificacion) error {
 
 // Anotar is idempotent on the grading's id (a unique index, ON CONFLICT DO NOTHING): written again
 // after a connection that broke during COMMIT, it is still one row.
-func (a *almacenSQL) Anotar(ctx context.Context, c Calificacion) error {
+func (a *almacenSQL) Anotar(ctx context.Context, c matricula.Calificacion) error {
 	if err := validar(c); err != nil {
 		return err
 	}
@@ -527,7 +530,7 @@ func (a *almacenSQL) Anotar(ctx context.Context, c Calificacion) error {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM clase_calificaciones WHERE alumno = $1 AND orden NOT IN
-			(SELECT orden FROM clase_calificaciones WHERE alumno = $1 ORDER BY orden DESC LIMIT $2)`, id, TopeHistorial)
+			(SELECT orden FROM clase_calificaciones WHERE alumno = $1 ORDER BY orden DESC LIMIT $2)`, id, matricula.TopeHistorial)
 		return err
 	})
 }
@@ -535,8 +538,8 @@ func (a *almacenSQL) Anotar(ctx context.Context, c Calificacion) error {
 const columnasCalificacion = `a.nombre, c.id, c.inicio, c.fin, c.semilla, c.comprobaciones, c.informe`
 
 // calificaciones reads the rows of a query on columnasCalificacion.
-func (a *almacenSQL) calificaciones(ctx context.Context, consulta string, args ...any) ([]Calificacion, error) {
-	var lista []Calificacion
+func (a *almacenSQL) calificaciones(ctx context.Context, consulta string, args ...any) ([]matricula.Calificacion, error) {
+	var lista []matricula.Calificacion
 	err := a.leer(ctx, func() error {
 		lista = lista[:0]
 		filas, err := a.db.QueryContext(ctx, consulta, args...)
@@ -545,7 +548,7 @@ func (a *almacenSQL) calificaciones(ctx context.Context, consulta string, args .
 		}
 		defer filas.Close()
 		for filas.Next() {
-			var c Calificacion
+			var c matricula.Calificacion
 			var inicio, fin, semilla int64
 			var comprobaciones string
 			if err := filas.Scan(&c.Alumno, &c.ID, &inicio, &fin, &semilla, &comprobaciones, &c.Informe); err != nil {
@@ -563,21 +566,21 @@ func (a *almacenSQL) calificaciones(ctx context.Context, consulta string, args .
 }
 
 // Ultimas is one query: each student's row of greatest orden.
-func (a *almacenSQL) Ultimas(ctx context.Context) (map[string]Calificacion, error) {
+func (a *almacenSQL) Ultimas(ctx context.Context) (map[string]matricula.Calificacion, error) {
 	lista, err := a.calificaciones(ctx, `SELECT `+columnasCalificacion+`
 		FROM clase_calificaciones c JOIN clase_alumnos a ON a.id = c.alumno
 		WHERE c.orden IN (SELECT max(orden) FROM clase_calificaciones GROUP BY alumno)`)
 	if err != nil {
 		return nil, err
 	}
-	ultimas := make(map[string]Calificacion, len(lista))
+	ultimas := make(map[string]matricula.Calificacion, len(lista))
 	for _, c := range lista {
 		ultimas[c.Alumno] = c
 	}
 	return ultimas, nil
 }
 
-func (a *almacenSQL) Historial(ctx context.Context, nombre string) ([]Calificacion, error) {
+func (a *almacenSQL) Historial(ctx context.Context, nombre string) ([]matricula.Calificacion, error) {
 	n, err := normalizado(nombre)
 	if err != nil {
 		return nil, err

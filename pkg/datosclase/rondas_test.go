@@ -1,6 +1,7 @@
-package matricula
+package datosclase
 
 import (
+	"cursohttp/pkg/matricula"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,7 +12,7 @@ import (
 )
 
 // respuestasDe is a round's answers as alumno → pregunta → valor, and the round.
-func respuestasDe(t *testing.T, a Almacen, ronda string) (Ronda, map[string]map[string]string) {
+func respuestasDe(t *testing.T, a matricula.Almacen, ronda string) (matricula.Ronda, map[string]map[string]string) {
 	t.Helper()
 	r, l, err := a.Respuestas(ctx, ronda)
 	debe(t, err)
@@ -35,10 +36,10 @@ func probarRondas(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
 	agregar(t, a, "Ana", "Bea", "Carla")
 	abierta := time.Date(2026, 3, 9, 10, 0, 0, 123456000, time.UTC)
-	ronda := Ronda{ID: "ronda-1", Ejercicio: "6.5.4-4xx", Abierta: abierta}
+	ronda := matricula.Ronda{ID: "ronda-1", Ejercicio: "6.5.4-4xx", Abierta: abierta}
 	debe(t, a.AbrirRonda(ctx, ronda))
 	// Again (a retry that may have committed): still one round, as it was.
-	debe(t, a.AbrirRonda(ctx, Ronda{ID: "ronda-1", Ejercicio: "otro", Abierta: time.Now()}))
+	debe(t, a.AbrirRonda(ctx, matricula.Ronda{ID: "ronda-1", Ejercicio: "otro", Abierta: time.Now()}))
 	r, m := respuestasDe(t, a, "ronda-1")
 	if r.ID != "ronda-1" || r.Ejercicio != "6.5.4-4xx" || !r.Abierta.Equal(abierta) || r.Reales != nil || len(m) != 0 {
 		t.Fatalf("la ronda recién abierta: %+v, %v", r, m)
@@ -74,17 +75,17 @@ func probarRondas(t *testing.T, abrir abridor) {
 		respuestas    map[string]string
 		quiere        error
 	}{
-		{"quien no está", "ronda-1", "Dani", map[string]string{"intentos": "1"}, ErrNoEsta},
-		{"una ronda que no hay", "ronda-9", "Carla", map[string]string{"intentos": "1"}, ErrSinRonda},
-		{"una respuesta larga", "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", TopeRespuesta+1)}, ErrDemasiado},
-		{"demasiadas preguntas", "ronda-1", "Carla", muchasRespuestas(TopePreguntas + 1), ErrDemasiado},
-		{"un id de pregunta largo", "ronda-1", "Carla", map[string]string{strings.Repeat("p", TopeIDCalificacion+1): "1"}, ErrDemasiado},
+		{"quien no está", "ronda-1", "Dani", map[string]string{"intentos": "1"}, matricula.ErrNoEsta},
+		{"una ronda que no hay", "ronda-9", "Carla", map[string]string{"intentos": "1"}, matricula.ErrSinRonda},
+		{"una respuesta larga", "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", matricula.TopeRespuesta+1)}, matricula.ErrDemasiado},
+		{"demasiadas preguntas", "ronda-1", "Carla", muchasRespuestas(matricula.TopePreguntas + 1), matricula.ErrDemasiado},
+		{"un id de pregunta largo", "ronda-1", "Carla", map[string]string{strings.Repeat("p", matricula.TopeIDCalificacion+1): "1"}, matricula.ErrDemasiado},
 		{"UTF-8 roto", "ronda-1", "Carla", map[string]string{"intentos": "a\xffb"}, errOtro},
 		{"NUL", "ronda-1", "Carla", map[string]string{"intentos": "a\x00b"}, errOtro},
 		{"sin pregunta", "ronda-1", "Carla", map[string]string{"": "1"}, errOtro},
 	} {
 		err := a.Responder(ctx, c.ronda, c.alumno, c.respuestas)
-		if err == nil || (c.quiere != errOtro && !errors.Is(err, c.quiere)) || (c.quiere == errOtro && errors.Is(err, ErrDemasiado)) {
+		if err == nil || (c.quiere != errOtro && !errors.Is(err, c.quiere)) || (c.quiere == errOtro && errors.Is(err, matricula.ErrDemasiado)) {
 			t.Errorf("%s: Responder = %v; se esperaba %v", c.caso, err, c.quiere)
 		}
 	}
@@ -92,23 +93,23 @@ func probarRondas(t *testing.T, abrir abridor) {
 		t.Errorf("quedaron respuestas de Carla rechazadas: %v", m["Carla"])
 	}
 	// At the bounds, kept.
-	debe(t, a.Responder(ctx, "ronda-1", "Carla", muchasRespuestas(TopePreguntas)))
-	debe(t, a.Responder(ctx, "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", TopeRespuesta)}))
+	debe(t, a.Responder(ctx, "ronda-1", "Carla", muchasRespuestas(matricula.TopePreguntas)))
+	debe(t, a.Responder(ctx, "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", matricula.TopeRespuesta)}))
 
 	// Revealed: the run's answers are kept, and no answer is taken any more.
 	reales := map[string]string{"intentos": "1", "final": "no-lo-arregla", "salida": "1"}
 	debe(t, a.Revelar(ctx, "ronda-1", reales))
-	if err := a.Responder(ctx, "ronda-1", "Bea", map[string]string{"final": "no-lo-arregla"}); !errors.Is(err, ErrRevelada) {
-		t.Errorf("responder tras revelar: %v; se esperaba ErrRevelada", err)
+	if err := a.Responder(ctx, "ronda-1", "Bea", map[string]string{"final": "no-lo-arregla"}); !errors.Is(err, matricula.ErrRevelada) {
+		t.Errorf("responder tras revelar: %v; se esperaba matricula.ErrRevelada", err)
 	}
 	r, m = respuestasDe(t, a, "ronda-1")
 	if !maps.Equal(r.Reales, reales) || m["Bea"]["final"] != "agotados" {
 		t.Errorf("tras revelar: reales %v, Bea %v", r.Reales, m["Bea"])
 	}
-	if err := a.Revelar(ctx, "ronda-9", reales); !errors.Is(err, ErrSinRonda) {
+	if err := a.Revelar(ctx, "ronda-9", reales); !errors.Is(err, matricula.ErrSinRonda) {
 		t.Errorf("revelar una ronda que no hay: %v", err)
 	}
-	if _, _, err := a.Respuestas(ctx, "ronda-9"); !errors.Is(err, ErrSinRonda) {
+	if _, _, err := a.Respuestas(ctx, "ronda-9"); !errors.Is(err, matricula.ErrSinRonda) {
 		t.Errorf("las respuestas de una ronda que no hay: %v", err)
 	}
 
@@ -128,20 +129,20 @@ func muchasRespuestas(n int) map[string]string {
 	return m
 }
 
-// The store keeps the last TopeRondas rounds: an older one goes with its answers.
+// The store keeps the last matricula.TopeRondas rounds: an older one goes with its answers.
 func probarTopeDeRondas(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
 	agregar(t, a, "Ana")
-	const n = TopeRondas + 3
+	const n = matricula.TopeRondas + 3
 	for i := range n {
 		id := fmt.Sprint("ronda-", i)
-		debe(t, a.AbrirRonda(ctx, Ronda{ID: id, Ejercicio: "6.5.4-4xx", Abierta: time.Now()}))
+		debe(t, a.AbrirRonda(ctx, matricula.Ronda{ID: id, Ejercicio: "6.5.4-4xx", Abierta: time.Now()}))
 		debe(t, a.Responder(ctx, id, "Ana", map[string]string{"intentos": fmt.Sprint(i)}))
 	}
 	for i := range n {
 		id := fmt.Sprint("ronda-", i)
-		if i < n-TopeRondas {
-			if _, _, err := a.Respuestas(ctx, id); !errors.Is(err, ErrSinRonda) {
+		if i < n-matricula.TopeRondas {
+			if _, _, err := a.Respuestas(ctx, id); !errors.Is(err, matricula.ErrSinRonda) {
 				t.Errorf("la ronda %d sigue: %v", i, err)
 			}
 			continue
@@ -152,18 +153,18 @@ func probarTopeDeRondas(t *testing.T, abrir abridor) {
 	}
 	var filas int
 	debe(t, a.(*almacenSQL).db.QueryRowContext(ctx, `SELECT count(*) FROM clase_respuestas`).Scan(&filas))
-	if filas != TopeRondas {
+	if filas != matricula.TopeRondas {
 		t.Errorf("quedan %d respuestas; las de las rondas olvidadas debían irse con ellas", filas)
 	}
 }
 
 // Thirty students answer while the round is revealed: each answer is kept and returned nil, or
-// refused with ErrRevelada and not kept; none is kept after the reveal nor lost before it.
+// refused with matricula.ErrRevelada and not kept; none is kept after the reveal nor lost before it.
 func probarResponderMientrasSeRevela(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
 	nombres := muchos(0, 30)
 	agregar(t, a, nombres...)
-	debe(t, a.AbrirRonda(ctx, Ronda{ID: "r", Ejercicio: "6.5.4-4xx", Abierta: time.Now()}))
+	debe(t, a.AbrirRonda(ctx, matricula.Ronda{ID: "r", Ejercicio: "6.5.4-4xx", Abierta: time.Now()}))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	guardadas := map[string]bool{}
@@ -177,7 +178,7 @@ func probarResponderMientrasSeRevela(t *testing.T, abrir abridor) {
 				mu.Lock()
 				guardadas[nombre] = true
 				mu.Unlock()
-			case !errors.Is(err, ErrRevelada):
+			case !errors.Is(err, matricula.ErrRevelada):
 				t.Errorf("%s: %v", nombre, err)
 			}
 		})

@@ -1,7 +1,8 @@
-package matricula
+package datosclase
 
 import (
 	"context"
+	"cursohttp/pkg/matricula"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -15,10 +16,10 @@ import (
 // it, and the real answers once the class lab ran it.
 
 // textoBueno refuses what PostgreSQL would not keep (invalid UTF-8, NUL), so both databases keep
-// the same; and what passes tope bytes (ErrDemasiado).
+// the same; and what passes tope bytes (matricula.ErrDemasiado).
 func textoBueno(que, t string, tope int) error {
 	if len(t) > tope {
-		return fmt.Errorf("%w: %s tiene %d bytes y el tope es %d", ErrDemasiado, que, len(t), tope)
+		return fmt.Errorf("%w: %s tiene %d bytes y el tope es %d", matricula.ErrDemasiado, que, len(t), tope)
 	}
 	if !utf8.ValidString(t) || strings.ContainsRune(t, 0) {
 		return fmt.Errorf("%s no es UTF-8 válido, o lleva un carácter NUL", que)
@@ -28,17 +29,17 @@ func textoBueno(que, t string, tope int) error {
 
 // validarRespuestas checks a set of answers (a student's, or a run's) against the bounds.
 func validarRespuestas(respuestas map[string]string) error {
-	if len(respuestas) > TopePreguntas {
-		return fmt.Errorf("%w: son %d respuestas y caben %d", ErrDemasiado, len(respuestas), TopePreguntas)
+	if len(respuestas) > matricula.TopePreguntas {
+		return fmt.Errorf("%w: son %d respuestas y caben %d", matricula.ErrDemasiado, len(respuestas), matricula.TopePreguntas)
 	}
 	for p, v := range respuestas {
 		if p == "" {
 			return errors.New("una respuesta sin pregunta")
 		}
-		if err := textoBueno("el id de una pregunta", p, TopeIDCalificacion); err != nil {
+		if err := textoBueno("el id de una pregunta", p, matricula.TopeIDCalificacion); err != nil {
 			return err
 		}
-		if err := textoBueno("la respuesta a «"+visible(p)+"»", v, TopeRespuesta); err != nil {
+		if err := textoBueno("la respuesta a «"+matricula.Visible(p)+"»", v, matricula.TopeRespuesta); err != nil {
 			return err
 		}
 	}
@@ -56,7 +57,7 @@ func (a *almacenSQL) paraLeer() string {
 }
 
 // AbrirRonda is idempotent on the round's id (a unique index, ON CONFLICT DO NOTHING).
-func (a *almacenSQL) AbrirRonda(ctx context.Context, r Ronda) error {
+func (a *almacenSQL) AbrirRonda(ctx context.Context, r matricula.Ronda) error {
 	switch {
 	case r.ID == "":
 		return errors.New("la ronda no tiene id")
@@ -64,7 +65,7 @@ func (a *almacenSQL) AbrirRonda(ctx context.Context, r Ronda) error {
 		return errors.New("la ronda no tiene ejercicio")
 	}
 	for que, t := range map[string]string{"el id de la ronda": r.ID, "su ejercicio": r.Ejercicio} {
-		if err := textoBueno(que, t, TopeIDCalificacion); err != nil {
+		if err := textoBueno(que, t, matricula.TopeIDCalificacion); err != nil {
 			return err
 		}
 	}
@@ -75,7 +76,7 @@ func (a *almacenSQL) AbrirRonda(ctx context.Context, r Ronda) error {
 		}
 		// The answers of a round that goes go with it (ON DELETE CASCADE).
 		_, err := tx.ExecContext(ctx, `DELETE FROM clase_rondas WHERE orden NOT IN
-			(SELECT orden FROM clase_rondas ORDER BY orden DESC LIMIT $1)`, TopeRondas)
+			(SELECT orden FROM clase_rondas ORDER BY orden DESC LIMIT $1)`, matricula.TopeRondas)
 		return err
 	})
 }
@@ -85,7 +86,7 @@ func (a *almacenSQL) ronda(ctx context.Context, tx *sql.Tx, id, bloqueo string) 
 	var orden, revelada int64
 	err := tx.QueryRowContext(ctx, `SELECT orden, revelada FROM clase_rondas WHERE id = $1`+bloqueo, id).Scan(&orden, &revelada)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, ErrSinRonda
+		return 0, false, matricula.ErrSinRonda
 	}
 	return orden, revelada != 0, err
 }
@@ -107,7 +108,7 @@ func (a *almacenSQL) Responder(ctx context.Context, ronda, alumno string, respue
 		case err != nil:
 			return err
 		case revelada:
-			return ErrRevelada
+			return matricula.ErrRevelada
 		}
 		// The student's row, kept from Quitar until this transaction ends.
 		var id int64
@@ -150,9 +151,9 @@ func (a *almacenSQL) Revelar(ctx context.Context, ronda string, reales map[strin
 	})
 }
 
-func (a *almacenSQL) Respuestas(ctx context.Context, ronda string) (Ronda, []Respuesta, error) {
-	var r Ronda
-	var lista []Respuesta
+func (a *almacenSQL) Respuestas(ctx context.Context, ronda string) (matricula.Ronda, []matricula.Respuesta, error) {
+	var r matricula.Ronda
+	var lista []matricula.Respuesta
 	err := a.leer(ctx, func() error {
 		lista = lista[:0]
 		var orden, abierta, revelada int64
@@ -161,7 +162,7 @@ func (a *almacenSQL) Respuestas(ctx context.Context, ronda string) (Ronda, []Res
 			Scan(&orden, &r.ID, &r.Ejercicio, &abierta, &revelada, &reales)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return ErrSinRonda
+			return matricula.ErrSinRonda
 		case err != nil:
 			return err
 		}
@@ -179,7 +180,7 @@ func (a *almacenSQL) Respuestas(ctx context.Context, ronda string) (Ronda, []Res
 		}
 		defer filas.Close()
 		for filas.Next() {
-			var x Respuesta
+			var x matricula.Respuesta
 			var cuando int64
 			if err := filas.Scan(&x.Alumno, &x.Pregunta, &x.Valor, &cuando); err != nil {
 				return err
@@ -190,7 +191,7 @@ func (a *almacenSQL) Respuestas(ctx context.Context, ronda string) (Ronda, []Res
 		return filas.Err()
 	})
 	if err != nil {
-		return Ronda{}, nil, err
+		return matricula.Ronda{}, nil, err
 	}
 	return r, lista, nil
 }

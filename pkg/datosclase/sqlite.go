@@ -1,7 +1,8 @@
-package matricula
+package datosclase
 
 import (
 	"context"
+	"cursohttp/pkg/matricula"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -70,8 +71,8 @@ var migracionesSQLite = []string{
 // the roster while the class lab runs. A writer waits up to 5 s for another process's write
 // (busy_timeout), and starts its transaction with the write lock (_txlock=immediate), so none has
 // to be retried. Foreign keys are on: a student's gradings go with it.
-func abrirSQLite(ctx context.Context, ruta string) (Almacen, error) {
-	fallo := func(err error) (Almacen, error) {
+func abrirSQLite(ctx context.Context, ruta string) (matricula.Almacen, error) {
+	fallo := func(err error) (matricula.Almacen, error) {
 		return nil, fmt.Errorf("no se puede abrir la clase en %s: %s", ruta, unaLinea(err))
 	}
 	if st, err := os.Stat(ruta); err == nil && st.IsDir() {

@@ -1,7 +1,8 @@
-package matricula
+package datosclase
 
 import (
 	"context"
+	"cursohttp/pkg/matricula"
 	"database/sql"
 	"database/sql/driver"
 	"errors"
@@ -65,7 +66,7 @@ const EsperaConexion = 5 * time.Second
 // abrirPostgres opens the class on a PostgreSQL server. Its durability is the server's
 // (synchronous_commit): a COMMIT that returned is on its disk. What this side adds is surviving
 // the server going away: see insistir.
-func abrirPostgres(ctx context.Context, texto string) (Almacen, error) {
+func abrirPostgres(ctx context.Context, texto string) (matricula.Almacen, error) {
 	cfg, err := pgx.ParseConfig(texto)
 	if err != nil {
 		return nil, errors.New("la URL no se entiende: " + unaLinea(err))

@@ -1,4 +1,4 @@
-package matricula
+package datosclase
 
 import (
 	"context"
@@ -25,6 +25,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/pgtest"
+	"cursohttp/pkg/matricula"
 )
 
 // pgtest.Main stops the tests' PostgreSQL; then every connection and timer the tests started must
@@ -41,9 +42,9 @@ func debe(t testing.TB, err error) {
 }
 
 // abridor opens a new, empty store for t, and returns with it how to open that same store again.
-type abridor func(t *testing.T) (a Almacen, reabrir func() Almacen)
+type abridor func(t *testing.T) (a matricula.Almacen, reabrir func() matricula.Almacen)
 
-func abrirEn(t *testing.T, donde string) Almacen {
+func abrirEn(t *testing.T, donde string) matricula.Almacen {
 	t.Helper()
 	a, err := Abrir(ctx, donde)
 	if err != nil {
@@ -55,9 +56,9 @@ func abrirEn(t *testing.T, donde string) Almacen {
 
 func TestSQLite(t *testing.T) {
 	t.Parallel()
-	probar(t, func(t *testing.T) (Almacen, func() Almacen) {
+	probar(t, func(t *testing.T) (matricula.Almacen, func() matricula.Almacen) {
 		ruta := filepath.Join(t.TempDir(), "clase.db")
-		return abrirEn(t, ruta), func() Almacen { return abrirEn(t, ruta) }
+		return abrirEn(t, ruta), func() matricula.Almacen { return abrirEn(t, ruta) }
 	})
 }
 
@@ -65,9 +66,9 @@ func TestSQLite(t *testing.T) {
 func TestPostgres(t *testing.T) {
 	t.Parallel()
 	pgtest.Base(t) // skips the whole suite at once when there is no server
-	probar(t, func(t *testing.T) (Almacen, func() Almacen) {
+	probar(t, func(t *testing.T) (matricula.Almacen, func() matricula.Almacen) {
 		url := pgtest.Base(t)
-		return abrirEn(t, url), func() Almacen { return abrirEn(t, url) }
+		return abrirEn(t, url), func() matricula.Almacen { return abrirEn(t, url) }
 	})
 }
 
@@ -105,14 +106,14 @@ func probar(t *testing.T, abrir abridor) {
 	}
 }
 
-func agregar(t *testing.T, a Almacen, nombres ...string) []Credencial {
+func agregar(t *testing.T, a matricula.Almacen, nombres ...string) []matricula.Credencial {
 	t.Helper()
 	c, err := a.Agregar(ctx, nombres)
 	debe(t, err)
 	return c
 }
 
-func nombresDe(t *testing.T, a Almacen) []string {
+func nombresDe(t *testing.T, a matricula.Almacen) []string {
 	t.Helper()
 	lista, err := a.Alumnos(ctx)
 	debe(t, err)
@@ -124,7 +125,7 @@ func nombresDe(t *testing.T, a Almacen) []string {
 }
 
 // identifica checks what Identificar says of secreto: quien, or nobody when quien is "".
-func identifica(t *testing.T, a Almacen, secreto, quien string) {
+func identifica(t *testing.T, a matricula.Almacen, secreto, quien string) {
 	t.Helper()
 	nombre, ok, err := a.Identificar(ctx, secreto)
 	debe(t, err)
@@ -173,7 +174,7 @@ func probarLista(t *testing.T, abrir abridor) {
 			t.Errorf("Agregar(%q) pasó", lista)
 		}
 	}
-	if _, err := a.Agregar(ctx, []string{"Carla", "Ana"}); !errors.Is(err, ErrYaEsta) || !strings.Contains(err.Error(), "«Ana»") {
+	if _, err := a.Agregar(ctx, []string{"Carla", "Ana"}); !errors.Is(err, matricula.ErrYaEsta) || !strings.Contains(err.Error(), "«Ana»") {
 		t.Errorf("Agregar de un nombre que ya está: %v", err)
 	}
 	if got := nombresDe(t, a); !slices.Equal(got, quiere) {
@@ -185,9 +186,9 @@ func probarNombresQueSeLeenIgual(t *testing.T, abrir abridor) {
 	casos := []struct {
 		caso      string
 		ya, nuevo string
-		yaEsta    bool   // ErrYaEsta
-		invalido  bool   // *NombreInvalido
-		enMensaje string // ErrYaEsta's message names both
+		yaEsta    bool   // matricula.ErrYaEsta
+		invalido  bool   // *matricula.NombreInvalido
+		enMensaje string // matricula.ErrYaEsta's message names both
 	}{
 		{caso: "mayúsculas cuentan", ya: "Ana", nuevo: "ana"},
 		{caso: "el mismo", ya: "Ana", nuevo: "Ana", yaEsta: true, enMensaje: "«Ana»"},
@@ -208,15 +209,15 @@ func probarNombresQueSeLeenIgual(t *testing.T, abrir abridor) {
 			a, _ := abrir(t)
 			agregar(t, a, c.ya)
 			_, err := a.Agregar(ctx, []string{c.nuevo})
-			var inv *NombreInvalido
+			var inv *matricula.NombreInvalido
 			switch {
 			case c.yaEsta:
-				if !errors.Is(err, ErrYaEsta) || !strings.Contains(err.Error(), c.enMensaje) {
-					t.Fatalf("Agregar(%q) con %q ya en la lista: %v; se esperaba ErrYaEsta con %s", c.nuevo, c.ya, err, c.enMensaje)
+				if !errors.Is(err, matricula.ErrYaEsta) || !strings.Contains(err.Error(), c.enMensaje) {
+					t.Fatalf("Agregar(%q) con %q ya en la lista: %v; se esperaba matricula.ErrYaEsta con %s", c.nuevo, c.ya, err, c.enMensaje)
 				}
 			case c.invalido:
 				if !errors.As(err, &inv) {
-					t.Fatalf("Agregar(%q): %v; se esperaba *NombreInvalido", c.nuevo, err)
+					t.Fatalf("Agregar(%q): %v; se esperaba *matricula.NombreInvalido", c.nuevo, err)
 				}
 			case err != nil:
 				t.Fatalf("Agregar(%q) con %q ya en la lista: %v", c.nuevo, c.ya, err)
@@ -238,24 +239,24 @@ func muchos(desde, n int) []string {
 
 func probarTopeDeAlumnos(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
-	if _, err := a.Agregar(ctx, muchos(0, TopeAlumnos+1)); !errors.Is(err, ErrClaseLlena) {
-		t.Fatalf("Agregar de %d nombres: %v; se esperaba ErrClaseLlena", TopeAlumnos+1, err)
+	if _, err := a.Agregar(ctx, muchos(0, matricula.TopeAlumnos+1)); !errors.Is(err, matricula.ErrClaseLlena) {
+		t.Fatalf("Agregar de %d nombres: %v; se esperaba matricula.ErrClaseLlena", matricula.TopeAlumnos+1, err)
 	}
-	agregar(t, a, muchos(0, TopeAlumnos-2)...)
-	if _, err := a.Agregar(ctx, muchos(TopeAlumnos-2, 3)); !errors.Is(err, ErrClaseLlena) {
-		t.Fatalf("Agregar que pasa del tope: %v; se esperaba ErrClaseLlena", err)
+	agregar(t, a, muchos(0, matricula.TopeAlumnos-2)...)
+	if _, err := a.Agregar(ctx, muchos(matricula.TopeAlumnos-2, 3)); !errors.Is(err, matricula.ErrClaseLlena) {
+		t.Fatalf("Agregar que pasa del tope: %v; se esperaba matricula.ErrClaseLlena", err)
 	}
-	if n := len(nombresDe(t, a)); n != TopeAlumnos-2 {
-		t.Fatalf("tras pasar del tope hay %d alumnos; se esperaban %d (nada añadido)", n, TopeAlumnos-2)
+	if n := len(nombresDe(t, a)); n != matricula.TopeAlumnos-2 {
+		t.Fatalf("tras pasar del tope hay %d alumnos; se esperaban %d (nada añadido)", n, matricula.TopeAlumnos-2)
 	}
-	agregar(t, a, muchos(TopeAlumnos-2, 2)...)
-	if _, err := a.Agregar(ctx, []string{"Uno Más"}); !errors.Is(err, ErrClaseLlena) {
+	agregar(t, a, muchos(matricula.TopeAlumnos-2, 2)...)
+	if _, err := a.Agregar(ctx, []string{"Uno Más"}); !errors.Is(err, matricula.ErrClaseLlena) {
 		t.Fatalf("Agregar con la clase llena: %v", err)
 	}
 	// Removing one makes room for one.
 	debe(t, a.Quitar(ctx, "Alumno 0"))
 	agregar(t, a, "Uno Más")
-	if n := len(nombresDe(t, a)); n != TopeAlumnos {
+	if n := len(nombresDe(t, a)); n != matricula.TopeAlumnos {
 		t.Fatalf("hay %d alumnos", n)
 	}
 }
@@ -272,13 +273,13 @@ func probarAgregarALaVez(t *testing.T, abrir abridor) {
 			switch {
 			case err == nil:
 				bien.Add(1)
-			case !errors.Is(err, ErrClaseLlena):
+			case !errors.Is(err, matricula.ErrClaseLlena):
 				t.Errorf("tanda %d: %v", i, err)
 			}
 		})
 	}
 	wg.Wait()
-	if n, quiere := len(nombresDe(t, a)), int(bien.Load())*tanda; n != quiere || n > TopeAlumnos || bien.Load() != TopeAlumnos/tanda {
+	if n, quiere := len(nombresDe(t, a)), int(bien.Load())*tanda; n != quiere || n > matricula.TopeAlumnos || bien.Load() != matricula.TopeAlumnos/tanda {
 		t.Fatalf("%d tandas de %d entraron y la clase tiene %d alumnos", bien.Load(), tanda, n)
 	}
 }
@@ -311,10 +312,10 @@ func probarRevocarYRenovar(t *testing.T, abrir abridor) {
 		t.Fatalf("renovada, sigue revocada: %+v", lista[0])
 	}
 	for _, nombre := range []string{"Carla", "", "Ana\u202e"} {
-		if err := a.Revocar(ctx, nombre); !errors.Is(err, ErrNoEsta) {
+		if err := a.Revocar(ctx, nombre); !errors.Is(err, matricula.ErrNoEsta) {
 			t.Errorf("Revocar(%q): %v", nombre, err)
 		}
-		if _, err := a.Renovar(ctx, nombre); !errors.Is(err, ErrNoEsta) {
+		if _, err := a.Renovar(ctx, nombre); !errors.Is(err, matricula.ErrNoEsta) {
 			t.Errorf("Renovar(%q): %v", nombre, err)
 		}
 	}
@@ -344,11 +345,11 @@ func probarRotar(t *testing.T, abrir abridor) {
 }
 
 // calif is a grading of alumno with every field set.
-func calif(id, alumno string) Calificacion {
+func calif(id, alumno string) matricula.Calificacion {
 	inicio := time.Date(2026, 3, 9, 10, 0, 0, 123456000, time.UTC)
-	return Calificacion{
+	return matricula.Calificacion{
 		ID: id, Alumno: alumno, Inicio: inicio, Fin: inicio.Add(1500 * time.Millisecond), Semilla: math.MaxUint64 - 7,
-		Comprobaciones: []Veredicto{
+		Comprobaciones: []matricula.Veredicto{
 			{ID: "reintenta-503", Estado: "paso"},
 			{ID: "respeta-retry-after", Estado: "fallo"},
 			{ID: "sale-con-codigo", Estado: "no-juzgada", Autodeclarada: true},
@@ -358,7 +359,7 @@ func calif(id, alumno string) Calificacion {
 }
 
 // igual compares two gradings, their times as instants.
-func igual(a, b Calificacion) bool {
+func igual(a, b matricula.Calificacion) bool {
 	if !a.Inicio.Equal(b.Inicio) || !a.Fin.Equal(b.Fin) {
 		return false
 	}
@@ -366,7 +367,7 @@ func igual(a, b Calificacion) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-func ids(h []Calificacion) []string {
+func ids(h []matricula.Calificacion) []string {
 	var s []string
 	for _, c := range h {
 		s = append(s, c.ID)
@@ -390,7 +391,7 @@ func probarAnotar(t *testing.T, abrir abridor) {
 	if len(h) != 1 || !igual(h[0], c) {
 		t.Fatalf("Historial(Ana) = %+v; se esperaba %+v", h, c)
 	}
-	vacia := Calificacion{ID: "corrida-2", Alumno: "Ana"}
+	vacia := matricula.Calificacion{ID: "corrida-2", Alumno: "Ana"}
 	debe(t, a.Anotar(ctx, vacia))
 	h, err = a.Historial(ctx, "Ana")
 	debe(t, err)
@@ -402,10 +403,10 @@ func probarAnotar(t *testing.T, abrir abridor) {
 	if h, err := a.Historial(ctx, "Bea"); err != nil || len(h) != 1 || h[0].Alumno != "Bea" {
 		t.Fatalf("Historial(Bea) = %+v, %v", h, err)
 	}
-	if err := a.Anotar(ctx, calif("corrida-3", "Carla")); !errors.Is(err, ErrNoEsta) {
+	if err := a.Anotar(ctx, calif("corrida-3", "Carla")); !errors.Is(err, matricula.ErrNoEsta) {
 		t.Fatalf("Anotar de quien no está: %v", err)
 	}
-	if _, err := a.Historial(ctx, "Carla"); !errors.Is(err, ErrNoEsta) {
+	if _, err := a.Historial(ctx, "Carla"); !errors.Is(err, matricula.ErrNoEsta) {
 		t.Fatalf("Historial de quien no está: %v", err)
 	}
 }
@@ -413,32 +414,36 @@ func probarAnotar(t *testing.T, abrir abridor) {
 func probarTopesDeCalificacion(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
 	agregar(t, a, "Ana")
-	veredictos := func(n int) []Veredicto {
-		v := make([]Veredicto, n)
+	veredictos := func(n int) []matricula.Veredicto {
+		v := make([]matricula.Veredicto, n)
 		for i := range v {
-			v[i] = Veredicto{ID: fmt.Sprintf("comprobacion-%d", i), Estado: "paso"}
+			v[i] = matricula.Veredicto{ID: fmt.Sprintf("comprobacion-%d", i), Estado: "paso"}
 		}
 		return v
 	}
 	casos := []struct {
 		caso   string
-		cambio func(c *Calificacion)
+		cambio func(c *matricula.Calificacion)
 		quiere error // nil: kept; errOtro: refused, not for the bounds
 	}{
-		{"en los topes", func(c *Calificacion) {
-			c.ID = strings.Repeat("i", TopeIDCalificacion)
-			c.Informe = strings.Repeat("x", TopeInforme)
-			c.Comprobaciones = veredictos(TopeVeredictos)
-			c.Comprobaciones[0].ID = strings.Repeat("v", TopeIDVeredicto)
+		{"en los topes", func(c *matricula.Calificacion) {
+			c.ID = strings.Repeat("i", matricula.TopeIDCalificacion)
+			c.Informe = strings.Repeat("x", matricula.TopeInforme)
+			c.Comprobaciones = veredictos(matricula.TopeVeredictos)
+			c.Comprobaciones[0].ID = strings.Repeat("v", matricula.TopeIDVeredicto)
 		}, nil},
-		{"un informe de más", func(c *Calificacion) { c.Informe = strings.Repeat("x", TopeInforme+1) }, ErrDemasiado},
-		{"una comprobación de más", func(c *Calificacion) { c.Comprobaciones = veredictos(TopeVeredictos + 1) }, ErrDemasiado},
-		{"un id de comprobación largo", func(c *Calificacion) { c.Comprobaciones[0].ID = strings.Repeat("v", TopeIDVeredicto+1) }, ErrDemasiado},
-		{"un estado largo", func(c *Calificacion) { c.Comprobaciones[0].Estado = strings.Repeat("e", TopeIDVeredicto+1) }, ErrDemasiado},
-		{"un id de calificación largo", func(c *Calificacion) { c.ID = strings.Repeat("i", TopeIDCalificacion+1) }, ErrDemasiado},
-		{"sin id", func(c *Calificacion) { c.ID = "" }, errOtro},
-		{"UTF-8 roto", func(c *Calificacion) { c.Informe = "a\xffb" }, errOtro},
-		{"NUL", func(c *Calificacion) { c.Comprobaciones[0].ID = "a\x00b" }, errOtro},
+		{"un informe de más", func(c *matricula.Calificacion) { c.Informe = strings.Repeat("x", matricula.TopeInforme+1) }, matricula.ErrDemasiado},
+		{"una comprobación de más", func(c *matricula.Calificacion) { c.Comprobaciones = veredictos(matricula.TopeVeredictos + 1) }, matricula.ErrDemasiado},
+		{"un id de comprobación largo", func(c *matricula.Calificacion) {
+			c.Comprobaciones[0].ID = strings.Repeat("v", matricula.TopeIDVeredicto+1)
+		}, matricula.ErrDemasiado},
+		{"un estado largo", func(c *matricula.Calificacion) {
+			c.Comprobaciones[0].Estado = strings.Repeat("e", matricula.TopeIDVeredicto+1)
+		}, matricula.ErrDemasiado},
+		{"un id de calificación largo", func(c *matricula.Calificacion) { c.ID = strings.Repeat("i", matricula.TopeIDCalificacion+1) }, matricula.ErrDemasiado},
+		{"sin id", func(c *matricula.Calificacion) { c.ID = "" }, errOtro},
+		{"UTF-8 roto", func(c *matricula.Calificacion) { c.Informe = "a\xffb" }, errOtro},
+		{"NUL", func(c *matricula.Calificacion) { c.Comprobaciones[0].ID = "a\x00b" }, errOtro},
 	}
 	guardadas := 0
 	for i, c := range casos {
@@ -448,13 +453,13 @@ func probarTopesDeCalificacion(t *testing.T, abrir abridor) {
 		switch {
 		case c.quiere == nil && err == nil:
 			guardadas++
-		case c.quiere == errOtro && err != nil && !errors.Is(err, ErrDemasiado):
+		case c.quiere == errOtro && err != nil && !errors.Is(err, matricula.ErrDemasiado):
 		case c.quiere != nil && errors.Is(err, c.quiere):
 		default:
 			t.Errorf("%s: Anotar = %v; se esperaba %v", c.caso, err, c.quiere)
 		}
 	}
-	if h, err := a.Historial(ctx, "Ana"); err != nil || len(h) != guardadas || len(h[0].Informe) != TopeInforme {
+	if h, err := a.Historial(ctx, "Ana"); err != nil || len(h) != guardadas || len(h[0].Informe) != matricula.TopeInforme {
 		t.Fatalf("se guardaron %d calificaciones (%v); se esperaba %d", len(h), err, guardadas)
 	}
 }
@@ -465,21 +470,21 @@ func probarHistorialConTope(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
 	agregar(t, a, "Ana", "Bea")
 	debe(t, a.Anotar(ctx, calif("bea-1", "Bea")))
-	const n = TopeHistorial + 5
+	const n = matricula.TopeHistorial + 5
 	for i := range n {
 		debe(t, a.Anotar(ctx, calif(fmt.Sprint("ana-", i), "Ana")))
 	}
 	h, err := a.Historial(ctx, "Ana")
 	debe(t, err)
 	var quiere []string
-	for i := n - 1; i >= n-TopeHistorial; i-- {
+	for i := n - 1; i >= n-matricula.TopeHistorial; i-- {
 		quiere = append(quiere, fmt.Sprint("ana-", i))
 	}
 	if got := ids(h); !slices.Equal(got, quiere) {
-		t.Fatalf("Historial(Ana) = %v; se esperaban las %d últimas, la última primero: %v", got, TopeHistorial, quiere)
+		t.Fatalf("Historial(Ana) = %v; se esperaban las %d últimas, la última primero: %v", got, matricula.TopeHistorial, quiere)
 	}
 	// The rows are gone, not hidden; and another student's history is its own.
-	if filas := contar(t, a, "Ana"); filas != TopeHistorial {
+	if filas := contar(t, a, "Ana"); filas != matricula.TopeHistorial {
 		t.Fatalf("Ana tiene %d filas", filas)
 	}
 	if h, _ := a.Historial(ctx, "Bea"); !slices.Equal(ids(h), []string{"bea-1"}) {
@@ -488,7 +493,7 @@ func probarHistorialConTope(t *testing.T, abrir abridor) {
 }
 
 // contar is how many rows of gradings the store holds for alumno's id, or in all ("").
-func contar(t *testing.T, a Almacen, alumno string) int {
+func contar(t *testing.T, a matricula.Almacen, alumno string) int {
 	t.Helper()
 	var n int
 	consulta, args := `SELECT count(*) FROM clase_calificaciones`, []any{}
@@ -506,7 +511,7 @@ func probarUltimas(t *testing.T, abrir abridor) {
 		t.Fatalf("Ultimas de una clase vacía: %v, %v", u, err)
 	}
 	agregar(t, a, "Ana", "Bea", "Carla")
-	for _, c := range []Calificacion{calif("a1", "Ana"), calif("b1", "Bea"), calif("a2", "Ana"), calif("b2", "Bea"), calif("a3", "Ana")} {
+	for _, c := range []matricula.Calificacion{calif("a1", "Ana"), calif("b1", "Bea"), calif("a2", "Ana"), calif("b2", "Bea"), calif("a3", "Ana")} {
 		debe(t, a.Anotar(ctx, c))
 	}
 	u, err := a.Ultimas(ctx)
@@ -519,7 +524,7 @@ func probarUltimas(t *testing.T, abrir abridor) {
 func probarLimpiar(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
 	agregar(t, a, "Ana", "Bea")
-	for _, c := range []Calificacion{calif("a1", "Ana"), calif("b1", "Bea"), calif("a2", "Ana")} {
+	for _, c := range []matricula.Calificacion{calif("a1", "Ana"), calif("b1", "Bea"), calif("a2", "Ana")} {
 		debe(t, a.Anotar(ctx, c))
 	}
 	debe(t, a.Limpiar(ctx, "Ana"))
@@ -529,7 +534,7 @@ func probarLimpiar(t *testing.T, abrir abridor) {
 	if h, _ := a.Historial(ctx, "Bea"); len(h) != 1 {
 		t.Fatalf("Limpiar(Ana) se llevó lo de Bea: %v", ids(h))
 	}
-	if err := a.Limpiar(ctx, "Carla"); !errors.Is(err, ErrNoEsta) {
+	if err := a.Limpiar(ctx, "Carla"); !errors.Is(err, matricula.ErrNoEsta) {
 		t.Fatalf("Limpiar de quien no está: %v", err)
 	}
 	debe(t, a.Limpiar(ctx, ""))
@@ -551,16 +556,16 @@ func probarQuitar(t *testing.T, abrir abridor) {
 	if got := nombresDe(t, a); !slices.Equal(got, []string{"Bea"}) {
 		t.Fatalf("tras Quitar(Ana): %q", got)
 	}
-	if _, err := a.Historial(ctx, "Ana"); !errors.Is(err, ErrNoEsta) {
+	if _, err := a.Historial(ctx, "Ana"); !errors.Is(err, matricula.ErrNoEsta) {
 		t.Fatalf("Historial de quien se quitó: %v", err)
 	}
 	if n := contar(t, a, ""); n != 1 {
 		t.Fatalf("quedan %d calificaciones; las de Ana debían irse con ella", n)
 	}
-	if err := a.Quitar(ctx, "Ana"); !errors.Is(err, ErrNoEsta) || !strings.Contains(err.Error(), "«Ana»") {
+	if err := a.Quitar(ctx, "Ana"); !errors.Is(err, matricula.ErrNoEsta) || !strings.Contains(err.Error(), "«Ana»") {
 		t.Fatalf("Quitar otra vez: %v", err)
 	}
-	if err := a.Anotar(ctx, calif("a2", "Ana")); !errors.Is(err, ErrNoEsta) {
+	if err := a.Anotar(ctx, calif("a2", "Ana")); !errors.Is(err, matricula.ErrNoEsta) {
 		t.Fatalf("Anotar de quien se quitó: %v", err)
 	}
 	// Back in the class, a new student: no old gradings, a new credential.
@@ -578,7 +583,7 @@ func probarReabrir(t *testing.T, abrir abridor) {
 	a, reabrir := abrir(t)
 	creds := agregar(t, a, "Ana", "Bea", "Carla")
 	debe(t, a.Revocar(ctx, "Bea"))
-	for _, c := range []Calificacion{calif("a1", "Ana"), calif("a2", "Ana"), calif("c1", "Carla")} {
+	for _, c := range []matricula.Calificacion{calif("a1", "Ana"), calif("a2", "Ana"), calif("c1", "Carla")} {
 		debe(t, a.Anotar(ctx, c))
 	}
 	alumnos, err := a.Alumnos(ctx)
@@ -653,7 +658,7 @@ func probarRepetidas(t *testing.T, abrir abridor) {
 	correr := func(fn func(tx *sql.Tx) error) error {
 		return s.escribir(ctx, func(tx *sql.Tx, _ bool) error { return fn(tx) })
 	}
-	creds := []Credencial{nuevaCredencial("Ana"), nuevaCredencial("Bea")}
+	creds := []matricula.Credencial{nuevaCredencial("Ana"), nuevaCredencial("Bea")}
 	alta := time.Now().UnixMicro()
 	for i, quiza := range []bool{false, true} {
 		debe(t, correr(func(tx *sql.Tx) error { return s.agregarEn(ctx, tx, creds, alta, quiza) }))
@@ -662,15 +667,15 @@ func probarRepetidas(t *testing.T, abrir abridor) {
 		}
 	}
 	// Without the doubt, the same list is a name already there.
-	if err := correr(func(tx *sql.Tx) error { return s.agregarEn(ctx, tx, creds, alta, false) }); !errors.Is(err, ErrYaEsta) {
+	if err := correr(func(tx *sql.Tx) error { return s.agregarEn(ctx, tx, creds, alta, false) }); !errors.Is(err, matricula.ErrYaEsta) {
 		t.Fatalf("Agregar otra vez sin duda: %v", err)
 	}
 	for _, c := range creds {
 		identifica(t, a, c.Secreto, c.Alumno)
 	}
 
-	secretos := map[string]Credencial{}
-	var primera, segunda []Credencial
+	secretos := map[string]matricula.Credencial{}
+	var primera, segunda []matricula.Credencial
 	debe(t, correr(func(tx *sql.Tx) (err error) { primera, err = s.rotarEn(ctx, tx, secretos); return err }))
 	debe(t, correr(func(tx *sql.Tx) (err error) { segunda, err = s.rotarEn(ctx, tx, secretos); return err }))
 	if len(primera) != 2 || !slices.Equal(primera, segunda) {
@@ -683,7 +688,7 @@ func probarRepetidas(t *testing.T, abrir abridor) {
 
 	debe(t, correr(func(tx *sql.Tx) error { return s.quitarEn(ctx, tx, "Ana", false) }))
 	debe(t, correr(func(tx *sql.Tx) error { return s.quitarEn(ctx, tx, "Ana", true) }))
-	if err := correr(func(tx *sql.Tx) error { return s.quitarEn(ctx, tx, "Ana", false) }); !errors.Is(err, ErrNoEsta) {
+	if err := correr(func(tx *sql.Tx) error { return s.quitarEn(ctx, tx, "Ana", false) }); !errors.Is(err, matricula.ErrNoEsta) {
 		t.Fatalf("Quitar otra vez sin duda: %v", err)
 	}
 	if got := nombresDe(t, a); !slices.Equal(got, []string{"Bea"}) {
@@ -853,11 +858,11 @@ func TestPostgresSobreviveAlReinicio(t *testing.T) {
 		parar      = make(chan struct{})
 		escritores sync.WaitGroup
 	)
-	// Five writers, each on four students of its own, at most TopeHistorial gradings a student (so
+	// Five writers, each on four students of its own, at most matricula.TopeHistorial gradings a student (so
 	// every one stays in its history).
 	for e := range 5 {
 		escritores.Go(func() {
-			for j := range 4 * TopeHistorial {
+			for j := range 4 * matricula.TopeHistorial {
 				select {
 				case <-parar:
 					return
@@ -950,7 +955,7 @@ func BenchmarkAnotar(b *testing.B) {
 		}
 		i++
 	}
-	for range len(alumnos) * TopeHistorial {
+	for range len(alumnos) * matricula.TopeHistorial {
 		anotar()
 	}
 	for b.Loop() {
