@@ -139,12 +139,12 @@ func (o Opciones) Addr() string {
 }
 
 // Nuevo builds an http.Server with the suite's limits, the course's status lines and Node's list of
-// methods (see filtrarMetodos). ReadTimeout
+// methods (see filtrarMetodos), its bodies' pace watched for the caps (vigilarCuerpos). ReadTimeout
 // covers headers and body together; net/http lifts it once the body is read, so a slow handler
 // (/lento/MS) is not cut by it.
 func Nuevo(h http.Handler) *http.Server {
 	return &http.Server{
-		Handler:           filtrarMetodos(h),
+		Handler:           filtrarMetodos(vigilarCuerpos(h)),
 		ReadHeaderTimeout: EsperaCabeceras,
 		ReadTimeout:       EsperaLectura,
 		IdleTimeout:       EsperaOciosa,

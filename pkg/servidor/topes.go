@@ -2,6 +2,7 @@ package servidor
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -25,7 +26,9 @@ import (
 // below what exhausts a machine.
 //
 // At the total cap the quietest connection makes room (see masQuieta); when none may, new
-// connections wait in the kernel's queue until one closes, as with any server at capacity. The
+// connections wait in the kernel's queue until one closes, as with any server at capacity. A
+// connection whose request body arrives slower than RitmoCuerpo counts as quiet: without that, 1,024
+// bodies trickled within EsperaLectura made an ordinary request wait 27 s (issue 34.6). The
 // cap per client address is for a shared server: a client at its cap gets its quietest connection
 // closed for the new one, or the new one closed at once, while the others go on. It does not count
 // the machine's own programs (the same address at both ends: on a student's machine, all of them).
@@ -41,6 +44,11 @@ const (
 	// instead of EsperaOciosa: a connection nobody uses gives its place back soon when others may
 	// need it. At a cap, a connection quiet this long is fair game too (see masQuieta).
 	EsperaApurada = topes.EsperaApurada
+	// RitmoCuerpo is the pace, in bytes per second, that a request body must keep once the server
+	// waits for it: a body behind it, after its first second, may make room at a cap (masQuieta).
+	// Only there: below the caps a slow body still has EsperaLectura, as the course's servers give
+	// it, so a student typing a body by hand or a paused upload is never cut for being slow.
+	RitmoCuerpo = topes.RitmoCuerpo
 	// EsperaEscritura bounds each write of at most trozoEscritura bytes: a client reading slower
 	// than that (6.4 KB/s) or not at all has its connection closed.
 	EsperaEscritura = topes.EsperaEscritura
@@ -229,17 +237,17 @@ func (t *limite) contar(ct *conexion) {
 // between requests (closing those is always allowed in HTTP), or quiet for EsperaApurada — before
 // sending a whole first request (a client that means to send one does so at once), in a write the
 // client does not read, or in a handler's deliberate wait (EnEspera: /lento/MS, lento:MS, a stream
-// between events). Only c's when c is not nil. Called with mu held.
+// between events) — or with its request's body behind RitmoCuerpo. Only c's when c is not nil.
+// Called with mu held.
 func (t *limite) masQuieta(c *cliente, ahora time.Time) *conexion {
 	var mejor *conexion
 	var desde int64
-	limite := ahora.Add(-EsperaApurada).UnixNano()
 	for ct := range t.abiertas {
 		if c != nil && ct.cliente != c {
 			continue
 		}
-		d, ok := ct.quieta()
-		if !ok || (http.ConnState(ct.estado.Load()) != http.StateIdle && d > limite) {
+		d, ok := ct.quieta(ahora.UnixNano())
+		if !ok {
 			continue
 		}
 		if mejor == nil || d < desde {
@@ -308,6 +316,10 @@ type conexion struct {
 	// pedido is a write deadline a handler set (http.ResponseController.SetWriteDeadline), in Unix
 	// nanoseconds; 0 when none. Each write keeps to it when it is sooner than its own.
 	pedido atomic.Int64
+	// cuerpo is, while the server waits for a request's body (vigilarCuerpos), the moment up to
+	// which that body has kept to RitmoCuerpo, in Unix nanoseconds; 0 when it waits for none. A
+	// body behind it (cuerpo before now) is one a cap may close (masQuieta).
+	cuerpo atomic.Int64
 	ociosa *time.Timer // closes it when it stays idle near a cap (notarEstado); under t.mu
 }
 
@@ -318,27 +330,58 @@ func (c *conexion) NetConn() net.Conn { return c.Conn }
 func (c *conexion) marcar(s http.ConnState) {
 	c.estado.Store(int32(s))
 	// Only a quiet connection's time counts (masQuieta): an active one skips the clock, twice per
-	// request spared.
+	// request spared. Between requests, or closed, no body is awaited any more (not even one
+	// net/http read to its end after its handler).
 	if s != http.StateActive {
 		c.desde.Store(time.Now().UnixNano())
+		c.cuerpo.Store(0)
 	}
 }
 
-// quieta says since when c has done nothing a client waits for: idle or new since desde, or
-// stalled in a write or a deliberate wait.
-func (c *conexion) quieta() (int64, bool) {
+// quieta says since when c has done nothing a client waits for, and whether that is long enough
+// for c to make room at ahora (Unix nanoseconds): idle (at once) or new since desde, stalled in a
+// write or a deliberate wait (for EsperaApurada), or with its body behind RitmoCuerpo since cuerpo
+// (at once: the body's own clock already gave it its first second, and a second ahead at most).
+func (c *conexion) quieta(ahora int64) (int64, bool) {
+	limite := ahora - int64(EsperaApurada)
 	switch http.ConnState(c.estado.Load()) {
-	case http.StateIdle, http.StateNew:
+	case http.StateIdle:
 		return c.desde.Load(), true
+	case http.StateNew:
+		d := c.desde.Load()
+		return d, d <= limite
 	case http.StateActive:
 		if d := c.escribiendo.Load(); d != 0 {
-			return d, true
+			return d, d <= limite
 		}
 		if d := c.esperando.Load(); d != 0 && c.escribiendo.Load() == 0 {
-			return d, true
+			return d, d <= limite
+		}
+		if d := c.cuerpo.Load(); d != 0 {
+			return d, d < ahora
 		}
 	}
 	return 0, false
+}
+
+// Read counts what an awaited body brings: each byte moves its clock 1/RitmoCuerpo s on — from now
+// if it had fallen behind, so a body is judged by its pace of the moment, not its past — and never
+// more than EsperaApurada ahead, so a burst buys a second, not the rest of EsperaLectura.
+func (c *conexion) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 {
+		if d := c.cuerpo.Load(); d != 0 {
+			ahora := time.Now().UnixNano()
+			c.cuerpo.CompareAndSwap(d, min(max(d, ahora)+int64(n)*int64(time.Second)/RitmoCuerpo, ahora+int64(EsperaApurada)))
+		}
+	}
+	return n, err
+}
+
+// esperarCuerpo starts the clock of a body the server now waits for, a second ahead: the first
+// second is the body's own, as a client sends its body right after its head.
+func (c *conexion) esperarCuerpo() {
+	c.cuerpo.Store(time.Now().Add(EsperaApurada).UnixNano())
 }
 
 func (c *conexion) Close() error {
@@ -462,4 +505,41 @@ func EnEspera(ctx context.Context) (listo func()) {
 	}
 	ct.esperando.Store(time.Now().UnixNano())
 	return func() { ct.esperando.Store(0) }
+}
+
+// vigilarCuerpos starts the clock of a request's body as its handler starts (conexion.cuerpo), and
+// stops it when the handler has read the body to its end; a body the handler leaves unread is
+// still awaited while net/http reads the rest, or throws it away, until the connection is idle or
+// closed (marcar). Nuevo puts it in front of every handler. A handler that waits more than a second
+// before it reads its body makes it look late too — only at a cap does that matter, as an
+// EnEspera does.
+func vigilarCuerpos(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ct, _ := r.Context().Value(claveConexion{}).(*conexion)
+		if ct == nil || r.Body == nil || r.Body == http.NoBody {
+			h.ServeHTTP(w, r)
+			return
+		}
+		ct.esperarCuerpo()
+		// A shallow copy: net/http decides from its own request's Body what is left to read after
+		// the handler and whether the connection can be used again.
+		r = r.WithContext(r.Context())
+		r.Body = &cuerpoVigilado{ReadCloser: r.Body, ct: ct}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// cuerpoVigilado is a request's body as its handler reads it (vigilarCuerpos).
+type cuerpoVigilado struct {
+	io.ReadCloser
+	ct  *conexion
+	fin atomic.Bool // read to its end, or failed: nothing more is awaited
+}
+
+func (c *cuerpoVigilado) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	if err != nil && !c.fin.Swap(true) {
+		c.ct.cuerpo.Store(0)
+	}
+	return n, err
 }

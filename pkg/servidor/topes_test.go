@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -421,4 +422,175 @@ func TestConnStateYConnContextRecibenLaConexionDelListener(t *testing.T) {
 	prueba.Esperar(t, "la conexión ociosa según ConnState", func() bool {
 		return http.ConnState(ct.estado.Load()) == http.StateIdle
 	})
+}
+
+// Issue 34.6: at a cap, a connection whose request body arrives slower than RitmoCuerpo makes room
+// as a stalled write does, so an ordinary request is answered within 2 s while a client trickles
+// bodies on every connection a cap lets it hold (before: 27 s, until EsperaLectura cut them on one
+// machine; refused at once behind the same address). An honest slow upload, at 8 KiB/s, is not the
+// one that goes; and below the caps a trickled body is still read to its end.
+
+// subidas answers a POST with the length of its body, and says on dentro (with the connection)
+// when a handler starts on one and on cortadas when a body's read failed.
+func subidas() (h http.Handler, dentro chan *conexion, cortadas chan struct{}) {
+	dentro, cortadas = make(chan *conexion, 10), make(chan struct{}, 10)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			io.WriteString(w, "ok")
+			return
+		}
+		ct, _ := r.Context().Value(claveConexion{}).(*conexion)
+		dentro <- ct
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			cortadas <- struct{}{}
+			return
+		}
+		io.WriteString(w, strconv.Itoa(len(b)))
+	}), dentro, cortadas
+}
+
+// gotear sends on c a POST announcing n bytes, then its body trozo bytes every cada until it is
+// all sent, the connection fails or the test ends.
+func gotear(t *testing.T, c net.Conn, n, trozo int, cada time.Duration) {
+	go func() {
+		if _, err := io.WriteString(c, "POST /subida HTTP/1.1\r\nHost: x\r\nContent-Length: "+strconv.Itoa(n)+"\r\n\r\n"); err != nil {
+			return
+		}
+		tic := time.NewTicker(cada)
+		defer tic.Stop()
+		for enviados := 0; enviados < n; enviados += trozo {
+			if _, err := c.Write([]byte(strings.Repeat("a", min(trozo, n-enviados)))); err != nil {
+				return
+			}
+			select {
+			case <-tic.C:
+			case <-t.Context().Done():
+				return
+			}
+		}
+	}()
+}
+
+// normalEn2s sends an ordinary GET on a new connection from desde and fails unless it is answered
+// within 2 s; it returns how long it took.
+func normalEn2s(t *testing.T, addr, desde string) time.Duration {
+	t.Helper()
+	c := conectar(t, addr, desde)
+	t0 := time.Now()
+	c.SetDeadline(t0.Add(2 * time.Second))
+	io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	quien := desde
+	if quien == "" {
+		quien = "esta máquina"
+	}
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("una petición normal desde %s no fue atendida en 2 s: %v tras %s", quien, err, time.Since(t0).Round(time.Millisecond))
+	}
+	b, _ := io.ReadAll(res.Body)
+	if string(b) != "ok" {
+		t.Fatalf("una petición normal desde %s: %q", quien, b)
+	}
+	return time.Since(t0)
+}
+
+func TestCuerposLentosHacenLugar(t *testing.T) {
+	t.Parallel()
+	t.Run("tope total", func(t *testing.T) {
+		t.Parallel()
+		h, dentro, cortadas := subidas()
+		addr, _ := servirConTopes(t, Opciones{TopeConexiones: 3}, h)
+		// An honest upload: 32 KiB at 8 KiB/s, 4 s, longer than the wait below.
+		honrada := conectar(t, addr, "")
+		gotear(t, honrada, 32<<10, 1<<10, 125*time.Millisecond)
+		<-dentro
+		// Two bodies trickled, a byte every 250 ms.
+		for range 2 {
+			gotear(t, conectar(t, addr, ""), 100, 1, 250*time.Millisecond)
+			<-dentro
+		}
+		// At once: the worst moment, while the trickled bodies are in their first second.
+		d := normalEn2s(t, addr, "")
+		t.Logf("con el tope lleno (una subida honrada y dos goteos), la petición normal: %s", d.Round(time.Microsecond))
+		select {
+		case <-cortadas:
+		case <-time.After(5 * time.Second):
+			t.Fatal("ningún cuerpo goteado fue cortado")
+		}
+		// The honest upload goes on to its answer: it was not the one that made room.
+		if got := pedirEnCurso(honrada); got != strconv.Itoa(32<<10) {
+			t.Errorf("la subida honrada a 8 KiB/s: %q, se esperaba su largo", got)
+		}
+	})
+	t.Run("tope por cliente", func(t *testing.T) {
+		t.Parallel()
+		h, dentro, cortadas := subidas()
+		addr, log := servirConTopes(t, Opciones{TopePorCliente: 3}, h)
+		var goteadas []*conexion
+		for range 3 {
+			gotear(t, conectar(t, addr, "127.0.0.2"), 100, 1, 250*time.Millisecond)
+			goteadas = append(goteadas, <-dentro)
+		}
+		// A client's cap makes room or refuses at once, without waiting: the new connection comes
+		// once the trickled bodies are past their first second, as in a classroom where one machine
+		// (or one NAT address) has been trickling for a while.
+		prueba.Esperar(t, "los tres cuerpos goteados, atrasados", func() bool {
+			for _, ct := range goteadas {
+				if _, ok := ct.quieta(time.Now().UnixNano()); !ok {
+					return false
+				}
+			}
+			return true
+		})
+		// The same address, another student behind the same NAT: before, closed at once.
+		d := normalEn2s(t, addr, "127.0.0.2")
+		t.Logf("con 127.0.0.2 en su tope de cuerpos goteados, una petición normal desde 127.0.0.2: %s", d.Round(time.Microsecond))
+		<-cortadas
+		if quiere := "prueba: tope de 3 conexiones de 127.0.0.2 alcanzado: 0 conexiones nuevas rechazadas y 1 quietas cerradas para hacer lugar (--tope-por-cliente)\n"; log.String() != quiere {
+			t.Errorf("bitácora %q, se esperaba %q", log.String(), quiere)
+		}
+	})
+	t.Run("cuerpo que el manejador no lee", func(t *testing.T) {
+		t.Parallel()
+		// As the panel's stream: the handler answers at once and flushes without reading the body,
+		// so net/http reads it first, to throw it away, while the handler waits in its Flush.
+		dentro := make(chan struct{}, 1)
+		addr, _ := servirConTopes(t, Opciones{TopeConexiones: 1}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost {
+				dentro <- struct{}{}
+				http.NewResponseController(w).Flush()
+			}
+			io.WriteString(w, "ok")
+		}))
+		gotear(t, conectar(t, addr, ""), 100, 1, 250*time.Millisecond)
+		<-dentro
+		d := normalEn2s(t, addr, "")
+		t.Logf("con la única conexión goteando un cuerpo que nadie lee, la petición normal: %s", d.Round(time.Microsecond))
+	})
+	t.Run("lejos del tope, un cuerpo goteado llega a su fin", func(t *testing.T) {
+		t.Parallel()
+		h, dentro, _ := subidas()
+		addr, _ := servirConTopes(t, Opciones{TopeConexiones: 100}, h)
+		c := conectar(t, addr, "")
+		// 10 bytes, one every 200 ms: 2 s at 5 bytes a second, as before issue 34.6.
+		gotear(t, c, 10, 1, 200*time.Millisecond)
+		<-dentro
+		if got := pedirEnCurso(c); got != "10" {
+			t.Errorf("un cuerpo goteado lejos del tope: %q, se esperaba 10", got)
+		}
+	})
+}
+
+// pedirEnCurso reads the answer to the request already sent on c; "" when the connection was
+// closed instead.
+func pedirEnCurso(c net.Conn) string {
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return ""
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	return string(b)
 }

@@ -22,6 +22,7 @@ const (
 	EsperaCierre         = 2 * time.Second  // reading the rest of an upload after an early answer (the course's)
 	Conexiones           = 1024             // connections open at once, per server
 	ConexionesPorCliente = 256              // connections open at once from one other machine
+	RitmoCuerpo          = 1 << 10          // bytes per second a request body must keep to at a cap, after its first second
 
 	// The revisor (pkg/revisor, pkg/idempotencia).
 	Cuerpo              = 16 << 10 // bytes of a request's body
@@ -150,6 +151,7 @@ func Tabla() []Tope {
 		{"espera-cierre", t(EsperaCierre), Tiempo, "lo que se lee del resto de una subida tras responder antes de su fin"},
 		{"conexiones", Conexiones, Cantidad, "las conexiones abiertas a la vez en un servidor (--tope-conexiones)"},
 		{"conexiones-por-cliente", ConexionesPorCliente, Cantidad, "las conexiones abiertas a la vez desde otra máquina (--tope-por-cliente)"},
+		{"ritmo-cuerpo", RitmoCuerpo, Bytes, "lo que un cuerpo debe traer por segundo, tras el primero, para no dejar su lugar en un tope"},
 		{"cuerpo", Cuerpo, Bytes, "el cuerpo de una petición al revisor"},
 		{"url", URL, Cantidad, "la URL de un servicio, en caracteres y en bytes"},
 		{"servicios-por-equipo", ServiciosPorEquipo, Cantidad, "los servicios vivos de un equipo (--tope-servicios)"},

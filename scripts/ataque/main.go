@@ -43,18 +43,22 @@ type tamanos struct {
 	noASCII      int           // services per team with the longest URL outside ASCII
 	revisor      []string      // extra revisor flags
 	rechazos     time.Duration // refusals sent at full speed to the panel (issue 34.3)
+	cuerpos      int           // connections trickling bodies on one machine (more than the cap of 1,024)
+	goteoCuerpos time.Duration // how long they trickle (issue 34.6)
 }
 
 // completo is the campaign's size: what took the servers down.
 var completo = tamanos{abortadas: 10_000, concurrencia: 200, subidas: 10, llaves: 10_050, servicios16K: 2000,
 	servicios2K: 1000, listados: 8, ociosas: 3000, lentas: 1500, goteo: 12 * time.Second,
-	grandes: 100, sinLeer: 1100, lectores: 100, listadoLento: 1000, noASCII: 10_000, rechazos: 30 * time.Second}
+	grandes: 100, sinLeer: 1100, lectores: 100, listadoLento: 1000, noASCII: 10_000, rechazos: 30 * time.Second,
+	cuerpos: 1100, goteoCuerpos: 12 * time.Second}
 
 // corto is CI's: every family, small enough for seconds. The revisor's bounds are lowered so that
 // the key and list families still pass them.
 var corto = tamanos{abortadas: 2000, concurrencia: 100, subidas: 2, llaves: 60, servicios16K: 200,
 	servicios2K: 100, listados: 8, ociosas: 1500, lentas: 100, goteo: 2 * time.Second,
 	grandes: 20, sinLeer: 1100, lectores: 100, listadoLento: 95, noASCII: 90, rechazos: 3 * time.Second,
+	cuerpos: 1100, goteoCuerpos: 3 * time.Second,
 	revisor: []string{"--tope-llaves", "100", "--tope-llaves-credencial", "20", "--tope-servicios", "100"}}
 
 // resultado is one row of the report.
@@ -104,6 +108,7 @@ var familias = []familia{
 	{"panel-del-profesor", panelDelProfesor},
 	{"almacenes", almacenesQueSobreviven},
 	{"sin-leer", sinLeer},
+	{"cuerpos-lentos", cuerposLentos},
 	{"respuestas-lentas", respuestasLentas},
 	{"libro-grande", libroGrande},
 	{"servicios-no-ascii", serviciosNoASCII},
