@@ -69,6 +69,11 @@ type base struct {
 	buscar *sql.Stmt // the hot path: GET /servicios/{id}
 
 	cerrado atomic.Bool
+
+	// totalVisto is the last exact count of every key record, and sinContar how many reservations
+	// this process asked to make (alTope): counting them all on every registration was most of a
+	// class's cost on PostgreSQL.
+	totalVisto, sinContar atomic.Int64
 }
 
 // dialecto is what differs between SQLite and PostgreSQL.

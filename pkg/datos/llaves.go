@@ -18,7 +18,8 @@ import (
 // key belongs to one credential (its id is a digest of both), so credentials never wait for each
 // other: a class of 200 students on one PostgreSQL serialised every registration on one lock
 // before (issue 31). The total bound (Tope) is then counted by transactions that may run side by
-// side, so it can be passed by at most the transactions in flight (16 per process, the pool). A record is in progress while codigo
+// side, and only every CadaCuantasContar reservations while far from it (alTope), so it can be
+// passed by the reservations made since the last count: a few dozen over 10,000. A record is in progress while codigo
 // is NULL; then instancia names the process that reserved it, ficha the reservation (Grabar and
 // Soltar act only on theirs) and hasta the end of its Plazo, on the reserving process's clock (a
 // clock that is off only lengthens or shortens a 409: which request creates is settled by ficha).
@@ -183,14 +184,29 @@ func (b *base) viva(ctx context.Context, tx *sql.Tx, hasta, instancia sql.NullIn
 	return !muerta, err
 }
 
+// CadaCuantasContar: the total of key records is counted exactly at least once every this many
+// reservations of a process, and always when the last count was within HolguraTotal of the bound.
+// Counting every record on every registration is linear in them: with a class's thousands of keys
+// on PostgreSQL it was most of a registration's cost (issue 31). Between counts the bound can be
+// passed by the reservations made since, of every process: at most CadaCuantasContar each.
+const (
+	CadaCuantasContar = 32
+	HolguraTotal      = 256
+)
+
 // alTope says whether one more record for credencial would pass a bound.
 func (b *base) alTope(ctx context.Context, tx *sql.Tx, credencial string) (bool, error) {
 	var total, propias int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM llaves`).Scan(&total); err != nil {
-		return false, err
-	}
-	if total >= b.llaves.Tope {
-		return true, nil
+	// The first call of a process counts (a store reopened full), then one in CadaCuantasContar.
+	contar := b.sinContar.Add(1)%CadaCuantasContar == 1 || b.totalVisto.Load() >= int64(b.llaves.Tope-HolguraTotal)
+	if contar {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM llaves`).Scan(&total); err != nil {
+			return false, err
+		}
+		b.totalVisto.Store(int64(total))
+		if total >= b.llaves.Tope {
+			return true, nil
+		}
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM llaves WHERE credencial = $1`, credencial).Scan(&propias); err != nil {
 		return false, err
