@@ -135,8 +135,8 @@ ataque: build ## la campaña de ataque contra los servidores construidos, con ci
 postgres: ## un PostgreSQL de usar y tirar para --datos postgres://… y sus pruebas (DIR=carpeta lo conserva); Ctrl+C lo detiene
 	$(GO) run ./scripts/postgres $(if $(DIR),--dir $(DIR))
 
-clase-carga: build ## el modo clase a escala: ALUMNOS alumnos (200 si no se dice) califican a la vez contra un laboratorio de la clase, en SQLite o, con PG=1, en un PostgreSQL de usar y tirar (REVISORES=2: dos revisores); la última línea compara cada veredicto con el mismo cliente a solas
-	$(GO) run ./scripts/clase-carga --bin $(BIN) --alumnos $(or $(ALUMNOS),200) $(if $(PG),--pg) $(if $(REVISORES),--revisores $(REVISORES))
+clase-carga: build ## el modo clase a escala: ALUMNOS alumnos (200 si no se dice) califican a la vez contra un laboratorio de la clase, en SQLite o, con PG=1, en un PostgreSQL de usar y tirar (REVISORES=2: dos revisores; PROCESOS=1: cada cliente un proceso de verdad); la última línea compara cada veredicto con el mismo cliente a solas
+	$(GO) run ./scripts/clase-carga --bin $(BIN) --alumnos $(or $(ALUMNOS),200) $(if $(PG),--pg) $(if $(REVISORES),--revisores $(REVISORES)) $(if $(PROCESOS),--procesos)
 
 bench: build ## CPU por petición y req/s de cada ruta frente a un manejador trivial y un ReverseProxy estándar medidos a la vez, con las razones y los objetivos (CORTO=1: la forma breve de CI, solo informa)
 	$(GO) run ./scripts/bench --bin $(BIN) $(if $(DURACION),--duracion $(DURACION)) $(if $(CORTO),--corto)

@@ -44,6 +44,9 @@ import (
 // tipos are the clients of the mix, in turn: the course's correct one and three broken ones.
 var tipos = []string{"correcto", "sin-llave", "llave-por-intento", "sin-reintentos"}
 
+// argumentosDe are alta-segura's arguments for each kind, when the clients are processes.
+var argumentosDe = map[string][]string{"correcto": nil, "sin-llave": {"--sin-llave"}, "llave-por-intento": {"--defecto", "llave-por-intento"}}
+
 // semillas: each student's seed is one of these, so that every (client, seed) pair is graded alone
 // once, not once per student.
 var semillas = []uint64{1, 2}
@@ -57,8 +60,17 @@ func main() {
 	pg := flag.Bool("pg", false, "la clase en un PostgreSQL de usar y tirar (pkg/pgefimero) en vez de SQLite")
 	datosURL := flag.String("datos", "", "la clase en esta URL postgres://… (en vez de -pg)")
 	revisores := flag.Int("revisores", 1, "cuántos revisores detrás de la pasarela de la clase (más de uno: con PostgreSQL)")
+	procesos := flag.Bool("procesos", false, "cada corrida del cliente, un proceso de verdad (bin/alta-segura y sus versiones rotas), como en clase: para comprobar que los clientes en proceso miden lo mismo")
 	flag.Parse()
-	if err := correr(*alumnos, *bin, *pg, *datosURL, *revisores); err != nil {
+	lanzar := cliente
+	if *procesos {
+		tipos = tipos[:3] // alta-segura has no version that never retries
+		lanzar = func(tipo string, _ net.Addr) examen.Lanzador {
+			orden := append([]string{"alta-segura"}, argumentosDe[tipo]...)
+			return examen.Proceso(filepath.Join(*bin, "alta-segura"), orden, os.Environ())
+		}
+	}
+	if err := correr(*alumnos, *bin, *pg, *datosURL, *revisores, lanzar); err != nil {
 		fmt.Fprintln(os.Stderr, "clase-carga:", err)
 		os.Exit(1)
 	}
@@ -145,7 +157,7 @@ type solo struct {
 	duracion    time.Duration
 }
 
-func correr(n int, bin string, pg bool, datosURL string, revisores int) error {
+func correr(n int, bin string, pg bool, datosURL string, revisores int, cliente func(string, net.Addr) examen.Lanzador) error {
 	ctx, cancelar := context.WithCancel(context.Background())
 	defer cancelar()
 	dir, err := os.MkdirTemp("", "clase-carga")
