@@ -104,7 +104,7 @@ type calificacionTablero struct {
 // Where clase.html says what it is for; the board serves it told it is classroom mode.
 const (
 	lugarDelTitulo = `<title>La clase — revisor comprobar cliente</title>`
-	lugarDelComo   = `<p class="como"><code>revisor comprobar cliente --enviar … --alumno …</code></p>`
+	lugarDelComo   = `<p class="como"><code>revisor comprobar cliente --enviar … --alumno …</code> · lo declara cada alumno</p>`
 )
 
 // NuevoTablero builds the board over o.Almacen.

@@ -46,13 +46,9 @@ const (
 // Identificar reads Authorization as the course does: credentials = auth-scheme [ 1*SP token68 ]
 // (RFC 9110 §11.4), the scheme compared without case (§11.1), then exactly one token after the
 // spaces. A present but empty header is "another scheme", as in the course.
-func Identificar(h http.Header) (Identificacion, Credencial) {
-	return identificar(h, nil)
-}
-
-// identificar is Identificar with more credentials than the course's: otra, when not nil, is asked
-// for a token the course's table does not have (a class lab's students, EnClase).
-func identificar(h http.Header, otra func(string) (Credencial, bool)) (Identificacion, Credencial) {
+// otra, when not nil, is asked for a token the course's table does not have (a class lab's
+// students, EnClase).
+func Identificar(h http.Header, otra func(string) (Credencial, bool)) (Identificacion, Credencial) {
 	valores, ok := h["Authorization"]
 	if !ok || len(valores) == 0 {
 		return Ninguna, Credencial{}

@@ -30,7 +30,7 @@ func TestCredencialesDeClase(t *testing.T) {
 	}
 	for _, c := range casos {
 		h := http.Header{"Authorization": {c.cabecera}}
-		id, cr := identificar(h, EnClase)
+		id, cr := Identificar(h, EnClase)
 		if id != c.id || cr.Equipo != c.equipo {
 			t.Errorf("%q: %v %q; se esperaba %v %q", c.cabecera, id, cr.Equipo, c.id, c.equipo)
 		}
@@ -38,7 +38,7 @@ func TestCredencialesDeClase(t *testing.T) {
 			t.Errorf("%q ve todos los equipos", c.cabecera)
 		}
 		// Outside a class lab no such credential exists.
-		if id, _ := Identificar(h); id == Valida && c.equipo != "a" {
+		if id, _ := Identificar(h, nil); id == Valida && c.equipo != "a" {
 			t.Errorf("%q vale fuera de la clase", c.cabecera)
 		}
 	}

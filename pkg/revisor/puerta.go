@@ -198,7 +198,7 @@ func (rv *Revisor) atender(w http.ResponseWriter, r *http.Request) {
 	}
 
 	// 3. Who are you?
-	id, credencial := identificar(r.Header, rv.credenciales)
+	id, credencial := Identificar(r.Header, rv.credenciales)
 	if id != Valida {
 		rv.fallar(w, r, problema.CredencialInvalida, Motivo(id),
 			problema.ConCabecera("WWW-Authenticate", Reto(id)))

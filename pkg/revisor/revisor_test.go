@@ -46,7 +46,7 @@ func TestIdentificar(t *testing.T) {
 		if c.cabecera != nil {
 			h["Authorization"] = []string{*c.cabecera}
 		}
-		id, cr := Identificar(h)
+		id, cr := Identificar(h, nil)
 		if id != c.id || cr.Nombre != c.nombre {
 			t.Errorf("Identificar(%q) = %v %q, se esperaba %v %q", deref(c.cabecera), id, cr.Nombre, c.id, c.nombre)
 		}
@@ -56,7 +56,7 @@ func TestIdentificar(t *testing.T) {
 	}
 	// Node keeps the first Authorization field.
 	h := http.Header{"Authorization": {"Bearer admin", "Bearer nadie"}}
-	if id, cr := Identificar(h); id != Valida || cr.Nombre != "admin" {
+	if id, cr := Identificar(h, nil); id != Valida || cr.Nombre != "admin" {
 		t.Errorf("dos Authorization: %v %v", id, cr)
 	}
 }
@@ -75,7 +75,7 @@ func FuzzIdentificar(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		id, cr := Identificar(http.Header{"Authorization": {s}})
+		id, cr := Identificar(http.Header{"Authorization": {s}}, nil)
 		if (id == Valida) != (cr.Nombre != "") {
 			t.Fatalf("%q: %v con %+v", s, id, cr)
 		}
