@@ -42,6 +42,7 @@ func Proceso(ruta string, orden, entorno []string) Lanzador {
 		salida := &acotada{}
 		cmd.Stdout, cmd.Stderr = salida, salida
 		var detenido bool
+		adoptar()
 		agrupar(cmd)
 		cmd.Cancel = func() error {
 			detenido = true
@@ -49,18 +50,42 @@ func Proceso(ruta string, orden, entorno []string) Lanzador {
 		}
 		// A grandchild that keeps the output open does not keep the grader waiting.
 		cmd.WaitDelay = time.Second
-		err := cmd.Run()
-		// What the client left behind (a background child, one that detached with setsid) goes with it.
-		if cmd.Process != nil {
+		err := arrancar(cmd, e.Marca)
+		if err == nil {
+			err = cmd.Wait()
+			clientes.Lock()
+			delete(clientes.vivos, cmd.Process.Pid)
+			clientes.Unlock()
+			// What the client left behind (a background child, one that detached with setsid, one
+			// that also cleared its environment) goes with it.
 			matarGrupo(cmd) //nolint:errcheck // a group already gone is the usual case
+			barrer(cmd.Process.Pid, e.Marca)
 		}
-		barrer(e.Marca)
 		if cmd.ProcessState == nil {
 			// It did not start (the program vanished, or is not an executable): the same as no attempt.
 			return Resultado{Arranque: err.Error(), Texto: salida.b}
 		}
 		return Resultado{Salida: cmd.ProcessState.ExitCode(), Detenido: detenido, Texto: salida.b}
 	}
+}
+
+// clientes are the client processes running now in this process (every grading's), by pid, with
+// their marks: the sweep after one run (barrer) spares the others' and what they started. The
+// lock also covers a start and its entry, so a sweep never sees a client not yet written down.
+var clientes = struct {
+	sync.Mutex
+	vivos map[int]string
+}{vivos: map[int]string{}}
+
+// arrancar starts the client and writes it down among the running ones.
+func arrancar(cmd *exec.Cmd, marca string) error {
+	clientes.Lock()
+	defer clientes.Unlock()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	clientes.vivos[cmd.Process.Pid] = marca
+	return nil
 }
 
 // Avisos are told when each run of the client starts and ends (a class lab hears them through the
