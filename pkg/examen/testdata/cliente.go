@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -22,8 +23,11 @@ import (
 )
 
 func main() {
-	defecto := flag.String("defecto", "", "inunda, sin-espera, directo, reintenta-409, reintenta-403, espera-larga, llave-del-cuerpo")
+	defecto := flag.String("defecto", "", "inunda, sin-espera, directo, reintenta-409, reintenta-403, espera-larga, llave-del-cuerpo, conexiones")
 	revisor := flag.String("revisor", "http://127.0.0.1:18080", "where --defecto directo sends its retries")
+	conexiones := flag.Int("conexiones", 2000, "how many connections --defecto conexiones opens to the gateway")
+	abiertas := flag.String("abiertas", "", "the file --defecto conexiones creates once they are open")
+	seguir := flag.String("seguir", "", "the file --defecto conexiones waits for before closing them and registering")
 	flag.Parse()
 	if flag.NArg() < 2 {
 		fmt.Fprintln(os.Stderr, "uso: cliente [--defecto D] NOMBRE URL")
@@ -33,6 +37,29 @@ func main() {
 	base := os.Getenv("PASARELA_URL")
 	if base == "" {
 		base = "http://127.0.0.1:18082"
+	}
+	if *defecto == "conexiones" {
+		// Connections that send nothing, held until the test has counted the grader's descriptors;
+		// then an ordinary registration.
+		var cs []net.Conn
+		for range *conexiones {
+			c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			cs = append(cs, c)
+		}
+		os.WriteFile(*abiertas, nil, 0o644) //nolint:errcheck // the test waits for it, and fails without it
+		for {
+			if _, err := os.Stat(*seguir); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		for _, c := range cs {
+			c.Close()
+		}
 	}
 	cuerpo, _ := json.Marshal(map[string]string{"nombre": nombre, "url": url})
 	b := make([]byte, 16)
