@@ -37,8 +37,27 @@ const (
 	Abandonada   = "abandonada"    // the client left before the answer came
 )
 
-// Desenlaces are the outcomes, in the order above: the panel's page knows exactly these.
-var Desenlaces = []string{Entregada, Perdida, NuncaLlego, SinRespuesta, Cortada, Reiniciada, Abandonada}
+// Desenlace is an outcome as the panel's page draws it: its mark, the border of its cell (a class
+// of panel.css), and what the client lived when the gateway's cell alone does not say it.
+type Desenlace struct {
+	ID      string `json:"id"`
+	Marca   string `json:"marca"`
+	Bien    bool   `json:"bien,omitempty"`
+	Borde   string `json:"borde,omitempty"`
+	Cliente string `json:"cliente,omitempty"`
+}
+
+// Desenlaces are the outcomes, in the order above, with their marks: the one table the panel's page
+// draws from (pkg/panel puts it in the page; panel.js has no list of its own).
+var Desenlaces = []Desenlace{
+	{ID: Entregada, Marca: "✔ entregada", Bien: true},
+	{ID: Perdida, Marca: "✘ respuesta perdida", Borde: "perdida"},
+	{ID: NuncaLlego, Marca: "⊘ nunca llegó al revisor", Borde: "nunca"},
+	{ID: SinRespuesta, Marca: "✘ sin respuesta del revisor", Borde: "perdida"},
+	{ID: Cortada, Marca: "✘ cortada: sin respuesta", Borde: "perdida", Cliente: "cliente: cortada a mitad"},
+	{ID: Reiniciada, Marca: "✘ reiniciada: sin respuesta", Borde: "perdida", Cliente: "cliente: conexión reiniciada"},
+	{ID: Abandonada, Marca: "✘ el cliente se fue antes", Borde: "perdida", Cliente: "cliente: se fue"},
+}
 
 // Evento is one thing that happened, placed in its trace. Zero fields are left out of the JSON.
 type Evento struct {

@@ -141,6 +141,7 @@ func Nuevo(o Opciones) *Panel {
 	sub, _ := fs.Sub(web, "web")
 	indice, _ := fs.ReadFile(web, "web/index.html")
 	indice = bytes.Replace(indice, []byte(lugarDeModos), listaDeModos(), 1)
+	indice = bytes.Replace(indice, []byte(lugarDeDesenlaces), listaDeDesenlaces(), 1)
 	return &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
 		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}), clase: nuevaClase(),
 		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
@@ -160,6 +161,20 @@ const (
 const AvisoLectura = "Solo lectura: esta página muestra el viaje de cada petición, pero no cambia la falla ni limpia. " +
 	"Para actuar, el profesor la abre con el enlace de una vez que dio «laboratorio lab arrancar --panel» o «laboratorio panel» " +
 	"(«laboratorio lab enlace» da otro)."
+
+// lugarDeDesenlaces is where index.html carries the gateway's outcomes for panel.js: a data block,
+// which no browser runs (the page's Content-Security-Policy allows no inline script).
+const lugarDeDesenlaces = `<script type="application/json" id="desenlaces"></script>`
+
+// listaDeDesenlaces is the outcomes' table as JSON in its data block; encoding/json writes <, > and
+// & as \u escapes, so nothing in it can end the block.
+func listaDeDesenlaces() []byte {
+	j, err := json.Marshal(eventos.Desenlaces)
+	if err != nil {
+		panic(err) // a table of strings
+	}
+	return []byte(`<script type="application/json" id="desenlaces">` + string(j) + `</script>`)
+}
 
 // lugarDeModos is the control's list of modes in index.html, filled from the gateway's own list.
 const lugarDeModos = `<datalist id="modos"></datalist>`

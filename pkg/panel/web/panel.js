@@ -6,18 +6,11 @@
 
 const CARRILES = ["cliente", "pasarela", "revisor", "laboratorio"];
 
-// What the gateway says became of a request (eventos.Desenlaces): its mark, and the border of its
-// cell. pkg/panel's test checks that this list names exactly the gateway's outcomes.
-const DESENLACES = {
-  "entregada": { marca: "✔ entregada", bien: true },
-  "perdida": { marca: "✘ respuesta perdida", borde: "perdida" },
-  "nunca-llego": { marca: "⊘ nunca llegó al revisor", borde: "nunca" },
-  "sin-respuesta": { marca: "✘ sin respuesta del revisor", borde: "perdida" },
-  "cortada": { marca: "✘ cortada: sin respuesta", borde: "perdida", cliente: "cliente: cortada a mitad" },
-  "reiniciada": { marca: "✘ reiniciada: sin respuesta", borde: "perdida", cliente: "cliente: conexión reiniciada" },
-  "abandonada": { marca: "✘ el cliente se fue antes", borde: "perdida", cliente: "cliente: se fue" },
-  "": { marca: "? la pasarela no dijo qué pasó" },
-};
+// What the gateway says became of a request, with its mark and the border of its cell: the
+// gateway's own table (eventos.Desenlaces), which the panel puts in the page as JSON.
+const DESENLACES = Object.fromEntries(
+  JSON.parse(document.getElementById("desenlaces").textContent).map((d) => [d.id, d]));
+DESENLACES[""] = { marca: "? la pasarela no dijo qué pasó" };
 const TOPE_TRAZAS = 40;
 const trazas = new Map(); // trace id → {id, eventos: Map, primero}
 const sucias = new Set();
