@@ -157,6 +157,14 @@ func FuzzRuta(f *testing.F) {
 		if !strings.HasPrefix(ruta, "/") || strings.ContainsAny(ruta, "\\ \"#<>?`{}\x00\x7f") {
 			t.Fatalf("Ruta(%q) = %q", s, ruta)
 		}
+		// Ada's shortcut keeps such a path as typed, dot segments and all (Node 20 gives "//.0/."
+		// for "/.0/."): the comparison with node itself is FuzzRutaComoNode's.
+		if atajoDeAda(s) {
+			if ruta != "/"+s {
+				t.Fatalf("Ruta(%q) = %q; Ada lo deja como está", s, ruta)
+			}
+			return
+		}
 		for _, segmento := range strings.Split(ruta[1:], "/") {
 			if esUnPunto(segmento) || esDosPuntos(segmento) {
 				t.Fatalf("Ruta(%q) = %q conserva un segmento de puntos", s, ruta)
