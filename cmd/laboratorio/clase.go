@@ -21,6 +21,7 @@ import (
 
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/panel"
 	"cursohttp/pkg/token"
 )
@@ -101,11 +102,11 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 	}
 	credenciales := func(cmd *cobra.Command, resp *http.Response, reescribir bool) error {
 		defer resp.Body.Close()
-		var l []credencial
+		var l []matricula.Credencial
 		if err := json.NewDecoder(resp.Body).Decode(&l); err != nil {
 			return err
 		}
-		return apuntarCredenciales(f.out, dir, l, reescribir)
+		return panel.ApuntarCredenciales(f.out, dir, l, reescribir)
 	}
 	conNombre := func(uso, corto string, hacer func(cmd *cobra.Command, nombre string) error) *cobra.Command {
 		return &cobra.Command{Use: uso + " NOMBRE", Short: corto, Args: unNombre,
@@ -197,48 +198,12 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 	return grupo
 }
 
-// credencial is one of the class lab's answers with credentials (pkg/matricula's Credencial;
-// laboratorio links no store).
-type credencial struct {
-	Alumno  string `json:"alumno"`
-	Secreto string `json:"credencial"`
-}
-
 type cuerpoYCancelar struct {
 	io.ReadCloser
 	cancelar func()
 }
 
 func (c cuerpoYCancelar) Close() error { c.cancelar(); return c.ReadCloser.Close() }
-
-// apuntarCredenciales prints credentials made now, once, and writes them to the instructor's
-// 0600 list (rewritten by a rotation, appended to otherwise).
-func apuntarCredenciales(out io.Writer, dir string, l []credencial, reescribir bool) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	modo := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-	if reescribir {
-		modo = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-	}
-	ruta := filepath.Join(dir, panel.ArchivoCredenciales)
-	a, err := os.OpenFile(ruta, modo, 0o600)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	for _, c := range l {
-		linea := c.Alumno + "\t" + c.Secreto + "\n"
-		fmt.Fprint(out, linea)
-		if _, err := io.WriteString(a, linea); err != nil {
-			return err
-		}
-	}
-	if len(l) > 0 {
-		fmt.Fprintf(out, "(%d credenciales, también en %s, que solo tú puedes leer)\n", len(l), ruta)
-	}
-	return a.Close()
-}
 
 func nuevaClaseIniciar(f flujos, dir *string) *cobra.Command {
 	var bin string

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -295,7 +294,7 @@ detiene con Ctrl+C.`,
 					// the lab controller runs writes a log others may read, and the controller says it.
 					if o.EstadoLab == "" {
 						log.Info().Msg("panel: para actuar desde la página (la falla, «Limpiar»), ábrela una vez con " +
-							token.Enlace("http://"+dondeAbrir(addr), tok, time.Now()) + " (sirve una vez, durante " +
+							token.Enlace("http://"+servidor.DondeAbrir(addr), tok, time.Now()) + " (sirve una vez, durante " +
 							strconv.Itoa(int(token.VigenciaEnlace/time.Minute)) + " minutos); sin él, la página solo muestra")
 					}
 				},
@@ -310,19 +309,6 @@ detiene con Ctrl+C.`,
 	cmd.Flags().StringVar(&datosClase, "datos", "", "el archivo donde la página de la clase (/clase) guarda los resultados, para que sigan tras un reinicio")
 	cmd.Flags().StringVar(&tokenClase, "token-clase", "", "el token de la clase, que solo publica resultados (si no se dice: el de CURSOHTTP_TOKEN_CLASE, o uno nuevo)")
 	return cmd
-}
-
-// dondeAbrir is where a browser on this machine opens a server listening on addr: 127.0.0.1 for
-// an unspecified address (0.0.0.0, [::]).
-func dondeAbrir(addr string) string {
-	host, puerto, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		host = curso.Host
-	}
-	return net.JoinHostPort(host, puerto)
 }
 
 // linea is a start-up line, antes, the address and despues, then the lines of dichos.

@@ -104,7 +104,7 @@ func (c *Clase) nuevaCorrida(w http.ResponseWriter, r *http.Request) {
 	ec.TopeIntentos = IntentosPorAlta
 	ahora := c.o.Ahora()
 	cr := &corrida{Corrida: ec, id: uuid.NewString(), alumno: alumno, equipo: Equipo(alumno),
-		orden: recortar(p.Orden, 200), inicio: ahora, ultima: ahora}
+		orden: examen.Recortar(p.Orden, 200), inicio: ahora, ultima: ahora}
 	c.mu.Lock()
 	c.olvidarViejas(ahora)
 	if vieja := c.porAlumno[alumno]; vieja != nil {
@@ -117,13 +117,6 @@ func (c *Clase) nuevaCorrida(w http.ResponseWriter, r *http.Request) {
 	c.o.Log.Info().Str("alumno", alumno).Uint64("semilla", semilla).Msg("clase: " + alumno + " empieza una calificación")
 	escribirJSON(w, http.StatusCreated, examen.CorridaDeClase{ID: cr.id, Pasarela: c.urlPasarela(r), Semilla: semilla,
 		LimiteMS: c.o.Limite.Milliseconds(), Grupos: ec.Encargos()})
-}
-
-func recortar(s string, n int) string {
-	if len(s) > n {
-		s = strings.ToValidUTF8(s[:n], "") + "…"
-	}
-	return s
 }
 
 // quitar forgets a run (c.mu held).
@@ -223,7 +216,7 @@ func (c *Clase) aviso(w http.ResponseWriter, r *http.Request) {
 		if len(res.Texto) > examen.TopeSalida {
 			res.Texto = res.Texto[:examen.TopeSalida]
 		}
-		res.Arranque = recortar(res.Arranque, 300)
+		res.Arranque = examen.Recortar(res.Arranque, 300)
 		// The lab's own clock bounds the run: reported as ended long after its limit, it was stopped.
 		if inicio, _ := in.Tiempos(); !inicio.IsZero() && c.o.Ahora().Sub(inicio) > cr.Limite+Holgura {
 			res.Detenido = true
@@ -291,7 +284,7 @@ func (c *Clase) veredicto(w http.ResponseWriter, r *http.Request) {
 	inf.Escribir(&texto)
 	inf.JSON(&js) //nolint:errcheck // a buffer
 	cal := matricula.Calificacion{ID: cr.id, Alumno: cr.alumno, Inicio: cr.inicio, Fin: c.o.Ahora(), Semilla: cr.Semilla,
-		Informe: recortar(texto.String(), matricula.TopeInforme-4)}
+		Informe: examen.Recortar(texto.String(), matricula.TopeInforme-4)}
 	for _, ch := range inf.Comprobaciones {
 		estado := ch.Estado
 		if estado == "" {

@@ -3,7 +3,6 @@ package clase
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -12,7 +11,6 @@ import (
 
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/bitacora"
-	"cursohttp/pkg/curso"
 	"cursohttp/pkg/datos"
 	"cursohttp/pkg/datosclase"
 	"cursohttp/pkg/examen"
@@ -100,7 +98,7 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 		columnas = append(columnas, panel.Columna{ID: c.ID, Premisa: c.Premisa, Autodeclarada: Autodeclarada(c.ID)})
 	}
 	tablero := panel.NuevoTablero(panel.OpcionesTablero{Almacen: mat, Columnas: columnas, Instructor: cl.Instructor})
-	donde1 := dondeAbrir(lnT.Addr().String())
+	donde1 := servidor.DondeAbrir(lnT.Addr().String())
 	log.Info().Msg("clase: pasarela en http://" + lnP.Addr().String() + " y pizarra en http://" + lnT.Addr().String() + "/clase")
 	log.Info().Msg("clase: los alumnos califican con «revisor comprobar cliente --clase http://" + donde1 + " --credencial SU-CREDENCIAL -- ORDEN…»")
 	log.Info().Msg("clase: las predicciones en clase («laboratorio clase predecir EJERCICIO»): el proyector en http://" + donde1 + panel.RutaProyector +
@@ -146,47 +144,5 @@ func agregarLista(ctx context.Context, mat matricula.Almacen, o OpcionesIniciar)
 	if err != nil {
 		return err
 	}
-	return ApuntarCredenciales(o.Out, o.Dir, creds, false)
-}
-
-// ApuntarCredenciales prints credentials made now, once, and writes them to the instructor's
-// 0600 list (rewritten by a rotation, appended to otherwise).
-func ApuntarCredenciales(out io.Writer, dir string, l []matricula.Credencial, reescribir bool) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	modo := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-	if reescribir {
-		modo = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-	}
-	ruta := filepath.Join(dir, panel.ArchivoCredenciales)
-	a, err := os.OpenFile(ruta, modo, 0o600)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	for _, c := range l {
-		linea := c.Alumno + "\t" + c.Secreto + "\n"
-		fmt.Fprint(out, linea)
-		if _, err := io.WriteString(a, linea); err != nil {
-			return err
-		}
-	}
-	if len(l) > 0 {
-		fmt.Fprintf(out, "(%d credenciales, también en %s, que solo tú puedes leer)\n", len(l), ruta)
-	}
-	return a.Close()
-}
-
-// dondeAbrir is where a browser on this machine opens a server listening on addr: 127.0.0.1 for
-// an unspecified address (0.0.0.0, [::]).
-func dondeAbrir(addr string) string {
-	host, puerto, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		host = curso.Host
-	}
-	return net.JoinHostPort(host, puerto)
+	return panel.ApuntarCredenciales(o.Out, o.Dir, creds, false)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"cursohttp/pkg/examen"
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/ordenes/predecir"
@@ -114,7 +115,7 @@ func (c *Clase) abrirPrediccion(w http.ResponseWriter, r *http.Request) {
 	}
 	i := slices.IndexFunc(predecir.Ejercicios(), func(e predecir.Ejercicio) bool { return e.ID == p.Ejercicio })
 	if i < 0 {
-		linea(w, http.StatusNotFound, "no hay ningún ejercicio «"+recortar(p.Ejercicio, 64)+"»: «revisor predecir» los lista")
+		linea(w, http.StatusNotFound, "no hay ningún ejercicio «"+examen.Recortar(p.Ejercicio, 64)+"»: «revisor predecir» los lista")
 		return
 	}
 	ej := predecir.Ejercicios()[i]
@@ -369,7 +370,7 @@ func leerRespuestas(ej predecir.Ejercicio, dadas map[string]string) (map[string]
 	}
 	for id := range dadas {
 		if _, ok := canon[id]; !ok && len(errores) < 10 && !slices.ContainsFunc(ej.Preguntas, func(q predecir.Pregunta) bool { return q.ID == id }) {
-			errores[recortar(id, 64)] = "el ejercicio " + ej.ID + " no tiene esa pregunta"
+			errores[examen.Recortar(id, 64)] = "el ejercicio " + ej.ID + " no tiene esa pregunta"
 		}
 	}
 	return canon, errores

@@ -242,7 +242,7 @@ func pedirAClase(ctx context.Context, o OpcionesClase, metodo, ruta string, dent
 	}
 	if resp.StatusCode/100 != 2 {
 		linea := strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "")), " ")
-		return &ErrorClase{Codigo: resp.StatusCode, Texto: fmt.Sprintf("la clase respondió %d: %s", resp.StatusCode, recortarLinea(linea, 300))}
+		return &ErrorClase{Codigo: resp.StatusCode, Texto: fmt.Sprintf("la clase respondió %d: %s", resp.StatusCode, Recortar(linea, 300))}
 	}
 	if fuera != nil {
 		if err := json.Unmarshal(b, fuera); err != nil {
@@ -252,7 +252,9 @@ func pedirAClase(ctx context.Context, o OpcionesClase, metodo, ruta string, dent
 	return nil
 }
 
-func recortarLinea(s string, n int) string {
+// Recortar cuts s to its first n bytes (never in the middle of a character) and marks the cut with
+// «…»: what a class lab or a grader keeps or shows of a text someone else sent.
+func Recortar(s string, n int) string {
 	if len(s) > n {
 		return strings.ToValidUTF8(s[:n], "") + "…"
 	}

@@ -260,3 +260,16 @@ func esperando(n int64) string {
 	}
 	return fmt.Sprintf("esperando a que %s (hasta %d s); otro Ctrl+C detiene el servidor ya", peticiones, int(EsperaApagado/time.Second))
 }
+
+// DondeAbrir is where a browser on this machine opens a server listening on addr: 127.0.0.1 for
+// an unspecified address (0.0.0.0, [::]).
+func DondeAbrir(addr string) string {
+	host, puerto, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = curso.Host
+	}
+	return net.JoinHostPort(host, puerto)
+}
