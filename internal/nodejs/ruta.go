@@ -71,9 +71,9 @@ func Partir(objetivo string) (ruta, consulta string, hayConsulta bool) {
 // leading "/". ruta is what follows the "/" (or "\") that opens the path: "\" counts as "/", "."
 // and ".." segments (also written %2e, in any case) are resolved, a dot segment at the end leaves
 // the path ending in "/", and each segment is percent-encoded with the EnRuta set — all as the
-// WHATWG standard says, but for the paths Ada's shortcut takes as written (atajoDeAda).
+// WHATWG standard says, but for the paths Ada's shortcut takes as written (AtajoDeAda).
 func Ruta(ruta string) string {
-	if nadaQueResolver(ruta) || atajoDeAda(ruta) {
+	if nadaQueResolver(ruta) || AtajoDeAda(ruta) {
 		return "/" + ruta // the usual case, without splitting
 	}
 	partes := strings.Split(strings.ReplaceAll(ruta, `\`, "/"), "/")
@@ -122,13 +122,13 @@ func nadaQueResolver(ruta string) bool {
 	return true
 }
 
-// atajoDeAda reports whether Node 20's Ada copies ruta as written where the standard would resolve
+// AtajoDeAda reports whether Node 20's Ada copies ruta as written where the standard would resolve
 // its dot segments (ada::helpers::parse_prepared_path). When a path's only byte of note is "." (no
 // "\", no "%", nothing to escape) and it does not start with ".", Ada looks only at its FIRST "/.":
 // if what follows is neither the end, "." nor "/", the whole path is kept, so "a/.b/../c" and
 // "/.00/." stay as typed (the standard gives "/a/c" and "//.00/"). The course's program runs on
 // Node 20: the revisor requests, and routes, what it would.
-func atajoDeAda(ruta string) bool {
+func AtajoDeAda(ruta string) bool {
 	if ruta == "" || ruta[0] == '.' {
 		return false
 	}

@@ -163,7 +163,7 @@ var urlsDeNode = []struct {
 	{"http://a", true, "http:", "a", "", "/"},
 	{"http://a:1/\\x\\y", true, "http:", "a", "1", "//x/y"},
 	// Node 20's Ada keeps a path as written when its first "/." is followed by another character
-	// (atajoDeAda); found by FuzzLeerURLComoNode (issue 35).
+	// (AtajoDeAda); found by FuzzLeerURLComoNode (issue 35).
 	{"http:0//.00/.#0", true, "http:", "0.0.0.0", "", "//.00/."},
 	{"http:0//.00/.?x", true, "http:", "0.0.0.0", "", "//.00/.?x"},
 	{"http://a/b/.x/../c", true, "http:", "a", "", "/b/.x/../c"},

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"cursohttp/internal/nodejs"
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 )
@@ -75,9 +76,13 @@ func FuzzComoFetch(f *testing.F) {
 		if !strings.HasPrefix(camino, "/") || strings.ContainsAny(camino+consulta, " \"#<>\x00\x7f") || strings.ContainsAny(camino, "?`{}") {
 			t.Fatalf("%q → %q ? %q", objetivo, camino, consulta)
 		}
-		for _, s := range strings.Split(camino, "/") {
-			if s == "." || s == ".." {
-				t.Fatalf("%q → %q conserva un segmento de puntos", objetivo, camino)
+		// Node 20's Ada keeps some paths as typed, dot segments and all ("//.0/." stays): what
+		// nodejs.Ruta copies, compared with node itself by FuzzRutaComoNode.
+		if ruta, _, _ := nodejs.Partir(objetivo); !(camino == ruta && nodejs.AtajoDeAda(ruta[1:])) {
+			for _, s := range strings.Split(camino, "/") {
+				if s == "." || s == ".." {
+					t.Fatalf("%q → %q conserva un segmento de puntos", objetivo, camino)
+				}
 			}
 		}
 		// The URL built from it is written back on the request line unchanged.
