@@ -70,7 +70,7 @@ func TestEstructuraNombraCadaPaquete(t *testing.T) {
 var importadoresDeNodejs = map[string]string{
 	"pkg/agentemcp":                "the tool results carry the lesson's objects in their member order (S9, S19): nodejs.Objeto and JSON.stringify",
 	"pkg/altasegura":               "reads the revisor's answers as the course's client does (JSON.parse, Number(), fetch's cause.code)",
-	"pkg/decision":                 "reads a Problem Details type as the lesson's table does (String.prototype.trim, what JSON.parse gave)",
+	"pkg/tabladecision":            "reads a Problem Details type as the lesson's table does (String.prototype.trim, what JSON.parse gave)",
 	"pkg/destinos":                 "where the revisor may connect follows Node's reading of the URL (new URL) and its IP formats",
 	"pkg/examen":                   "the grader reads and writes registration bodies as the revisor does (JSON.parse, JSON.stringify)",
 	"pkg/hostil":                   "fig07_04's hostile service: decodeURIComponent and JSON.stringify",

@@ -17,9 +17,9 @@ import (
 
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/topes"
 )
 
@@ -228,7 +228,7 @@ func (h *herramientas) correr(ctx context.Context, p reintento.Politica, pedir f
 func resultado(p ParaElAgente, o nodejs.Objeto, intentos int) (*mcp.CallToolResult, objetoJSON, error) {
 	return &mcp.CallToolResult{
 		Meta:    mcp.Meta{"intentos": intentos},
-		IsError: p.Accion != decision.Seguir,
+		IsError: p.Accion != tabladecision.Seguir,
 		Content: []mcp.Content{&mcp.TextContent{Text: string(nodejs.CodificarJSONSangria(o, "  "))}},
 	}, objetoJSON(o), nil
 }
@@ -281,7 +281,7 @@ func (h *herramientas) leer(ctx context.Context, _ *mcp.CallToolRequest, in entr
 	}
 	p := paraElAgenteDe(h.e, d.Ultimo.r)
 	o := p.Objeto()
-	if s := servicioLeido(d.Ultimo.r); s != nil && p.Accion == decision.Seguir {
+	if s := servicioLeido(d.Ultimo.r); s != nil && p.Accion == tabladecision.Seguir {
 		o = append(o, nodejs.Campo{Nombre: "servicio", Valor: s})
 	}
 	return resultado(p, o, d.Intentos)

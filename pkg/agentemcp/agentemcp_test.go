@@ -29,11 +29,11 @@ import (
 	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/topes"
 )
 
@@ -601,7 +601,7 @@ func TestAgenteMCPRecursosYPrompt(t *testing.T) {
 		porCodigo[fila["codigo"].(float64)] = fila
 	}
 	for _, c := range entorno.CodigosDelCurso {
-		d := decision.Decidir(c, nil, nil)
+		d := tabladecision.Decidir(c, nil, nil)
 		if f := porCodigo[float64(c)]; f == nil || f["accion"] != string(d.Accion) || f["reintenta"] != d.Reintenta || f["motivo"] != d.Motivo {
 			t.Errorf("la tabla, el %d: %v; se esperaba %+v", c, f, d)
 		}
@@ -629,7 +629,7 @@ func TestAgenteMCPRecursosYPrompt(t *testing.T) {
 	for _, p := range problemas {
 		p := p.(map[string]any)
 		tipo := problema.Buscar(problema.Clave(p["nombre"].(string)))
-		d := decision.Decidir(tipo.Status, nil, &tipo.Type)
+		d := tabladecision.Decidir(tipo.Status, nil, &tipo.Type)
 		if p["type"] != tipo.Type || p["title"] != tipo.Title || p["status"] != float64(tipo.Status) || p["accion"] != string(d.Accion) {
 			t.Errorf("problema %v; el catálogo dice %+v y la tabla %s", p, tipo, d.Accion)
 		}

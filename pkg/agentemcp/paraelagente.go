@@ -7,8 +7,8 @@ import (
 	"unicode"
 
 	"cursohttp/internal/nodejs"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/tabladecision"
 )
 
 // ParaElAgente is what the tool layer of fig07_03.ts hands to an AI agent: fields, not phrases.
@@ -17,7 +17,7 @@ import (
 // optional members; a nil pointer in the always-present ones is JSON null.
 type ParaElAgente struct {
 	Estado           int
-	Accion           decision.Accion
+	Accion           tabladecision.Accion
 	Reintenta        bool
 	EsperaS          *int64 // the table's wait, uncapped; nil when there is no number
 	Type             *string
@@ -137,7 +137,7 @@ func paraElAgenteDe(e entorno.Entorno, r entorno.Respuesta) ParaElAgente {
 		t = &tipo
 	}
 	// The table decides with the raw type; what the agent sees of it is filtered below.
-	d := decision.Decidir(r.Codigo, r.RetryAfter(e.Hora()), t)
+	d := tabladecision.Decidir(r.Codigo, r.RetryAfter(e.Hora()), t)
 	p := ParaElAgente{
 		Estado:    r.Codigo,
 		Accion:    d.Accion,

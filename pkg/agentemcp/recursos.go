@@ -8,9 +8,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"cursohttp/internal/nodejs"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/documentoapi"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/tabladecision"
 )
 
 // What the server offers besides its tools: three resources an agent (or the person configuring
@@ -64,7 +64,7 @@ func agregarRecursos(s *mcp.Server) {
 }
 
 // decisionDe is one row of the table as the resources show it.
-func decisionDe(d decision.Decision) nodejs.Objeto {
+func decisionDe(d tabladecision.Decision) nodejs.Objeto {
 	return nodejs.Objeto{
 		{Nombre: "accion", Valor: string(d.Accion)},
 		{Nombre: "reintenta", Valor: d.Reintenta},
@@ -72,24 +72,24 @@ func decisionDe(d decision.Decision) nodejs.Objeto {
 	}
 }
 
-// tablaDeDecision is the table read from pkg/decision itself: its rows by status, the types that
+// tablaDeDecision is the table read from pkg/tabladecision itself: its rows by status, the types that
 // change what a status decides, the rule for the rest and the failures without an answer.
 func tablaDeDecision() nodejs.Objeto {
 	var codigos, types []any
-	for _, c := range decision.Codigos() {
-		codigos = append(codigos, append(nodejs.Objeto{{Nombre: "codigo", Valor: c}}, decisionDe(decision.Decidir(c, nil, nil))...))
+	for _, c := range tabladecision.Codigos() {
+		codigos = append(codigos, append(nodejs.Objeto{{Nombre: "codigo", Valor: c}}, decisionDe(tabladecision.Decidir(c, nil, nil))...))
 	}
 	for _, clave := range problema.Claves() {
 		t := problema.Buscar(clave)
-		conType := decision.Decidir(t.Status, nil, &t.Type)
-		if conType == decision.Decidir(t.Status, nil, nil) {
+		conType := tabladecision.Decidir(t.Status, nil, &t.Type)
+		if conType == tabladecision.Decidir(t.Status, nil, nil) {
 			continue
 		}
 		types = append(types, append(nodejs.Objeto{{Nombre: "type", Valor: t.Type}, {Nombre: "codigo", Valor: t.Status}}, decisionDe(conType)...))
 	}
 	var sinRespuesta []any
-	for _, caso := range []string{decision.TiempoAgotado, decision.SinConexion, decision.RespuestaInvalida, decision.DestinoProhibido} {
-		sinRespuesta = append(sinRespuesta, append(nodejs.Objeto{{Nombre: "caso", Valor: caso}}, decisionDe(decision.DecidirSinRespuesta(caso))...))
+	for _, caso := range []string{tabladecision.TiempoAgotado, tabladecision.SinConexion, tabladecision.RespuestaInvalida, tabladecision.DestinoProhibido} {
+		sinRespuesta = append(sinRespuesta, append(nodejs.Objeto{{Nombre: "caso", Valor: caso}}, decisionDe(tabladecision.DecidirSinRespuesta(caso))...))
 	}
 	return nodejs.Objeto{
 		{Nombre: "descripcion", Valor: "La tabla decide en tres capas, en orden: un type conocido, el código, el x00 de su familia. " +
@@ -106,7 +106,7 @@ func catalogoDeProblemas() nodejs.Objeto {
 	var problemas []any
 	for _, clave := range problema.Claves() {
 		t := problema.Buscar(clave)
-		d := decision.Decidir(t.Status, nil, &t.Type)
+		d := tabladecision.Decidir(t.Status, nil, &t.Type)
 		problemas = append(problemas, append(nodejs.Objeto{
 			{Nombre: "nombre", Valor: string(clave)},
 			{Nombre: "type", Valor: t.Type},

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/tabladecision"
 )
 
 // Comprobacion is one check's verdict: its stable id, whether it passed, its line in the course's
@@ -167,7 +167,7 @@ func plural(n int, uno, varios string) string {
 // 425, 429, 409 llave-en-curso) may be repeated after the wait; anything else may not.
 func reintentable(a Intento) bool {
 	t := a.Type
-	return decision.Decidir(a.Cliente, nil, &t).Reintenta
+	return tabladecision.Decidir(a.Cliente, nil, &t).Reintenta
 }
 
 // juzgar judges the run's intents, each check from what the gateway and the revisor saw.

@@ -1,6 +1,6 @@
 // Package explicaciones is the page behind each problem type the revisor answers (RFC 9457 §3.1.1: a
 // type URI should lead a person to its documentation): what happened, what a client should do
-// (the decision table's action, pkg/decision), whether a retry with the same Idempotency-Key is
+// (the decision table's action, pkg/tabladecision), whether a retry with the same Idempotency-Key is
 // safe, an example response and where the lessons teach it. «revisor explicar» prints it; the
 // lab's panel serves it at /problemas/<nombre>.
 //
@@ -17,9 +17,9 @@ import (
 	"strings"
 
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/documentoapi"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/tabladecision"
 )
 
 //go:embed ejemplos
@@ -44,9 +44,9 @@ func (c Cita) String() string {
 type Pagina struct {
 	Clave       problema.Clave
 	Tipo        problema.Tipo
-	Que         string            // what happened
-	Decision    decision.Decision // the table's row for this status and type
-	Llave       string            // whether a retry with the same Idempotency-Key is safe
+	Que         string                 // what happened
+	Decision    tabladecision.Decision // the table's row for this status and type
+	Llave       string                 // whether a retry with the same Idempotency-Key is safe
 	Citas       []Cita
 	Operaciones []string // the operations of the final revisor that can answer it
 	Ejemplo     string   // a real response, as curl -i shows it
@@ -62,7 +62,7 @@ func Paginas() []Pagina {
 	for _, c := range problema.DelRevisor() {
 		t := problema.Buscar(c)
 		tipo := t.Type
-		d := decision.Decidir(t.Status, nil, &tipo)
+		d := tabladecision.Decidir(t.Status, nil, &tipo)
 		e := textos[c]
 		p := Pagina{Clave: c, Tipo: t, Que: e.que, Decision: d, Citas: e.citas}
 		for _, op := range ops {

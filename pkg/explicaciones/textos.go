@@ -3,7 +3,7 @@ package explicaciones
 import "cursohttp/pkg/problema"
 
 // texto is what only a person can write about a type: what happened, the key's case when the
-// general rule does not say it, and the lessons. The action comes from pkg/decision, the
+// general rule does not say it, and the lessons. The action comes from pkg/tabladecision, the
 // operations from the route table, the example from a real response.
 type texto struct {
 	que   string

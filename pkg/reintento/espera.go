@@ -91,7 +91,7 @@ type Resultado struct {
 // may, unless Definitivo; an answer may when its status is in Codigos, or its status and type are
 // one of Types. Everything else (a success included) is final.
 //
-// The lesson-7 decision table (pkg/decision) answers the same question for its six actions; the
+// The lesson-7 decision table (pkg/tabladecision) answers the same question for its six actions; the
 // tests of this package show where the two lessons' clients agree with it and where they chose
 // otherwise.
 type Regla struct {

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/tabladecision"
 )
 
 func fijo(x float64) func() float64 { return func() float64 { return x } }
@@ -229,7 +229,7 @@ func TestReglasYTablaDeDecision(t *testing.T) {
 		}
 	}
 	for codigo := 100; codigo <= 599; codigo++ {
-		comparar(strconv.Itoa(codigo), Resultado{Respondio: true, Codigo: codigo}, decision.Decidir(codigo, nil, nil).Reintenta)
+		comparar(strconv.Itoa(codigo), Resultado{Respondio: true, Codigo: codigo}, tabladecision.Decidir(codigo, nil, nil).Reintenta)
 	}
 	for _, c := range []struct {
 		codigo int
@@ -241,10 +241,10 @@ func TestReglasYTablaDeDecision(t *testing.T) {
 	} {
 		ty := tipo(c.clave)
 		r := Resultado{Respondio: true, Codigo: c.codigo, Type: ty}
-		comparar(fmt.Sprintf("%d %s", c.codigo, ty), r, decision.Decidir(c.codigo, nil, &ty).Reintenta)
+		comparar(fmt.Sprintf("%d %s", c.codigo, ty), r, tabladecision.Decidir(c.codigo, nil, &ty).Reintenta)
 	}
-	for _, sin := range []string{decision.TiempoAgotado, decision.SinConexion, decision.RespuestaInvalida, decision.DestinoProhibido} {
-		r := Resultado{Definitivo: sin == decision.DestinoProhibido}
-		comparar(sin, r, decision.DecidirSinRespuesta(sin).Reintenta)
+	for _, sin := range []string{tabladecision.TiempoAgotado, tabladecision.SinConexion, tabladecision.RespuestaInvalida, tabladecision.DestinoProhibido} {
+		r := Resultado{Definitivo: sin == tabladecision.DestinoProhibido}
+		comparar(sin, r, tabladecision.DecidirSinRespuesta(sin).Reintenta)
 	}
 }

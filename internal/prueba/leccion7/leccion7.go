@@ -1,6 +1,6 @@
 // Package leccion7 holds the lesson-7 transcripts that the tests of more than one package compare
 // with — S1 (tabla23.ts), S6 (fig07_06.ts), S9 and S19 (fig07_03.ts) and S12 (fig07_04.ts),
-// verbatim — and reads them back into fields: pkg/decision checks its decisions against S1's and
+// verbatim — and reads them back into fields: pkg/tabladecision checks its decisions against S1's and
 // S6's fields, the client programs (pkg/ordenes/…) their output against the text, and the MCP
 // server's tests (pkg/agentemcp) each tool result against S9's and S19's objects.
 // Only tests import it.

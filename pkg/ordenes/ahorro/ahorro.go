@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/tabladecision"
 
 	"github.com/spf13/cobra"
 )
@@ -62,7 +62,7 @@ func conTabla(ctx context.Context, e entorno.Entorno, url string) (int, error) {
 }
 
 // esperaDe is Retry-After when the decision carries it, the jitter draw otherwise.
-func esperaDe(d decision.Decision, jitter func(int) time.Duration, intento int) time.Duration {
+func esperaDe(d tabladecision.Decision, jitter func(int) time.Duration, intento int) time.Duration {
 	if d.EsperaS != nil {
 		return time.Duration(*d.EsperaS) * time.Second
 	}

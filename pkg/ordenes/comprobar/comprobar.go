@@ -15,17 +15,17 @@ import (
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/comprobar/cliente"
 	"cursohttp/pkg/ordenes/comprobar/delservidor"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/variantes"
 
 	"github.com/spf13/cobra"
 )
 
-var acciones = []decision.Accion{decision.Seguir, decision.Corregir, decision.Reautenticar, decision.Esperar, decision.Reconciliar, decision.Rendirse}
+var acciones = []tabladecision.Accion{tabladecision.Seguir, tabladecision.Corregir, tabladecision.Reautenticar, tabladecision.Esperar, tabladecision.Reconciliar, tabladecision.Rendirse}
 
 // caso is one check: a name and a test that returns the failure text, or "" when it passes.
 type caso struct {
@@ -34,11 +34,11 @@ type caso struct {
 }
 
 // ComprobarTabla is fig07_04.ts: seven checks of a version of the client's decision table (the
-// course's is decision.Tabla{}), four of them against a hostile service that answers Problem
+// course's is tabladecision.Tabla{}), four of them against a hostile service that answers Problem
 // Details with whatever type it is asked for. It opens that service on direccion (host:port) with
 // the handler hostil only while it runs. Exit code 0 only if all seven pass, so it can be used in a
 // script.
-func ComprobarTabla(ctx context.Context, e entorno.Entorno, tabla decision.Tabla, direccion string, hostil http.Handler) int {
+func ComprobarTabla(ctx context.Context, e entorno.Entorno, tabla tabladecision.Tabla, direccion string, hostil http.Handler) int {
 	ln, err := servidor.Escuchar("comprobar tabla", servidorEn(direccion))
 	if err != nil {
 		var ocupado *servidor.PuertoOcupado
@@ -69,12 +69,12 @@ func servidorEn(direccion string) servidor.Opciones {
 
 // comprobarTabla runs the checks against a hostile service already listening at base; cerrar closes
 // it before the summary, as the course does.
-func comprobarTabla(ctx context.Context, e entorno.Entorno, tabla decision.Tabla, base string, cerrar func() error) int {
+func comprobarTabla(ctx context.Context, e entorno.Entorno, tabla tabladecision.Tabla, base string, cerrar func() error) int {
 	lab := e.Laboratorio + "/codigo/"
-	decidirDe := func(ctx context.Context, url string) (decision.Decision, entorno.Respuesta, error) {
+	decidirDe := func(ctx context.Context, url string) (tabladecision.Decision, entorno.Respuesta, error) {
 		return e.DecidirDe(ctx, tabla, url)
 	}
-	accionDe := func(ctx context.Context, url string) (decision.Accion, error) {
+	accionDe := func(ctx context.Context, url string) (tabladecision.Accion, error) {
 		d, _, err := decidirDe(ctx, url)
 		return d.Accion, err
 	}
@@ -99,7 +99,7 @@ func comprobarTabla(ctx context.Context, e entorno.Entorno, tabla decision.Tabla
 				if err != nil {
 					return entorno.Describir(err)
 				}
-				if d.Accion != decision.Esperar && d.Reintenta {
+				if d.Accion != tabladecision.Esperar && d.Reintenta {
 					return fmt.Sprintf("%d es %s y reintenta", codigo, d.Accion)
 				}
 			}
@@ -114,7 +114,7 @@ func comprobarTabla(ctx context.Context, e entorno.Entorno, tabla decision.Tabla
 			if err != nil {
 				return entorno.Describir(err)
 			}
-			if enCurso == decision.Esperar && repetido == decision.Reconciliar {
+			if enCurso == tabladecision.Esperar && repetido == tabladecision.Reconciliar {
 				return ""
 			}
 			return fmt.Sprintf("llave-en-curso: %s; nombre-repetido: %s", enCurso, repetido)
@@ -124,7 +124,7 @@ func comprobarTabla(ctx context.Context, e entorno.Entorno, tabla decision.Tabla
 			if err != nil {
 				return entorno.Describir(err)
 			}
-			if a == decision.Reconciliar {
+			if a == tabladecision.Reconciliar {
 				return ""
 			}
 			return fmt.Sprintf("dio %s, se esperaba reconciliar (el 409 a secas)", a)
@@ -136,7 +136,7 @@ func comprobarTabla(ctx context.Context, e entorno.Entorno, tabla decision.Tabla
 				if err != nil {
 					return fmt.Sprintf("type %s: %s", nombre, entorno.Describir(err))
 				}
-				if a != decision.Reconciliar {
+				if a != tabladecision.Reconciliar {
 					return fmt.Sprintf("type %s: dio %s, se esperaba reconciliar", nombre, a)
 				}
 			}
@@ -145,8 +145,8 @@ func comprobarTabla(ctx context.Context, e entorno.Entorno, tabla decision.Tabla
 		{"un código que la tabla no lista cae en el x00 de su familia", func(ctx context.Context) string {
 			esperado := []struct {
 				codigo int
-				accion decision.Accion
-			}{{299, decision.Seguir}, {418, decision.Corregir}, {451, decision.Corregir}, {507, decision.Rendirse}, {599, decision.Rendirse}}
+				accion tabladecision.Accion
+			}{{299, tabladecision.Seguir}, {418, tabladecision.Corregir}, {451, tabladecision.Corregir}, {507, tabladecision.Rendirse}, {599, tabladecision.Rendirse}}
 			for _, x := range esperado {
 				a, err := accionDe(ctx, lab+strconv.Itoa(x.codigo))
 				if err != nil {
@@ -167,7 +167,7 @@ func comprobarTabla(ctx context.Context, e entorno.Entorno, tabla decision.Tabla
 			if err != nil {
 				return entorno.Describir(err)
 			}
-			if es == en && es == decision.Esperar {
+			if es == en && es == tabladecision.Esperar {
 				return ""
 			}
 			return fmt.Sprintf("en español %s, en inglés %s", es, en)
@@ -212,7 +212,7 @@ func NuevoCmd(f *entorno.Fabrica, hostil func() http.Handler) *cobra.Command {
 // nuevoCmdComprobarTabla is `revisor comprobar tabla`; runF nil runs ComprobarTabla with the
 // hostile service hostil builds, at 127.0.0.1 and the --puerto-hostil chosen, over the course's
 // table or, with --defecto sin-hasown, Lesson 7's broken one.
-func nuevoCmdComprobarTabla(f *entorno.Fabrica, hostil func() http.Handler, runF func(ctx context.Context, e entorno.Entorno, tabla decision.Tabla, direccion string, hostil http.Handler) int) *cobra.Command {
+func nuevoCmdComprobarTabla(f *entorno.Fabrica, hostil func() http.Handler, runF func(ctx context.Context, e entorno.Entorno, tabla tabladecision.Tabla, direccion string, hostil http.Handler) int) *cobra.Command {
 	if runF == nil {
 		runF = ComprobarTabla
 	}
@@ -244,7 +244,7 @@ función) en vez de una decisión; la comprobación quinta lo encuentra con el m
 			if aviso := programa.Aviso(); aviso != "" {
 				fmt.Fprintln(e.Errores(), aviso)
 			}
-			tabla := decision.Tabla{SinHasOwn: programa.EsDefecto(variantes.SinHasOwn)}
+			tabla := tabladecision.Tabla{SinHasOwn: programa.EsDefecto(variantes.SinHasOwn)}
 			direccion := net.JoinHostPort(curso.Host, strconv.Itoa(puerto))
 			return cli.Salir(runF(c.Context(), e.ConBases(), tabla, direccion, hostil()))
 		},

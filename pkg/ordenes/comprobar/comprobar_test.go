@@ -20,11 +20,11 @@ import (
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/hostil"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/problema"
 	respuestas "cursohttp/pkg/respuesta"
+	"cursohttp/pkg/tabladecision"
 )
 
 func TestComprobarTablaSieteDeSiete(t *testing.T) {
@@ -33,7 +33,7 @@ func TestComprobarTablaSieteDeSiete(t *testing.T) {
 	var out bytes.Buffer
 	e := ordenestest.Entorno(&out)
 	e.Laboratorio = lab
-	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, "127.0.0.1:0", hostil.Nuevo()); c != 0 {
+	if c := ComprobarTabla(context.Background(), e, tabladecision.Tabla{}, "127.0.0.1:0", hostil.Nuevo()); c != 0 {
 		t.Fatalf("código de salida %d, se esperaba 0:\n%s", c, out.String())
 	}
 	ordenestest.CompararLineas(t, out.String(), leccion7.ComprobarTabla)
@@ -50,7 +50,7 @@ func TestComprobarTablaInformaLasFallas(t *testing.T) {
 	var out bytes.Buffer
 	e := ordenestest.Entorno(&out)
 	e.Laboratorio = lab
-	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, "127.0.0.1:0", mentiroso); c != 1 {
+	if c := ComprobarTabla(context.Background(), e, tabladecision.Tabla{}, "127.0.0.1:0", mentiroso); c != 1 {
 		t.Fatalf("código de salida %d, se esperaba 1", c)
 	}
 	for _, linea := range []string{
@@ -76,7 +76,7 @@ func TestComprobarTablaConElPuertoOcupado(t *testing.T) {
 	var out bytes.Buffer
 	e := ordenestest.Entorno(&out)
 	e.Laboratorio = "http://127.0.0.1:1"
-	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, ln.Addr().String(), hostil.Nuevo()); c != 1 {
+	if c := ComprobarTabla(context.Background(), e, tabladecision.Tabla{}, ln.Addr().String(), hostil.Nuevo()); c != 1 {
 		t.Fatalf("código de salida %d, se esperaba 1", c)
 	}
 	if !strings.Contains(out.String(), "el puerto ya está en uso") || strings.Contains(out.String(), "comprobaciones") {
@@ -92,7 +92,7 @@ func TestComprobarTablaCierraElServicioHostil(t *testing.T) {
 	var out bytes.Buffer
 	e := ordenestest.Entorno(&out)
 	e.Laboratorio = lab
-	if c := ComprobarTabla(context.Background(), e, decision.Tabla{}, direccion, hostil.Nuevo()); c != 0 {
+	if c := ComprobarTabla(context.Background(), e, tabladecision.Tabla{}, direccion, hostil.Nuevo()); c != 0 {
 		t.Fatalf("código de salida %d:\n%s", c, out.String())
 	}
 	if conn, err := net.Dial("tcp", direccion); err == nil {
@@ -132,7 +132,7 @@ func TestComprobadoresInterrumpidos(t *testing.T) {
 	out.Reset()
 	e := ordenestest.Entorno(&out)
 	e.Laboratorio = lab.URL
-	if c := ComprobarTabla(ctx, e, decision.Tabla{}, "127.0.0.1:0", http.NotFoundHandler()); c != curso.Interrumpido || out.Len() != 0 {
+	if c := ComprobarTabla(ctx, e, tabladecision.Tabla{}, "127.0.0.1:0", http.NotFoundHandler()); c != curso.Interrumpido || out.Len() != 0 {
 		t.Fatalf("tabla: código %d, salida %q", c, out.String())
 	}
 }
@@ -176,7 +176,7 @@ func nuevoHostil() http.Handler { return hostil.Nuevo() }
 func TestLineasDeOrdenes(t *testing.T) {
 	t.Parallel()
 	tabla := func(f *entorno.Fabrica, a ordenestest.Anotar) *cobra.Command {
-		return nuevoCmdComprobarTabla(f, nuevoHostil, func(_ context.Context, e entorno.Entorno, tabla decision.Tabla, direccion string, servidor http.Handler) int {
+		return nuevoCmdComprobarTabla(f, nuevoHostil, func(_ context.Context, e entorno.Entorno, tabla tabladecision.Tabla, direccion string, servidor http.Handler) int {
 			a(fmt.Sprintf("%s %+v hostil=%s %v", ordenestest.Bases(e), tabla, direccion, servidor != nil))
 			return 0
 		})

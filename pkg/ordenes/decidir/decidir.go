@@ -10,15 +10,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/variantes"
 )
 
 // DecidirCodigos prints, for each status code, what a version of the table decides when nothing
 // else came with it (no Retry-After; tipo nil: not Problem Details), one line each as Lesson 7's
 // exercise 2 prints decidir(c, null, null): «413 corregir no reintenta - <motivo>».
-func DecidirCodigos(out io.Writer, tabla decision.Tabla, codigos []int, tipo *string) error {
+func DecidirCodigos(out io.Writer, tabla tabladecision.Tabla, codigos []int, tipo *string) error {
 	for _, c := range codigos {
 		d, err := tabla.Decidir(c, nil, tipo)
 		if err != nil {
@@ -73,7 +73,7 @@ de la solución del ejercicio 2, la que tiene una fila para el 413.
 				t = &tipo
 			}
 			// Only a broken table fails, and no --ejercicio of this command is one.
-			if err := DecidirCodigos(f.Out, decision.Tabla{Con413: programa.EsEjercicio(7, 2)}, codigos, t); err != nil {
+			if err := DecidirCodigos(f.Out, tabladecision.Tabla{Con413: programa.EsEjercicio(7, 2)}, codigos, t); err != nil {
 				return fmt.Errorf("%s: %w", c.CommandPath(), err)
 			}
 			return nil

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"cursohttp/internal/nodejs"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/tabladecision"
 )
 
 // CodigosDelCurso are the 23 status codes the course's laboratory is asked for (tabla23.ts, fig07_04.ts).
@@ -24,19 +24,19 @@ const TopeEsperaS = int64(reintento.TopeRetryAfter / time.Second)
 // TypeDe reads the Problem Details type of a response and nothing else from its body.
 func TypeDe(r Respuesta) (string, bool) {
 	ct, _ := r.Cabecera("Content-Type")
-	return decision.TypeDe(ct, r.Cuerpo)
+	return tabladecision.TypeDe(ct, r.Cuerpo)
 }
 
 // DecidirRespuesta is the course's table applied to a response: status, Retry-After and type, never
 // the text.
-func (e Entorno) DecidirRespuesta(r Respuesta) decision.Decision {
-	d, _ := e.DecidirCon(decision.Tabla{}, r) // the course's table never fails
+func (e Entorno) DecidirRespuesta(r Respuesta) tabladecision.Decision {
+	d, _ := e.DecidirCon(tabladecision.Tabla{}, r) // the course's table never fails
 	return d
 }
 
 // DecidirCon is DecidirRespuesta with another version of the table, which may fail as the lesson's
 // broken one does.
-func (e Entorno) DecidirCon(tabla decision.Tabla, r Respuesta) (decision.Decision, error) {
+func (e Entorno) DecidirCon(tabla tabladecision.Tabla, r Respuesta) (tabladecision.Decision, error) {
 	tipo, hay := TypeDe(r)
 	var t *string
 	if hay {
@@ -46,10 +46,10 @@ func (e Entorno) DecidirCon(tabla decision.Tabla, r Respuesta) (decision.Decisio
 }
 
 // DecidirDe asks url with GET and decides on what came back with tabla.
-func (e Entorno) DecidirDe(ctx context.Context, tabla decision.Tabla, url string) (decision.Decision, Respuesta, error) {
+func (e Entorno) DecidirDe(ctx context.Context, tabla tabladecision.Tabla, url string) (tabladecision.Decision, Respuesta, error) {
 	r, err := e.Pedir(ctx, "GET", url, nil, nil)
 	if err != nil {
-		return decision.Decision{}, r, err
+		return tabladecision.Decision{}, r, err
 	}
 	d, err := e.DecidirCon(tabla, r)
 	return d, r, err
@@ -58,10 +58,10 @@ func (e Entorno) DecidirDe(ctx context.Context, tabla decision.Tabla, url string
 // TablaDe asks the laboratory for each code and prints cabecera and one row per answer: the status
 // that arrived, the action, whether it retries, what extra adds, and the reason. programa names a
 // failure.
-func (e Entorno) TablaDe(ctx context.Context, programa, cabecera string, codigos []int, extra func(decision.Decision) string) int {
+func (e Entorno) TablaDe(ctx context.Context, programa, cabecera string, codigos []int, extra func(tabladecision.Decision) string) int {
 	fmt.Fprintln(e.Out, cabecera)
 	for _, codigo := range codigos {
-		d, r, err := e.DecidirDe(ctx, decision.Tabla{}, e.Laboratorio+"/codigo/"+strconv.Itoa(codigo))
+		d, r, err := e.DecidirDe(ctx, tabladecision.Tabla{}, e.Laboratorio+"/codigo/"+strconv.Itoa(codigo))
 		if err != nil {
 			return e.Fallo(programa, err)
 		}

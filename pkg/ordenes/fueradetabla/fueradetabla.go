@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/tabladecision"
 )
 
 // codigosFueraDeTabla are fig07_06.ts's codes: most are not in the table, four have rows of their own.
@@ -19,7 +19,7 @@ var codigosFueraDeTabla = []int{206, 299, 302, 307, 408, 418, 425, 451, 501, 507
 // family, RFC 9110 §15), next to four that have rows of their own.
 func FueraDeTabla(ctx context.Context, e entorno.Entorno) int {
 	return e.TablaDe(ctx, "fuera-de-tabla", "CÓDIGO  ACCIÓN        REINTENTA  MOTIVO", codigosFueraDeTabla,
-		func(decision.Decision) string { return "" })
+		func(tabladecision.Decision) string { return "" })
 }
 
 // NuevoCmd is `revisor fuera-de-tabla`; runF nil runs FueraDeTabla.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/tabladecision"
 
 	"github.com/spf13/cobra"
 )
@@ -50,12 +50,12 @@ func PorType(ctx context.Context, e entorno.Entorno) int {
 	}
 	for _, r := range []entorno.Respuesta{dos.r, repetido} {
 		tipo, hay := entorno.TypeDe(r)
-		soloCodigo := decision.Decidir(r.Codigo, nil, nil)
+		soloCodigo := tabladecision.Decidir(r.Codigo, nil, nil)
 		var t *string
 		if hay {
 			t = &tipo
 		}
-		conType := decision.Decidir(r.Codigo, nil, t)
+		conType := tabladecision.Decidir(r.Codigo, nil, t)
 		fmt.Fprintf(e.Out, "%d %s\n", r.Codigo, entorno.TextoJS(tipo, hay))
 		fmt.Fprintf(e.Out, "  solo con el código: %s (%s)\n", soloCodigo.Accion, soloCodigo.Motivo)
 		fmt.Fprintf(e.Out, "  con el type:        %s (%s)\n", conType.Accion, conType.Motivo)

@@ -18,10 +18,10 @@ import (
 	"strings"
 	"time"
 
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/explicaciones"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/tabladecision"
 )
 
 // Ejercicio is one prediction exercise of a lesson.
@@ -131,7 +131,7 @@ func porRespuesta(r entorno.Respuesta) string {
 }
 
 // porFila explains a decision by the decision table's row.
-func porFila(codigo int, d decision.Decision) string {
+func porFila(codigo int, d tabladecision.Decision) string {
 	return fmt.Sprintf("la tabla de decisión, fila del %d: %s — %s (reintenta: %s, espera: %s)",
 		codigo, d.Accion, d.Motivo, d.ReintentaTexto(), d.EsperaTexto())
 }

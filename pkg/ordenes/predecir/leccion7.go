@@ -10,15 +10,15 @@ import (
 	"strings"
 	"sync"
 
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/agente"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/ordenes/sincronizar"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/variantes"
 )
 
-var acciones = []string{string(decision.Seguir), string(decision.Corregir), string(decision.Reautenticar),
-	string(decision.Esperar), string(decision.Reconciliar), string(decision.Rendirse)}
+var acciones = []string{string(tabladecision.Seguir), string(tabladecision.Corregir), string(tabladecision.Reautenticar),
+	string(tabladecision.Esperar), string(tabladecision.Reconciliar), string(tabladecision.Rendirse)}
 
 var codigosTabla = []int{301, 304, 401, 409, 412, 422, 429, 500, 502, 503}
 
@@ -87,7 +87,7 @@ func correrTabla(ctx context.Context, c Corrida) (map[string]Real, error) {
 		r := map[string]Real{}
 		for _, cod := range codigosTabla {
 			c.decir("curl …/codigo/%d y la tabla decide", cod)
-			d, res, err := e.DecidirDe(ctx, decision.Tabla{}, l.Laboratorio+"/codigo/"+strconv.Itoa(cod))
+			d, res, err := e.DecidirDe(ctx, tabladecision.Tabla{}, l.Laboratorio+"/codigo/"+strconv.Itoa(cod))
 			if err != nil {
 				return nil, err
 			}
@@ -114,11 +114,11 @@ func correr413(_ context.Context, c Corrida) (map[string]Real, error) {
 	c.decir("revisor decidir 413 418 451; revisor decidir --ejercicio 2 413 418 451")
 	r := map[string]Real{}
 	for _, cod := range codigosEj2 {
-		antes, err := decision.Tabla{}.Decidir(cod, nil, nil)
+		antes, err := tabladecision.Tabla{}.Decidir(cod, nil, nil)
 		if err != nil {
 			return nil, err
 		}
-		despues, err := decision.Tabla{Con413: true}.Decidir(cod, nil, nil)
+		despues, err := tabladecision.Tabla{Con413: true}.Decidir(cod, nil, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +269,7 @@ func correrNombreConSaltos(ctx context.Context, c Corrida) (map[string]Real, err
 	porTexto := fmt.Sprintf("texto_no_confiable: %q (lección 7, §7.10.4 y la solución del ejercicio 4)", texto)
 	return map[string]Real{
 		"estado":       {strconv.Itoa(int(estado)), fmt.Sprintf("la segunda alta del mismo nombre: %v", con["type"])},
-		"accion":       {accion, porFila(int(estado), decision.Decidir(int(estado), nil, tipoDe(con)))},
+		"accion":       {accion, porFila(int(estado), tabladecision.Decidir(int(estado), nil, tipoDe(con)))},
 		"saltos":       {saltos, porTexto},
 		"misma-accion": {siNo(accion == sin["accion"]), fmt.Sprintf("con saltos: %s; sin ellos: %v: la tabla decide por código y type, no por el texto", accion, sin["accion"])},
 	}, nil

@@ -12,10 +12,10 @@ import (
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/destinos"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/sonda"
+	"cursohttp/pkg/tabladecision"
 
 	"github.com/spf13/cobra"
 )
@@ -53,7 +53,7 @@ func pedirLista(ctx context.Context, e entorno.Entorno, credencial string) ([]se
 		tipo, hay := entorno.TypeDe(r)
 		d := e.DecidirRespuesta(r)
 		fmt.Fprintf(e.Out, "la API respondió %d (%s): %s, %s\n", r.Codigo, entorno.TextoJS(tipo, hay), d.Accion, d.Motivo)
-		if d.Accion != decision.Esperar || d.EsperaS == nil {
+		if d.Accion != tabladecision.Esperar || d.EsperaS == nil {
 			return nil, errSinLista
 		}
 		if *d.EsperaS > entorno.TopeEsperaS {
@@ -114,17 +114,17 @@ func Revisar(ctx context.Context, e entorno.Entorno, credencial string, c Consul
 			return curso.Interrumpido // the probe was cut short, not the service
 		}
 		var texto string
-		var d decision.Decision
+		var d tabladecision.Decision
 		if consulta.Tipo == sonda.Respuesta {
 			texto = strconv.Itoa(consulta.Codigo) + " en " + strconv.Itoa(consulta.Ms) + " ms"
 			var espera *int64
 			if consulta.HayReintentarEn {
 				espera = &consulta.ReintentarEn
 			}
-			d = decision.Decidir(consulta.Codigo, espera, nil)
+			d = tabladecision.Decidir(consulta.Codigo, espera, nil)
 		} else {
 			texto = string(consulta.Tipo)
-			d = decision.DecidirSinRespuesta(string(consulta.Tipo))
+			d = tabladecision.DecidirSinRespuesta(string(consulta.Tipo))
 		}
 		fmt.Fprintf(e.Out, "%s%s%s%s\n", entorno.PadEnd(s.nombre, 13), entorno.PadEnd(texto, 19), entorno.PadEnd(string(d.Accion), 14), d.Motivo)
 	}

@@ -10,27 +10,27 @@ import (
 
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/variantes"
 
 	"github.com/spf13/cobra"
 )
 
 // consecuencia is what fig07_02.ts's script would do with each action. It only says it.
-func consecuencia(a decision.Accion) string {
+func consecuencia(a tabladecision.Accion) string {
 	switch a {
-	case decision.Seguir:
+	case tabladecision.Seguir:
 		return "listo, sigue con el siguiente"
-	case decision.Corregir:
+	case tabladecision.Corregir:
 		return "no repite: corrige la petición"
-	case decision.Reautenticar:
+	case tabladecision.Reautenticar:
 		return "no repite: pide una credencial válida"
-	case decision.Esperar:
+	case tabladecision.Esperar:
 		return "repite más tarde, con la misma llave (cada alta lleva la suya)"
-	case decision.Reconciliar:
+	case tabladecision.Reconciliar:
 		return "relee el servicio que ya existe y compara con el que quería crear"
-	case decision.Rendirse:
+	case tabladecision.Rendirse:
 		return "se detiene y avisa a una persona; no vuelve a intentarlo"
 	}
 	return "undefined"
@@ -54,7 +54,7 @@ func SincronizarLeyendoLaFrase(ctx context.Context, e entorno.Entorno) int {
 	return sincronizar(ctx, e, decidirPorLaFrase)
 }
 
-func sincronizar(ctx context.Context, e entorno.Entorno, decidir func(entorno.Respuesta) decision.Decision) int {
+func sincronizar(ctx context.Context, e entorno.Entorno, decidir func(entorno.Respuesta) tabladecision.Decision) int {
 	lab := e.Laboratorio + entorno.Codigo200
 	altas := []altaDeLista{
 		{"agenda", lab, ""},
@@ -91,20 +91,20 @@ func sincronizar(ctx context.Context, e entorno.Entorno, decidir func(entorno.Re
 // decides, and a detail none recognises is rendirse.
 var frases = []struct {
 	palabras []string
-	accion   decision.Accion
+	accion   tabladecision.Accion
 }{
-	{[]string{"no existe"}, decision.Rendirse},
-	{[]string{"ya existe"}, decision.Reconciliar},
-	{[]string{"credencial"}, decision.Reautenticar},
-	{[]string{"no se pueden cumplir", "no se conecta"}, decision.Corregir},
+	{[]string{"no existe"}, tabladecision.Rendirse},
+	{[]string{"ya existe"}, tabladecision.Reconciliar},
+	{[]string{"credencial"}, tabladecision.Reautenticar},
+	{[]string{"no se pueden cumplir", "no se conecta"}, tabladecision.Corregir},
 }
 
 // decidirPorLaFrase is the broken script's decision, wrong on purpose: a 2xx goes on, and anything
 // else is decided by the words of the detail (JSON.parse(body).detail as a string; "" when the body
 // is not JSON or has none), searched without case as /…/i does. The motive is the detail itself.
-func decidirPorLaFrase(r entorno.Respuesta) decision.Decision {
+func decidirPorLaFrase(r entorno.Respuesta) tabladecision.Decision {
 	if r.OK() {
-		return decision.Decision{Accion: decision.Seguir, Motivo: "salió bien"}
+		return tabladecision.Decision{Accion: tabladecision.Seguir, Motivo: "salió bien"}
 	}
 	detail := ""
 	if v, err := nodejs.DecodificarJSON([]byte(nodejs.Texto(r.Cuerpo))); err == nil {
@@ -114,14 +114,14 @@ func decidirPorLaFrase(r entorno.Respuesta) decision.Decision {
 			}
 		}
 	}
-	accion := decision.Rendirse
+	accion := tabladecision.Rendirse
 	for _, f := range frases {
 		if slices.ContainsFunc(f.palabras, func(p string) bool { return contieneSinMayusculas(detail, p) }) {
 			accion = f.accion
 			break
 		}
 	}
-	return decision.Decision{Accion: accion, Motivo: detail, Reintenta: accion == decision.Esperar}
+	return tabladecision.Decision{Accion: accion, Motivo: detail, Reintenta: accion == tabladecision.Esperar}
 }
 
 // contieneSinMayusculas is /palabras/i.test(texto) for a pattern of ASCII letters and spaces. A

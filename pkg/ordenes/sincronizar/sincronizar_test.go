@@ -12,8 +12,8 @@ import (
 
 	"cursohttp/internal/prueba/ordenestest"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/variantes"
 )
 
@@ -130,29 +130,29 @@ func TestDecidirPorLaFrase(t *testing.T) {
 	for _, c := range []struct {
 		codigo int
 		cuerpo string
-		accion decision.Accion
+		accion tabladecision.Accion
 		motivo string
 	}{
-		{201, `{"detail":"no existe"}`, decision.Seguir, "salió bien"},
-		{299, `basura`, decision.Seguir, "salió bien"},
-		{404, `{"detail":"no existe el servicio 9"}`, decision.Rendirse, "no existe el servicio 9"},
-		{409, `{"detail":"ya existe un servicio llamado nomina2 (no existe aún)"}`, decision.Rendirse, "ya existe un servicio llamado nomina2 (no existe aún)"},
-		{409, `{"detail":"YA EXISTE"}`, decision.Reconciliar, "YA EXISTE"},
-		{403, `{"detail":"tu Credencial solo puede leer"}`, decision.Reautenticar, "tu Credencial solo puede leer"},
-		{422, `{"detail":"2 dato(s) no se pueden cumplir"}`, decision.Corregir, "2 dato(s) no se pueden cumplir"},
-		{422, `{"detail":"el revisor no se conecta ahí"}`, decision.Corregir, "el revisor no se conecta ahí"},
-		{422, `{"detail":"destino prohibido: 169.254.169.254:80: dirección privada o reservada"}`, decision.Rendirse, "destino prohibido: 169.254.169.254:80: dirección privada o reservada"},
+		{201, `{"detail":"no existe"}`, tabladecision.Seguir, "salió bien"},
+		{299, `basura`, tabladecision.Seguir, "salió bien"},
+		{404, `{"detail":"no existe el servicio 9"}`, tabladecision.Rendirse, "no existe el servicio 9"},
+		{409, `{"detail":"ya existe un servicio llamado nomina2 (no existe aún)"}`, tabladecision.Rendirse, "ya existe un servicio llamado nomina2 (no existe aún)"},
+		{409, `{"detail":"YA EXISTE"}`, tabladecision.Reconciliar, "YA EXISTE"},
+		{403, `{"detail":"tu Credencial solo puede leer"}`, tabladecision.Reautenticar, "tu Credencial solo puede leer"},
+		{422, `{"detail":"2 dato(s) no se pueden cumplir"}`, tabladecision.Corregir, "2 dato(s) no se pueden cumplir"},
+		{422, `{"detail":"el revisor no se conecta ahí"}`, tabladecision.Corregir, "el revisor no se conecta ahí"},
+		{422, `{"detail":"destino prohibido: 169.254.169.254:80: dirección privada o reservada"}`, tabladecision.Rendirse, "destino prohibido: 169.254.169.254:80: dirección privada o reservada"},
 		// Without the u flag only ASCII letters fold: «ſ» is not «s», the Kelvin sign is not «k».
-		{409, `{"detail":"ya exiſte"}`, decision.Rendirse, "ya exiſte"},
-		{503, `{"detail":503}`, decision.Rendirse, "503"},
-		{503, `{"detail":["ya","existe"]}`, decision.Rendirse, "ya,existe"},
-		{503, `{"detail":["ya existe"]}`, decision.Reconciliar, "ya existe"},
-		{503, `{"detail":{"a":"ya existe"}}`, decision.Rendirse, "[object Object]"},
-		{503, `{"detail":null}`, decision.Rendirse, ""},
-		{503, `null`, decision.Rendirse, ""},
-		{503, `"ya existe"`, decision.Rendirse, ""},
-		{503, `no es JSON`, decision.Rendirse, ""},
-		{503, "\ufeff{\"detail\":\"ya existe\"}", decision.Reconciliar, "ya existe"},
+		{409, `{"detail":"ya exiſte"}`, tabladecision.Rendirse, "ya exiſte"},
+		{503, `{"detail":503}`, tabladecision.Rendirse, "503"},
+		{503, `{"detail":["ya","existe"]}`, tabladecision.Rendirse, "ya,existe"},
+		{503, `{"detail":["ya existe"]}`, tabladecision.Reconciliar, "ya existe"},
+		{503, `{"detail":{"a":"ya existe"}}`, tabladecision.Rendirse, "[object Object]"},
+		{503, `{"detail":null}`, tabladecision.Rendirse, ""},
+		{503, `null`, tabladecision.Rendirse, ""},
+		{503, `"ya existe"`, tabladecision.Rendirse, ""},
+		{503, `no es JSON`, tabladecision.Rendirse, ""},
+		{503, "\ufeff{\"detail\":\"ya existe\"}", tabladecision.Reconciliar, "ya existe"},
 	} {
 		d := decidirPorLaFrase(entorno.Respuesta{Codigo: c.codigo, Cabeceras: http.Header{}, Cuerpo: []byte(c.cuerpo)})
 		if d.Accion != c.accion || d.Motivo != c.motivo || d.Reintenta || d.EsperaS != nil {

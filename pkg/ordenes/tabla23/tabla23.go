@@ -8,15 +8,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/decision"
 	"cursohttp/pkg/ordenes/entorno"
+	"cursohttp/pkg/tabladecision"
 )
 
 // Tabla23 is tabla23.ts: the decision table over the laboratory's answer for each of the course's
 // 23 codes. The first column is the status that arrived, not the one asked for.
 func Tabla23(ctx context.Context, e entorno.Entorno) int {
 	return e.TablaDe(ctx, "tabla23", "CÓDIGO  ACCIÓN        REINTENTA  ESPERA  MOTIVO", entorno.CodigosDelCurso,
-		func(d decision.Decision) string { return entorno.PadEnd(d.EsperaTexto(), 8) })
+		func(d tabladecision.Decision) string { return entorno.PadEnd(d.EsperaTexto(), 8) })
 }
 
 // NuevoCmd is `revisor tabla23`; runF nil runs Tabla23.

@@ -1,4 +1,4 @@
-package decision
+package tabladecision
 
 import (
 	"encoding/json"

@@ -1,7 +1,7 @@
-// Package decision is the client's decision table (lesson 7): from a response's status,
+// Package tabladecision is the client's decision table (lesson 7): from a response's status,
 // Retry-After and type it says what to do, never reading the title or the detail, which are for
 // people.
-package decision
+package tabladecision
 
 import (
 	"fmt"
