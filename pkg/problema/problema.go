@@ -59,62 +59,73 @@ type Tipo struct {
 	Status int
 }
 
-var catalogo = map[Clave]Tipo{
-	RutaInexistente:       {"about:blank", "Not Found", 404},
-	MetodoNoAdmitido:      {"about:blank", "Method Not Allowed", 405},
-	TipoNoAdmitido:        {"about:blank", "Unsupported Media Type", 415},
-	CuerpoDemasiadoGrande: {"about:blank", "Content Too Large", 413},
-	CuerpoIlegible:        {curso.Problemas + "cuerpo-ilegible", "El cuerpo no se puede leer", 400},
-	CredencialInvalida:    {curso.Problemas + "credencial-invalida", "Falta una credencial válida", 401},
-	PermisoInsuficiente:   {curso.Problemas + "permiso-insuficiente", "La credencial no tiene permiso", 403},
-	ServicioInexistente:   {curso.Problemas + "servicio-inexistente", "El servicio no existe", 404},
-	RevisionInexistente:   {curso.Problemas + "revision-inexistente", "La revisión no existe", 404},
-	NombreRepetido:        {curso.Problemas + "nombre-repetido", "Ya existe un servicio con ese nombre", 409},
-	DemasiadosServicios:   {curso.Problemas + "demasiados-servicios", "El equipo llegó a su tope de servicios", 409},
-	ServicioRetirado:      {curso.Problemas + "servicio-retirado", "El servicio se retiró", 410},
-	VersionRetirada:       {curso.Problemas + "version-retirada", "Esa versión de la API se retiró", 410},
-	EtiquetaVencida:       {curso.Problemas + "etiqueta-vencida", "Tu etiqueta ya no es la vigente", 412},
-	DestinoProhibido:      {curso.Problemas + "destino-prohibido", "El revisor no se conecta a ese destino", 422},
-	DatosInvalidos:        {curso.Problemas + "datos-invalidos", "Los datos no se pueden cumplir", 422},
-	LlaveEnCurso:          {curso.Problemas + "llave-en-curso", "Esa Idempotency-Key sigue en curso", 409},
-	LlaveReutilizada:      {curso.Problemas + "llave-reutilizada", "Esa Idempotency-Key ya se usó con otra petición", 422},
-	AltasEnCurso:          {curso.Problemas + "demasiadas-altas-en-curso", "Demasiadas altas en curso", 429},
-	FaltaCondicion:        {curso.Problemas + "falta-condicion", "Falta la condición If-Match", 428},
-	DemasiadasRevisiones:  {curso.Problemas + "demasiadas-revisiones", "Demasiadas revisiones seguidas", 429},
-	DemasiadasConsultas:   {curso.Problemas + "demasiadas-consultas", "Demasiadas consultas en vivo seguidas", 429},
-	ErrorInterno:          {curso.Problemas + "error-interno", "Error interno del revisor", 500},
-	RespuestaInvalida:     {curso.Problemas + "respuesta-invalida", "El servicio no dio una respuesta HTTP válida", 502},
-	EnMantenimiento:       {curso.Problemas + "en-mantenimiento", "El revisor está en mantenimiento", 503},
-	ServicioLento:         {curso.Problemas + "servicio-lento", "El servicio no respondió a tiempo", 504},
+// entrada is one problem type: its key and what it is on the wire.
+type entrada struct {
+	clave Clave
+	Tipo
 }
 
+// catalogo is every problem type, one row each, in the order the revisor can answer them: the
+// gate's, then the handlers' (the order of the problem pages and of the OpenAPI document's
+// schemas). A new type is a Clave above and its row here.
+var catalogo = []entrada{
+	{RutaInexistente, Tipo{"about:blank", "Not Found", 404}},
+	{MetodoNoAdmitido, Tipo{"about:blank", "Method Not Allowed", 405}},
+	{CredencialInvalida, Tipo{curso.Problemas + "credencial-invalida", "Falta una credencial válida", 401}},
+	{PermisoInsuficiente, Tipo{curso.Problemas + "permiso-insuficiente", "La credencial no tiene permiso", 403}},
+	{EnMantenimiento, Tipo{curso.Problemas + "en-mantenimiento", "El revisor está en mantenimiento", 503}},
+	{VersionRetirada, Tipo{curso.Problemas + "version-retirada", "Esa versión de la API se retiró", 410}},
+	{TipoNoAdmitido, Tipo{"about:blank", "Unsupported Media Type", 415}},
+	{CuerpoDemasiadoGrande, Tipo{"about:blank", "Content Too Large", 413}},
+	{CuerpoIlegible, Tipo{curso.Problemas + "cuerpo-ilegible", "El cuerpo no se puede leer", 400}},
+	{DatosInvalidos, Tipo{curso.Problemas + "datos-invalidos", "Los datos no se pueden cumplir", 422}},
+	{DestinoProhibido, Tipo{curso.Problemas + "destino-prohibido", "El revisor no se conecta a ese destino", 422}},
+	{ServicioInexistente, Tipo{curso.Problemas + "servicio-inexistente", "El servicio no existe", 404}},
+	{ServicioRetirado, Tipo{curso.Problemas + "servicio-retirado", "El servicio se retiró", 410}},
+	{RevisionInexistente, Tipo{curso.Problemas + "revision-inexistente", "La revisión no existe", 404}},
+	{NombreRepetido, Tipo{curso.Problemas + "nombre-repetido", "Ya existe un servicio con ese nombre", 409}},
+	{DemasiadosServicios, Tipo{curso.Problemas + "demasiados-servicios", "El equipo llegó a su tope de servicios", 409}},
+	{LlaveEnCurso, Tipo{curso.Problemas + "llave-en-curso", "Esa Idempotency-Key sigue en curso", 409}},
+	{LlaveReutilizada, Tipo{curso.Problemas + "llave-reutilizada", "Esa Idempotency-Key ya se usó con otra petición", 422}},
+	{AltasEnCurso, Tipo{curso.Problemas + "demasiadas-altas-en-curso", "Demasiadas altas en curso", 429}},
+	{FaltaCondicion, Tipo{curso.Problemas + "falta-condicion", "Falta la condición If-Match", 428}},
+	{EtiquetaVencida, Tipo{curso.Problemas + "etiqueta-vencida", "Tu etiqueta ya no es la vigente", 412}},
+	{DemasiadasRevisiones, Tipo{curso.Problemas + "demasiadas-revisiones", "Demasiadas revisiones seguidas", 429}},
+	{DemasiadasConsultas, Tipo{curso.Problemas + "demasiadas-consultas", "Demasiadas consultas en vivo seguidas", 429}},
+	{ErrorInterno, Tipo{curso.Problemas + "error-interno", "Error interno del revisor", 500}},
+	{RespuestaInvalida, Tipo{curso.Problemas + "respuesta-invalida", "El servicio no dio una respuesta HTTP válida", 502}},
+	{ServicioLento, Tipo{curso.Problemas + "servicio-lento", "El servicio no respondió a tiempo", 504}},
+}
+
+// porClave finds a row by its key, on every error the revisor answers.
+var porClave = func() map[Clave]Tipo {
+	m := make(map[Clave]Tipo, len(catalogo))
+	for _, e := range catalogo {
+		m[e.clave] = e.Tipo
+	}
+	return m
+}()
+
 // Buscar returns the catalogue's entry for clave (the zero Tipo if there is none).
-func Buscar(clave Clave) Tipo { return catalogo[clave] }
+func Buscar(clave Clave) Tipo { return porClave[clave] }
 
 // Claves are the catalogue's keys, sorted by status and then by key.
 func Claves() []Clave {
-	claves := make([]Clave, 0, len(catalogo))
-	for clave := range catalogo {
-		claves = append(claves, clave)
-	}
+	claves := DelRevisor()
 	slices.SortFunc(claves, func(a, b Clave) int {
-		return cmp.Or(cmp.Compare(catalogo[a].Status, catalogo[b].Status), cmp.Compare(a, b))
+		return cmp.Or(cmp.Compare(porClave[a].Status, porClave[b].Status), cmp.Compare(a, b))
 	})
 	return claves
 }
 
-// DelRevisor is every problem type the revisor can answer, in the order of the gate and then the
-// handlers (the order of the problem pages and of the OpenAPI document's schemas).
+// DelRevisor is every problem type the revisor can answer, in the catalogue's order: the gate's
+// and then the handlers' (the order of the problem pages and of the OpenAPI document's schemas).
 func DelRevisor() []Clave {
-	return []Clave{
-		RutaInexistente, MetodoNoAdmitido, CredencialInvalida, PermisoInsuficiente,
-		EnMantenimiento, VersionRetirada, TipoNoAdmitido, CuerpoDemasiadoGrande,
-		CuerpoIlegible, DatosInvalidos, DestinoProhibido, ServicioInexistente,
-		ServicioRetirado, RevisionInexistente, NombreRepetido, DemasiadosServicios,
-		LlaveEnCurso, LlaveReutilizada, AltasEnCurso, FaltaCondicion,
-		EtiquetaVencida, DemasiadasRevisiones, DemasiadasConsultas, ErrorInterno,
-		RespuestaInvalida, ServicioLento,
+	claves := make([]Clave, len(catalogo))
+	for i, e := range catalogo {
+		claves[i] = e.clave
 	}
+	return claves
 }
 
 // Opcion adjusts one problem response.
@@ -161,7 +172,8 @@ func prefijo(t Tipo) string {
 // prefijos are the catalogue's, written once.
 var prefijos = func() map[Clave]string {
 	m := make(map[Clave]string, len(catalogo))
-	for clave, t := range catalogo {
+	for _, e := range catalogo {
+		clave, t := e.clave, e.Tipo
 		m[clave] = prefijo(t)
 	}
 	return m
@@ -222,7 +234,7 @@ func EscribirTexto(w http.ResponseWriter, r *http.Request, clave Clave, detail s
 }
 
 func leer(clave Clave, opts []Opcion) (Tipo, opciones) {
-	t, ok := catalogo[clave]
+	t, ok := porClave[clave]
 	if !ok {
 		panic("problema: clave desconocida " + string(clave))
 	}

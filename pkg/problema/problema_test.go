@@ -41,7 +41,13 @@ func TestExtensionesYCabeceras(t *testing.T) {
 
 func TestCadaTipoTieneSuCodigoYSuTitulo(t *testing.T) {
 	t.Parallel()
-	for c, tipo := range catalogo {
+	vistas := map[Clave]bool{}
+	for _, e := range catalogo {
+		c, tipo := e.clave, e.Tipo
+		if vistas[c] {
+			t.Errorf("%s: dos filas en el catálogo", c)
+		}
+		vistas[c] = true
 		if tipo.Status < 400 || tipo.Status > 599 || tipo.Title == "" {
 			t.Errorf("%s: %+v", c, tipo)
 		}
@@ -110,7 +116,7 @@ func TestCuerpoComoElObjeto(t *testing.T) {
 func TestClaves(t *testing.T) {
 	t.Parallel()
 	claves := Claves()
-	if len(claves) != len(catalogo) {
+	if len(claves) != len(catalogo) || len(porClave) != len(catalogo) {
 		t.Fatalf("%d claves, el catálogo tiene %d", len(claves), len(catalogo))
 	}
 	for i, c := range claves {
