@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"bufio"
+	"cursohttp/pkg/topes"
 	"io"
 	"net"
 	"net/http"
@@ -11,12 +12,10 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"cursohttp/pkg/servidor"
 )
 
 // Slow and oversized clients against the three servers as built, with their real limits
-// (servidor.EsperaCabeceras, servidor.EsperaLectura, servidor.TopeCabeceras): a client that
+// (topes.EsperaCabeceras, topes.EsperaLectura, topes.Cabeceras): a client that
 // trickles cannot hold a connection beyond them, and the server answers others meanwhile.
 
 // lostres starts the laboratory, a revisor and a gateway in front of it; each entry is a server
@@ -106,7 +105,7 @@ func TestCabecerasGoteadas(t *testing.T) {
 			empezados := make(chan struct{}, clientes)
 			for range clientes {
 				go func() {
-					d, _ := goteo(t, s.p.addr, "GET "+s.ruta+" HTTP/1.1\r\nHost: x\r\nX-Goteo: ", "abcdefgh", 200*time.Millisecond, servidor.EsperaCabeceras+5*time.Second, empezados)
+					d, _ := goteo(t, s.p.addr, "GET "+s.ruta+" HTTP/1.1\r\nHost: x\r\nX-Goteo: ", "abcdefgh", 200*time.Millisecond, topes.EsperaCabeceras+5*time.Second, empezados)
 					tiempos <- d
 				}()
 			}
@@ -118,9 +117,9 @@ func TestCabecerasGoteadas(t *testing.T) {
 			for range clientes {
 				peor = max(peor, <-tiempos)
 			}
-			t.Logf("el cliente más lento se cortó a los %s (ReadHeaderTimeout %s)", peor.Round(10*time.Millisecond), servidor.EsperaCabeceras)
-			if peor > servidor.EsperaCabeceras+2*time.Second || peor < servidor.EsperaCabeceras-time.Second {
-				t.Errorf("cortado a los %s, se esperaba hacia %s", peor, servidor.EsperaCabeceras)
+			t.Logf("el cliente más lento se cortó a los %s (ReadHeaderTimeout %s)", peor.Round(10*time.Millisecond), topes.EsperaCabeceras)
+			if peor > topes.EsperaCabeceras+2*time.Second || peor < topes.EsperaCabeceras-time.Second {
+				t.Errorf("cortado a los %s, se esperaba hacia %s", peor, topes.EsperaCabeceras)
 			}
 		})
 	}
@@ -142,14 +141,14 @@ func TestCuerpoGoteado(t *testing.T) {
 			hecho, empezado := make(chan struct{}), make(chan struct{}, 1)
 			go func() {
 				defer close(hecho)
-				d, recibido = goteo(t, s.p.addr, cabeceras, `{"nombre":"lento",`, 500*time.Millisecond, servidor.EsperaLectura+5*time.Second, empezado)
+				d, recibido = goteo(t, s.p.addr, cabeceras, `{"nombre":"lento",`, 500*time.Millisecond, topes.EsperaLectura+5*time.Second, empezado)
 			}()
 			<-empezado // its headers are in and its body drips
 			atiende(t, s.p.url()+s.ruta)
 			<-hecho
 			estado, _, _ := strings.Cut(recibido, "\r\n")
-			t.Logf("cortado a los %s (ReadTimeout %s); respondió %q", d.Round(10*time.Millisecond), servidor.EsperaLectura, estado)
-			if d > servidor.EsperaLectura+2*time.Second {
+			t.Logf("cortado a los %s (ReadTimeout %s); respondió %q", d.Round(10*time.Millisecond), topes.EsperaLectura, estado)
+			if d > topes.EsperaLectura+2*time.Second {
 				t.Errorf("la conexión duró %s", d)
 			}
 		})
@@ -167,7 +166,7 @@ func TestCabecerasDemasiadoGrandes(t *testing.T) {
 			for _, c := range []struct {
 				bytes  int
 				grande bool
-			}{{servidor.TopeCabeceras * 3 / 4, false}, {servidor.TopeCabeceras * 2, true}} {
+			}{{topes.Cabeceras * 3 / 4, false}, {topes.Cabeceras * 2, true}} {
 				conn, err := net.Dial("tcp", s.p.addr)
 				if err != nil {
 					t.Fatal(err)

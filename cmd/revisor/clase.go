@@ -13,8 +13,8 @@ import (
 	"cursohttp/pkg/datos"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/ordenes/entorno"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 // ordenClase is «revisor clase»: the class lab's server (issue 31), which «laboratorio clase
@@ -66,7 +66,7 @@ ejercicios de «revisor predecir» («laboratorio clase predecir»): el proyecto
 			if !c.Flags().Changed("tope-conexiones") {
 				// A class is many clients at once: four times a lab server's cap; each student's own
 				// (--tope-por-cliente) unchanged.
-				o.Servidor.TopeConexiones = 4 * servidor.TopeConexionesPorOmision
+				o.Servidor.TopeConexiones = 4 * topes.Conexiones
 			}
 			o.Out, o.Err = f.Out, f.Err
 			return clase.Iniciar(c.Context(), o)

@@ -19,6 +19,7 @@ import (
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/panel"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 // topePedido bounds what a grader or the instructor sends in one request.
@@ -101,7 +102,7 @@ func (c *Clase) nuevaCorrida(w http.ResponseWriter, r *http.Request) {
 		escenarios = c.o.Escenarios(semilla)
 	}
 	ec := examen.NuevaCorrida(semilla, escenarios, c.o.Limite)
-	ec.TopeIntentos = IntentosPorAlta
+	ec.TopeIntentos = topes.IntentosPorAlta
 	ahora := c.o.Ahora()
 	cr := &corrida{Corrida: ec, id: uuid.NewString(), alumno: alumno, equipo: Equipo(alumno),
 		orden: examen.Recortar(p.Orden, 200), inicio: ahora, ultima: ahora}
@@ -128,12 +129,12 @@ func (c *Clase) quitar(cr *corrida) {
 	}
 }
 
-// olvidarViejas forgets the runs nobody reported on for VidaCorrida (c.mu held): a grader that
+// olvidarViejas forgets the runs nobody reported on for topes.VidaCorrida (c.mu held): a grader that
 // died leaves nothing behind, and nothing half-judged reaches the board.
 func (c *Clase) olvidarViejas(ahora time.Time) {
 	for _, cr := range c.porID {
 		cr.mu.Lock()
-		vieja := ahora.Sub(cr.ultima) > VidaCorrida
+		vieja := ahora.Sub(cr.ultima) > topes.VidaCorrida
 		cr.mu.Unlock()
 		if vieja {
 			c.quitar(cr)
@@ -284,7 +285,7 @@ func (c *Clase) veredicto(w http.ResponseWriter, r *http.Request) {
 	inf.Escribir(&texto)
 	inf.JSON(&js) //nolint:errcheck // a buffer
 	cal := matricula.Calificacion{ID: cr.id, Alumno: cr.alumno, Inicio: cr.inicio, Fin: c.o.Ahora(), Semilla: cr.Semilla,
-		Informe: examen.Recortar(texto.String(), matricula.TopeInforme-4)}
+		Informe: examen.Recortar(texto.String(), topes.InformeClase-4)}
 	for _, ch := range inf.Comprobaciones {
 		estado := ch.Estado
 		if estado == "" {

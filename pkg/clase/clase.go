@@ -33,7 +33,6 @@ import (
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
-	"cursohttp/pkg/topes"
 )
 
 // Opciones are a class lab's inputs.
@@ -62,13 +61,11 @@ type Opciones struct {
 	Ahora func() time.Time
 }
 
-// Bounds of what students can make the class lab hold, besides the store's own.
+// Bounds of what students can make the class lab hold, besides the store's own. Two are pkg/topes':
+// topes.IntentosPorAlta attempts written down per intent (past them the gateway answers 429 and
+// only counts them: a client that floods still fails se-rinde and espera-con-jitter), and
+// topes.VidaCorrida, after which a run nobody reported on is forgotten, unjudged.
 const (
-	// IntentosPorAlta: attempts written down per intent; past them the gateway answers 429 and
-	// only counts them (a client that floods still fails se-rinde and espera-con-jitter).
-	IntentosPorAlta = topes.IntentosPorAlta
-	// VidaCorrida: a run nobody reported on for this long is forgotten, unjudged.
-	VidaCorrida = topes.VidaCorrida
 	// Holgura: a run of the client reported as ended this long after its limit counts as stopped.
 	Holgura = 5 * time.Second
 )

@@ -21,6 +21,7 @@ import (
 	"cursohttp/pkg/ordenes/predecir"
 	"cursohttp/pkg/panel"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/topes"
 )
 
 // Predictions as a class (issue 32, part 3). The instructor opens one of revisor predecir's
@@ -362,8 +363,8 @@ func leerRespuestas(ej predecir.Ejercicio, dadas map[string]string) (map[string]
 		switch {
 		case err != nil:
 			errores[q.ID] = err.Error()
-		case len(v) > matricula.TopeRespuesta:
-			errores[q.ID] = "la respuesta pasa de " + strconv.Itoa(matricula.TopeRespuesta) + " bytes"
+		case len(v) > topes.RespuestaClase:
+			errores[q.ID] = "la respuesta pasa de " + strconv.Itoa(topes.RespuestaClase) + " bytes"
 		default:
 			canon[q.ID] = v
 		}

@@ -17,6 +17,7 @@ import (
 
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/topes"
 )
 
 // Abrir opens the class's store at datos — a postgres:// (or postgresql://) URL, or else the path
@@ -235,8 +236,8 @@ func normalizado(nombre string) (string, error) {
 }
 
 func (a *almacenSQL) Agregar(ctx context.Context, nombres []string) ([]matricula.Credencial, error) {
-	if len(nombres) > matricula.TopeAlumnos {
-		return nil, fmt.Errorf("%w: son %d nombres y caben %d", matricula.ErrClaseLlena, len(nombres), matricula.TopeAlumnos)
+	if len(nombres) > topes.Alumnos {
+		return nil, fmt.Errorf("%w: son %d nombres y caben %d", matricula.ErrClaseLlena, len(nombres), topes.Alumnos)
 	}
 	credenciales := make([]matricula.Credencial, len(nombres))
 	esqueletos := make(map[string]string, len(nombres))
@@ -286,8 +287,8 @@ func (a *almacenSQL) agregarEn(ctx context.Context, tx *sql.Tx, credenciales []m
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM clase_alumnos`).Scan(&hay); err != nil {
 		return err
 	}
-	if hay+len(credenciales) > matricula.TopeAlumnos {
-		return fmt.Errorf("%w: tiene %d alumnos, con estos %d serían %d, y caben %d", matricula.ErrClaseLlena, hay, len(credenciales), hay+len(credenciales), matricula.TopeAlumnos)
+	if hay+len(credenciales) > topes.Alumnos {
+		return fmt.Errorf("%w: tiene %d alumnos, con estos %d serían %d, y caben %d", matricula.ErrClaseLlena, hay, len(credenciales), hay+len(credenciales), topes.Alumnos)
 	}
 	for _, c := range credenciales {
 		var otro string
@@ -465,8 +466,8 @@ func (a *almacenSQL) Identificar(ctx context.Context, secreto string) (string, b
 	return nombre, true, nil
 }
 
-// validar refuses a grading past the bounds (matricula.ErrDemasiado), so the store stays within matricula.TopeAlumnos
-// × matricula.TopeHistorial gradings of bounded size; and text PostgreSQL would refuse (invalid UTF-8, NUL),
+// validar refuses a grading past the bounds (matricula.ErrDemasiado), so the store stays within topes.Alumnos
+// × topes.HistorialClase gradings of bounded size; and text PostgreSQL would refuse (invalid UTF-8, NUL),
 // so both databases keep the same.
 func validar(c matricula.Calificacion) error {
 	demasiado := func(que string, n, tope int) error {
@@ -475,20 +476,20 @@ func validar(c matricula.Calificacion) error {
 	switch {
 	case c.ID == "":
 		return errors.New("la calificación no tiene id")
-	case len(c.ID) > matricula.TopeIDCalificacion:
-		return demasiado("su id (bytes)", len(c.ID), matricula.TopeIDCalificacion)
-	case len(c.Informe) > matricula.TopeInforme:
-		return demasiado("su informe (bytes)", len(c.Informe), matricula.TopeInforme)
-	case len(c.Comprobaciones) > matricula.TopeVeredictos:
-		return demasiado("su lista de comprobaciones", len(c.Comprobaciones), matricula.TopeVeredictos)
+	case len(c.ID) > topes.IDCalificacion:
+		return demasiado("su id (bytes)", len(c.ID), topes.IDCalificacion)
+	case len(c.Informe) > topes.InformeClase:
+		return demasiado("su informe (bytes)", len(c.Informe), topes.InformeClase)
+	case len(c.Comprobaciones) > topes.Comprobaciones:
+		return demasiado("su lista de comprobaciones", len(c.Comprobaciones), topes.Comprobaciones)
 	}
 	textos := []string{c.ID, c.Informe}
 	for _, v := range c.Comprobaciones {
-		if len(v.ID) > matricula.TopeIDVeredicto {
-			return demasiado("el id de una comprobación (bytes)", len(v.ID), matricula.TopeIDVeredicto)
+		if len(v.ID) > topes.IDCalificacion {
+			return demasiado("el id de una comprobación (bytes)", len(v.ID), topes.IDCalificacion)
 		}
-		if len(v.Estado) > matricula.TopeIDVeredicto {
-			return demasiado("el estado de una comprobación (bytes)", len(v.Estado), matricula.TopeIDVeredicto)
+		if len(v.Estado) > topes.IDCalificacion {
+			return demasiado("el estado de una comprobación (bytes)", len(v.Estado), topes.IDCalificacion)
 		}
 		textos = append(textos, v.ID, v.Estado)
 	}
@@ -530,7 +531,7 @@ func (a *almacenSQL) Anotar(ctx context.Context, c matricula.Calificacion) error
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM clase_calificaciones WHERE alumno = $1 AND orden NOT IN
-			(SELECT orden FROM clase_calificaciones WHERE alumno = $1 ORDER BY orden DESC LIMIT $2)`, id, matricula.TopeHistorial)
+			(SELECT orden FROM clase_calificaciones WHERE alumno = $1 ORDER BY orden DESC LIMIT $2)`, id, topes.HistorialClase)
 		return err
 	})
 }

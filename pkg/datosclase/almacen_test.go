@@ -26,6 +26,7 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/pgtest"
 	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/topes"
 )
 
 // pgtest.Main stops the tests' PostgreSQL; then every connection and timer the tests started must
@@ -239,24 +240,24 @@ func muchos(desde, n int) []string {
 
 func probarTopeDeAlumnos(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
-	if _, err := a.Agregar(ctx, muchos(0, matricula.TopeAlumnos+1)); !errors.Is(err, matricula.ErrClaseLlena) {
-		t.Fatalf("Agregar de %d nombres: %v; se esperaba matricula.ErrClaseLlena", matricula.TopeAlumnos+1, err)
+	if _, err := a.Agregar(ctx, muchos(0, topes.Alumnos+1)); !errors.Is(err, matricula.ErrClaseLlena) {
+		t.Fatalf("Agregar de %d nombres: %v; se esperaba matricula.ErrClaseLlena", topes.Alumnos+1, err)
 	}
-	agregar(t, a, muchos(0, matricula.TopeAlumnos-2)...)
-	if _, err := a.Agregar(ctx, muchos(matricula.TopeAlumnos-2, 3)); !errors.Is(err, matricula.ErrClaseLlena) {
+	agregar(t, a, muchos(0, topes.Alumnos-2)...)
+	if _, err := a.Agregar(ctx, muchos(topes.Alumnos-2, 3)); !errors.Is(err, matricula.ErrClaseLlena) {
 		t.Fatalf("Agregar que pasa del tope: %v; se esperaba matricula.ErrClaseLlena", err)
 	}
-	if n := len(nombresDe(t, a)); n != matricula.TopeAlumnos-2 {
-		t.Fatalf("tras pasar del tope hay %d alumnos; se esperaban %d (nada añadido)", n, matricula.TopeAlumnos-2)
+	if n := len(nombresDe(t, a)); n != topes.Alumnos-2 {
+		t.Fatalf("tras pasar del tope hay %d alumnos; se esperaban %d (nada añadido)", n, topes.Alumnos-2)
 	}
-	agregar(t, a, muchos(matricula.TopeAlumnos-2, 2)...)
+	agregar(t, a, muchos(topes.Alumnos-2, 2)...)
 	if _, err := a.Agregar(ctx, []string{"Uno Más"}); !errors.Is(err, matricula.ErrClaseLlena) {
 		t.Fatalf("Agregar con la clase llena: %v", err)
 	}
 	// Removing one makes room for one.
 	debe(t, a.Quitar(ctx, "Alumno 0"))
 	agregar(t, a, "Uno Más")
-	if n := len(nombresDe(t, a)); n != matricula.TopeAlumnos {
+	if n := len(nombresDe(t, a)); n != topes.Alumnos {
 		t.Fatalf("hay %d alumnos", n)
 	}
 }
@@ -279,7 +280,7 @@ func probarAgregarALaVez(t *testing.T, abrir abridor) {
 		})
 	}
 	wg.Wait()
-	if n, quiere := len(nombresDe(t, a)), int(bien.Load())*tanda; n != quiere || n > matricula.TopeAlumnos || bien.Load() != matricula.TopeAlumnos/tanda {
+	if n, quiere := len(nombresDe(t, a)), int(bien.Load())*tanda; n != quiere || n > topes.Alumnos || bien.Load() != topes.Alumnos/tanda {
 		t.Fatalf("%d tandas de %d entraron y la clase tiene %d alumnos", bien.Load(), tanda, n)
 	}
 }
@@ -427,20 +428,20 @@ func probarTopesDeCalificacion(t *testing.T, abrir abridor) {
 		quiere error // nil: kept; errOtro: refused, not for the bounds
 	}{
 		{"en los topes", func(c *matricula.Calificacion) {
-			c.ID = strings.Repeat("i", matricula.TopeIDCalificacion)
-			c.Informe = strings.Repeat("x", matricula.TopeInforme)
-			c.Comprobaciones = veredictos(matricula.TopeVeredictos)
-			c.Comprobaciones[0].ID = strings.Repeat("v", matricula.TopeIDVeredicto)
+			c.ID = strings.Repeat("i", topes.IDCalificacion)
+			c.Informe = strings.Repeat("x", topes.InformeClase)
+			c.Comprobaciones = veredictos(topes.Comprobaciones)
+			c.Comprobaciones[0].ID = strings.Repeat("v", topes.IDCalificacion)
 		}, nil},
-		{"un informe de más", func(c *matricula.Calificacion) { c.Informe = strings.Repeat("x", matricula.TopeInforme+1) }, matricula.ErrDemasiado},
-		{"una comprobación de más", func(c *matricula.Calificacion) { c.Comprobaciones = veredictos(matricula.TopeVeredictos + 1) }, matricula.ErrDemasiado},
+		{"un informe de más", func(c *matricula.Calificacion) { c.Informe = strings.Repeat("x", topes.InformeClase+1) }, matricula.ErrDemasiado},
+		{"una comprobación de más", func(c *matricula.Calificacion) { c.Comprobaciones = veredictos(topes.Comprobaciones + 1) }, matricula.ErrDemasiado},
 		{"un id de comprobación largo", func(c *matricula.Calificacion) {
-			c.Comprobaciones[0].ID = strings.Repeat("v", matricula.TopeIDVeredicto+1)
+			c.Comprobaciones[0].ID = strings.Repeat("v", topes.IDCalificacion+1)
 		}, matricula.ErrDemasiado},
 		{"un estado largo", func(c *matricula.Calificacion) {
-			c.Comprobaciones[0].Estado = strings.Repeat("e", matricula.TopeIDVeredicto+1)
+			c.Comprobaciones[0].Estado = strings.Repeat("e", topes.IDCalificacion+1)
 		}, matricula.ErrDemasiado},
-		{"un id de calificación largo", func(c *matricula.Calificacion) { c.ID = strings.Repeat("i", matricula.TopeIDCalificacion+1) }, matricula.ErrDemasiado},
+		{"un id de calificación largo", func(c *matricula.Calificacion) { c.ID = strings.Repeat("i", topes.IDCalificacion+1) }, matricula.ErrDemasiado},
 		{"sin id", func(c *matricula.Calificacion) { c.ID = "" }, errOtro},
 		{"UTF-8 roto", func(c *matricula.Calificacion) { c.Informe = "a\xffb" }, errOtro},
 		{"NUL", func(c *matricula.Calificacion) { c.Comprobaciones[0].ID = "a\x00b" }, errOtro},
@@ -459,7 +460,7 @@ func probarTopesDeCalificacion(t *testing.T, abrir abridor) {
 			t.Errorf("%s: Anotar = %v; se esperaba %v", c.caso, err, c.quiere)
 		}
 	}
-	if h, err := a.Historial(ctx, "Ana"); err != nil || len(h) != guardadas || len(h[0].Informe) != matricula.TopeInforme {
+	if h, err := a.Historial(ctx, "Ana"); err != nil || len(h) != guardadas || len(h[0].Informe) != topes.InformeClase {
 		t.Fatalf("se guardaron %d calificaciones (%v); se esperaba %d", len(h), err, guardadas)
 	}
 }
@@ -470,21 +471,21 @@ func probarHistorialConTope(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
 	agregar(t, a, "Ana", "Bea")
 	debe(t, a.Anotar(ctx, calif("bea-1", "Bea")))
-	const n = matricula.TopeHistorial + 5
+	const n = topes.HistorialClase + 5
 	for i := range n {
 		debe(t, a.Anotar(ctx, calif(fmt.Sprint("ana-", i), "Ana")))
 	}
 	h, err := a.Historial(ctx, "Ana")
 	debe(t, err)
 	var quiere []string
-	for i := n - 1; i >= n-matricula.TopeHistorial; i-- {
+	for i := n - 1; i >= n-topes.HistorialClase; i-- {
 		quiere = append(quiere, fmt.Sprint("ana-", i))
 	}
 	if got := ids(h); !slices.Equal(got, quiere) {
-		t.Fatalf("Historial(Ana) = %v; se esperaban las %d últimas, la última primero: %v", got, matricula.TopeHistorial, quiere)
+		t.Fatalf("Historial(Ana) = %v; se esperaban las %d últimas, la última primero: %v", got, topes.HistorialClase, quiere)
 	}
 	// The rows are gone, not hidden; and another student's history is its own.
-	if filas := contar(t, a, "Ana"); filas != matricula.TopeHistorial {
+	if filas := contar(t, a, "Ana"); filas != topes.HistorialClase {
 		t.Fatalf("Ana tiene %d filas", filas)
 	}
 	if h, _ := a.Historial(ctx, "Bea"); !slices.Equal(ids(h), []string{"bea-1"}) {
@@ -858,11 +859,11 @@ func TestPostgresSobreviveAlReinicio(t *testing.T) {
 		parar      = make(chan struct{})
 		escritores sync.WaitGroup
 	)
-	// Five writers, each on four students of its own, at most matricula.TopeHistorial gradings a student (so
+	// Five writers, each on four students of its own, at most topes.HistorialClase gradings a student (so
 	// every one stays in its history).
 	for e := range 5 {
 		escritores.Go(func() {
-			for j := range 4 * matricula.TopeHistorial {
+			for j := range 4 * topes.HistorialClase {
 				select {
 				case <-parar:
 					return
@@ -955,7 +956,7 @@ func BenchmarkAnotar(b *testing.B) {
 		}
 		i++
 	}
-	for range len(alumnos) * matricula.TopeHistorial {
+	for range len(alumnos) * topes.HistorialClase {
 		anotar()
 	}
 	for b.Loop() {

@@ -3,6 +3,7 @@ package datosclase
 import (
 	"context"
 	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/topes"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -29,17 +30,17 @@ func textoBueno(que, t string, tope int) error {
 
 // validarRespuestas checks a set of answers (a student's, or a run's) against the bounds.
 func validarRespuestas(respuestas map[string]string) error {
-	if len(respuestas) > matricula.TopePreguntas {
-		return fmt.Errorf("%w: son %d respuestas y caben %d", matricula.ErrDemasiado, len(respuestas), matricula.TopePreguntas)
+	if len(respuestas) > topes.PreguntasClase {
+		return fmt.Errorf("%w: son %d respuestas y caben %d", matricula.ErrDemasiado, len(respuestas), topes.PreguntasClase)
 	}
 	for p, v := range respuestas {
 		if p == "" {
 			return errors.New("una respuesta sin pregunta")
 		}
-		if err := textoBueno("el id de una pregunta", p, matricula.TopeIDCalificacion); err != nil {
+		if err := textoBueno("el id de una pregunta", p, topes.IDCalificacion); err != nil {
 			return err
 		}
-		if err := textoBueno("la respuesta a «"+matricula.Visible(p)+"»", v, matricula.TopeRespuesta); err != nil {
+		if err := textoBueno("la respuesta a «"+matricula.Visible(p)+"»", v, topes.RespuestaClase); err != nil {
 			return err
 		}
 	}
@@ -65,7 +66,7 @@ func (a *almacenSQL) AbrirRonda(ctx context.Context, r matricula.Ronda) error {
 		return errors.New("la ronda no tiene ejercicio")
 	}
 	for que, t := range map[string]string{"el id de la ronda": r.ID, "su ejercicio": r.Ejercicio} {
-		if err := textoBueno(que, t, matricula.TopeIDCalificacion); err != nil {
+		if err := textoBueno(que, t, topes.IDCalificacion); err != nil {
 			return err
 		}
 	}
@@ -76,7 +77,7 @@ func (a *almacenSQL) AbrirRonda(ctx context.Context, r matricula.Ronda) error {
 		}
 		// The answers of a round that goes go with it (ON DELETE CASCADE).
 		_, err := tx.ExecContext(ctx, `DELETE FROM clase_rondas WHERE orden NOT IN
-			(SELECT orden FROM clase_rondas ORDER BY orden DESC LIMIT $1)`, matricula.TopeRondas)
+			(SELECT orden FROM clase_rondas ORDER BY orden DESC LIMIT $1)`, topes.RondasClase)
 		return err
 	})
 }

@@ -2,6 +2,7 @@ package datosclase
 
 import (
 	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/topes"
 	"errors"
 	"fmt"
 	"maps"
@@ -77,9 +78,9 @@ func probarRondas(t *testing.T, abrir abridor) {
 	}{
 		{"quien no está", "ronda-1", "Dani", map[string]string{"intentos": "1"}, matricula.ErrNoEsta},
 		{"una ronda que no hay", "ronda-9", "Carla", map[string]string{"intentos": "1"}, matricula.ErrSinRonda},
-		{"una respuesta larga", "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", matricula.TopeRespuesta+1)}, matricula.ErrDemasiado},
-		{"demasiadas preguntas", "ronda-1", "Carla", muchasRespuestas(matricula.TopePreguntas + 1), matricula.ErrDemasiado},
-		{"un id de pregunta largo", "ronda-1", "Carla", map[string]string{strings.Repeat("p", matricula.TopeIDCalificacion+1): "1"}, matricula.ErrDemasiado},
+		{"una respuesta larga", "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", topes.RespuestaClase+1)}, matricula.ErrDemasiado},
+		{"demasiadas preguntas", "ronda-1", "Carla", muchasRespuestas(topes.PreguntasClase + 1), matricula.ErrDemasiado},
+		{"un id de pregunta largo", "ronda-1", "Carla", map[string]string{strings.Repeat("p", topes.IDCalificacion+1): "1"}, matricula.ErrDemasiado},
 		{"UTF-8 roto", "ronda-1", "Carla", map[string]string{"intentos": "a\xffb"}, errOtro},
 		{"NUL", "ronda-1", "Carla", map[string]string{"intentos": "a\x00b"}, errOtro},
 		{"sin pregunta", "ronda-1", "Carla", map[string]string{"": "1"}, errOtro},
@@ -93,8 +94,8 @@ func probarRondas(t *testing.T, abrir abridor) {
 		t.Errorf("quedaron respuestas de Carla rechazadas: %v", m["Carla"])
 	}
 	// At the bounds, kept.
-	debe(t, a.Responder(ctx, "ronda-1", "Carla", muchasRespuestas(matricula.TopePreguntas)))
-	debe(t, a.Responder(ctx, "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", matricula.TopeRespuesta)}))
+	debe(t, a.Responder(ctx, "ronda-1", "Carla", muchasRespuestas(topes.PreguntasClase)))
+	debe(t, a.Responder(ctx, "ronda-1", "Carla", map[string]string{"intentos": strings.Repeat("4", topes.RespuestaClase)}))
 
 	// Revealed: the run's answers are kept, and no answer is taken any more.
 	reales := map[string]string{"intentos": "1", "final": "no-lo-arregla", "salida": "1"}
@@ -129,11 +130,11 @@ func muchasRespuestas(n int) map[string]string {
 	return m
 }
 
-// The store keeps the last matricula.TopeRondas rounds: an older one goes with its answers.
+// The store keeps the last topes.RondasClase rounds: an older one goes with its answers.
 func probarTopeDeRondas(t *testing.T, abrir abridor) {
 	a, _ := abrir(t)
 	agregar(t, a, "Ana")
-	const n = matricula.TopeRondas + 3
+	const n = topes.RondasClase + 3
 	for i := range n {
 		id := fmt.Sprint("ronda-", i)
 		debe(t, a.AbrirRonda(ctx, matricula.Ronda{ID: id, Ejercicio: "6.5.4-4xx", Abierta: time.Now()}))
@@ -141,7 +142,7 @@ func probarTopeDeRondas(t *testing.T, abrir abridor) {
 	}
 	for i := range n {
 		id := fmt.Sprint("ronda-", i)
-		if i < n-matricula.TopeRondas {
+		if i < n-topes.RondasClase {
 			if _, _, err := a.Respuestas(ctx, id); !errors.Is(err, matricula.ErrSinRonda) {
 				t.Errorf("la ronda %d sigue: %v", i, err)
 			}
@@ -153,7 +154,7 @@ func probarTopeDeRondas(t *testing.T, abrir abridor) {
 	}
 	var filas int
 	debe(t, a.(*almacenSQL).db.QueryRowContext(ctx, `SELECT count(*) FROM clase_respuestas`).Scan(&filas))
-	if filas != matricula.TopeRondas {
+	if filas != topes.RondasClase {
 		t.Errorf("quedan %d respuestas; las de las rondas olvidadas debían irse con ellas", filas)
 	}
 }

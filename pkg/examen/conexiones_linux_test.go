@@ -14,7 +14,7 @@ import (
 
 	"cursohttp/internal/proc"
 	"cursohttp/internal/prueba"
-	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/topes"
 )
 
 // 11: a client that opens thousands of connections to the grader's gateway and sends nothing
@@ -62,14 +62,14 @@ func TestMilesDeConexionesNoLlenanAlCalificador(t *testing.T) {
 	var fds, cola int64
 	prueba.Esperar(t, "que la pasarela acepte las conexiones que le caben", func() bool {
 		fds, cola = proc.Descriptores(os.Getpid())-base, colaDeEscucha(t, p[1])
-		return fds >= servidor.TopeConexionesPorOmision || cola == 0
+		return fds >= topes.Conexiones || cola == 0
 	})
 	t.Logf("%d conexiones: el calificador tiene %d descriptores más que antes de calificar; %d esperan en la cola del núcleo", n, fds, cola)
-	if fds > servidor.TopeConexionesPorOmision+holgura {
+	if fds > topes.Conexiones+holgura {
 		t.Errorf("con %d conexiones el calificador abrió %d descriptores, más que el tope de la pasarela (%d) y %d de holgura",
-			n, fds, servidor.TopeConexionesPorOmision, holgura)
+			n, fds, topes.Conexiones, holgura)
 	}
-	if cola < n-servidor.TopeConexionesPorOmision-holgura {
+	if cola < n-topes.Conexiones-holgura {
 		t.Errorf("solo %d conexiones esperan en la cola: la pasarela aceptó más que su tope", cola)
 	}
 

@@ -294,7 +294,7 @@ func (m *motor) escuchar(programa string, puerto int, bandera string) (net.Liste
 	// The lab's connection caps: a client that opens thousands of connections costs the grader what
 	// it costs the lab.
 	o := servidor.Opciones{Direccion: curso.Host, Puerto: puerto,
-		TopeConexiones: servidor.TopeConexionesPorOmision, TopePorCliente: servidor.TopePorClientePorOmision}
+		TopeConexiones: topes.Conexiones, TopePorCliente: topes.ConexionesPorCliente}
 	if m.o.PuertosLibres {
 		o.Puerto = 0
 	}

@@ -11,7 +11,6 @@ package matricula
 
 import (
 	"context"
-	"cursohttp/pkg/topes"
 	"errors"
 	"time"
 )
@@ -47,25 +46,18 @@ type Calificacion struct {
 	Semilla        uint64      `json:"semilla"`
 	Comprobaciones []Veredicto `json:"comprobaciones"`
 	// Informe is the report the student was shown (text), kept for the history; at most
-	// TopeInforme bytes.
+	// topes.InformeClase bytes.
 	Informe string `json:"informe,omitempty"`
 }
 
-// Bounds of what a class can make the store hold (pkg/topes has them too, with their reasons).
-const (
-	TopeAlumnos     = topes.Alumnos        // rows of a roster
-	TopeNombre      = topes.NombreAlumno   // characters of a name
-	TopeHistorial   = topes.HistorialClase // gradings kept per student: an older one goes when a new one comes
-	TopeInforme     = topes.InformeClase   // bytes of one grading's report
-	TopeVeredictos  = topes.Comprobaciones // checks of one grading
-	TopeIDVeredicto = topes.IDCalificacion // bytes of a check's id, and of its state
-	// TopeIDCalificacion bounds a grading's id (the run's id), which the store keeps and indexes;
-	// and a round's id, its exercise's and each question's.
-	TopeIDCalificacion = topes.IDCalificacion
-	TopeRespuesta      = topes.RespuestaClase // bytes of one answer (and of one real answer)
-	TopePreguntas      = topes.PreguntasClase // answers of one student sent at once, and real answers of a round
-	TopeRondas         = topes.RondasClase    // rounds kept: an older one goes, with its answers, when a new one comes
-)
+// What a class can make the store hold is bounded by pkg/topes (the one place a limit is changed):
+// topes.Alumnos rows of a roster, of at most topes.NombreAlumno characters a name;
+// topes.HistorialClase gradings kept per student (an older one goes when a new one comes), each
+// with a report of topes.InformeClase bytes and topes.Comprobaciones checks, whose ids and states
+// are at most topes.IDCalificacion bytes, as a grading's id (the run's), a round's, its exercise's
+// and each question's are; topes.RespuestaClase bytes an answer (and a real answer),
+// topes.PreguntasClase answers of one student sent at once (and real answers of a round), and
+// topes.RondasClase rounds kept (an older one goes, with its answers, when a new one comes).
 
 // Errors a caller tells apart.
 var (
@@ -128,7 +120,7 @@ type Almacen interface {
 	// Identificar is the student whose live credential secreto is; ok false when none.
 	Identificar(ctx context.Context, secreto string) (nombre string, ok bool, err error)
 
-	// Anotar appends a grading to its student's history (keeping the last TopeHistorial).
+	// Anotar appends a grading to its student's history (keeping the last topes.HistorialClase).
 	// ErrNoEsta when the student was removed meanwhile; ErrDemasiado past the bounds.
 	Anotar(ctx context.Context, c Calificacion) error
 	// Ultimas is each student's last grading, by name (students never graded are absent).
@@ -140,7 +132,7 @@ type Almacen interface {
 	Limpiar(ctx context.Context, nombre string) error
 
 	// AbrirRonda keeps a new round (again with the same ID, nothing changes), and forgets the
-	// oldest past TopeRondas, with their answers.
+	// oldest past topes.RondasClase, with their answers.
 	AbrirRonda(ctx context.Context, r Ronda) error
 	// Responder keeps a student's answers to a round, by question: an answer given again
 	// replaces the one before, until the round is revealed (then ErrRevelada, and nothing is

@@ -1,6 +1,7 @@
 package matricula
 
 import (
+	"cursohttp/pkg/topes"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,17 +13,17 @@ import (
 
 // Normalizar is the name as the roster keeps it: surrounding spaces trimmed, every inner run of
 // spaces one space, in NFC (a composed and a decomposed «Óscar» are one name). It refuses, with a
-// *NombreInvalido saying why, a name that is empty, longer than TopeNombre characters, or that could
+// *NombreInvalido saying why, a name that is empty, longer than topes.NombreAlumno characters, or that could
 // pass for another on the class page: control, invisible or bidirectional characters, anything but
 // letters, marks, digits, spaces and . ' -, and letters of more than one script.
 func Normalizar(nombre string) (string, error) {
 	invalido := func(motivo string, args ...any) (string, error) {
 		return "", &NombreInvalido{Nombre: nombre, Motivo: fmt.Sprintf(motivo, args...)}
 	}
-	// Before any work: a name this long cannot come down to TopeNombre characters (a character is
+	// Before any work: a name this long cannot come down to topes.NombreAlumno characters (a character is
 	// at most 4 bytes, and at most a few inner spaces could go).
-	if len(nombre) > 8*TopeNombre {
-		return invalido("tiene más de %d caracteres", TopeNombre)
+	if len(nombre) > 8*topes.NombreAlumno {
+		return invalido("tiene más de %d caracteres", topes.NombreAlumno)
 	}
 	if !utf8.ValidString(nombre) {
 		return invalido("no es texto UTF-8 válido")
@@ -66,8 +67,8 @@ func Normalizar(nombre string) (string, error) {
 	switch n := utf8.RuneCountInString(s); {
 	case n == 0:
 		return invalido("está vacío")
-	case n > TopeNombre:
-		return invalido("tiene %d caracteres, más de %d", n, TopeNombre)
+	case n > topes.NombreAlumno:
+		return invalido("tiene %d caracteres, más de %d", n, topes.NombreAlumno)
 	}
 	if !escriturasCompatibles(escrituras) {
 		nombres := make([]string, len(escrituras))
@@ -199,7 +200,7 @@ func Visible(s string) string {
 	var b strings.Builder
 	n := 0
 	for i, r := range s {
-		if n == TopeNombre+10 {
+		if n == topes.NombreAlumno+10 {
 			b.WriteString("…")
 			break
 		}

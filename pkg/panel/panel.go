@@ -297,7 +297,7 @@ func texto(w http.ResponseWriter, r *http.Request, codigo int, linea string) {
 // antesDelCuerpo writes an answer (escribir) to a request whose body was not read to its end, as
 // the revisor answers its 413: with "Connection: close", then the staged close
 // (servidor.CerrarEnEtapas), which reads and throws away what the client is still sending for
-// at most servidor.EsperaCierre. Closing outright makes the kernel answer the rest of the upload
+// at most topes.EsperaCierre. Closing outright makes the kernel answer the rest of the upload
 // with a reset, which erases the answer before a client still sending reads it (issue 34, item 4).
 func antesDelCuerpo(w http.ResponseWriter, r *http.Request, escribir func()) {
 	if r.ContentLength == 0 {
@@ -306,7 +306,7 @@ func antesDelCuerpo(w http.ResponseWriter, r *http.Request, escribir func()) {
 	}
 	w.Header().Set("Connection", "close")
 	escribir()
-	servidor.CerrarEnEtapas(w, time.Now().Add(servidor.EsperaCierre))
+	servidor.CerrarEnEtapas(w, time.Now().Add(topes.EsperaCierre))
 }
 
 // servirPagina serves index.html: the instructor's, whose control acts, to a browser with the

@@ -14,6 +14,7 @@ import (
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 // The class board of classroom mode (laboratorio clase, issue 31): the roster of the class's store
@@ -175,7 +176,7 @@ func (t *Tablero) servirArchivo(w http.ResponseWriter, r *http.Request) {
 }
 
 // estado is the whole board: two calls to the store whatever the class's size (the roster, then
-// every last grading at once), at most matricula.TopeAlumnos rows.
+// every last grading at once), at most topes.Alumnos rows.
 func (t *Tablero) estado(w http.ResponseWriter, r *http.Request) {
 	ctx, cancelar := context.WithTimeout(r.Context(), esperaAlmacen)
 	defer cancelar()
@@ -189,7 +190,7 @@ func (t *Tablero) estado(w http.ResponseWriter, r *http.Request) {
 		t.fallaDelAlmacen(w, r, "leer las calificaciones", err)
 		return
 	}
-	alumnos = alumnos[:min(len(alumnos), matricula.TopeAlumnos)]
+	alumnos = alumnos[:min(len(alumnos), topes.Alumnos)]
 	e := estadoTablero{Modo: ModoClase, Instructor: t.o.Instructor(r), Columnas: t.o.Columnas, Alumnos: make([]filaTablero, 0, len(alumnos))}
 	if e.Columnas == nil {
 		e.Columnas = []Columna{}
@@ -254,11 +255,11 @@ func (t *Tablero) historial(w http.ResponseWriter, r *http.Request) {
 		t.fallaDelAlmacen(w, r, "leer el historial", err)
 		return
 	}
-	h := historialTablero{Alumno: nombre, Calificaciones: make([]calificacionTablero, 0, min(len(cs), matricula.TopeHistorial))}
-	for _, c := range cs[:min(len(cs), matricula.TopeHistorial)] {
+	h := historialTablero{Alumno: nombre, Calificaciones: make([]calificacionTablero, 0, min(len(cs), topes.HistorialClase))}
+	for _, c := range cs[:min(len(cs), topes.HistorialClase)] {
 		informe := c.Informe
-		if len(informe) > matricula.TopeInforme {
-			informe = informe[:matricula.TopeInforme]
+		if len(informe) > topes.InformeClase {
+			informe = informe[:topes.InformeClase]
 		}
 		h.Calificaciones = append(h.Calificaciones, calificacionTablero{ID: c.ID, Inicio: c.Inicio.UTC(), Fin: c.Fin.UTC(),
 			Semilla: c.Semilla, Comprobaciones: t.veredictos(c.Comprobaciones), Informe: informe})

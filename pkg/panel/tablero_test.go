@@ -16,6 +16,7 @@ import (
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 // columnasDePrueba are a grader's table as the class lab passes it: codigo-de-salida rests on the
@@ -195,12 +196,12 @@ func TestTableroEstado(t *testing.T) {
 }
 
 // almacenDeMas answers a roster longer than any store keeps: the board shows at most
-// matricula.TopeAlumnos rows whatever the store says.
+// topes.Alumnos rows whatever the store says.
 type almacenDeMas struct{ matricula.Almacen }
 
 func (a almacenDeMas) Alumnos(ctx context.Context) ([]matricula.Alumno, error) {
 	var as []matricula.Alumno
-	for i := range matricula.TopeAlumnos + 100 {
+	for i := range topes.Alumnos + 100 {
 		as = append(as, matricula.Alumno{Nombre: "alumno " + string(rune('a'+i%26)) + strings.Repeat("x", i/26)})
 	}
 	return as, nil
@@ -223,8 +224,8 @@ func (almacenRoto) Historial(context.Context, string) ([]matricula.Calificacion,
 // its error (and its paths) out of the page.
 func TestTableroAcotadoYAlmacenQueFalla(t *testing.T) {
 	t.Parallel()
-	if e := leerPizarra(t, servirTablero(t, almacenDeMas{almacenDePrueba(t)}).URL); len(e.Alumnos) != matricula.TopeAlumnos {
-		t.Errorf("%d filas; el tope es %d", len(e.Alumnos), matricula.TopeAlumnos)
+	if e := leerPizarra(t, servirTablero(t, almacenDeMas{almacenDePrueba(t)}).URL); len(e.Alumnos) != topes.Alumnos {
+		t.Errorf("%d filas; el tope es %d", len(e.Alumnos), topes.Alumnos)
 	}
 	srv := servirTablero(t, almacenRoto{claseDePrueba(t)})
 	for _, ruta := range []string{RutaEstado, "/clase/alumnos/Zoe/calificaciones"} {

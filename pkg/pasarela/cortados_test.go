@@ -16,6 +16,7 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/topes"
 )
 
 // Issue 16: a client whose body fails (it closes early, resets, or sends a malformed chunk) is
@@ -164,7 +165,7 @@ func TestSubidaGrandeRecibeEl413(t *testing.T) {
 		h["Content-Length"] = []string{"4"}
 		w.WriteHeader(http.StatusRequestEntityTooLarge)
 		io.WriteString(w, "gran")
-		servidor.CerrarEnEtapas(w, time.Now().Add(servidor.EsperaCierre))
+		servidor.CerrarEnEtapas(w, time.Now().Add(topes.EsperaCierre))
 	}))
 	addr, _ := levantar(t, ts.URL)
 	for i := range 3 {

@@ -3,6 +3,7 @@ package pasarela
 import (
 	"bufio"
 	"context"
+	"cursohttp/pkg/topes"
 	"errors"
 	"io"
 	"net"
@@ -25,7 +26,7 @@ type Directo struct {
 	Dial       func(ctx context.Context, red, addr string) (net.Conn, error)
 	Ociosa     time.Duration     // an idle connection older than this is closed, not reused
 	MaxOciosas int               // idle connections kept
-	Espera     time.Duration     // for the answer's headers (EsperaRespuesta)
+	Espera     time.Duration     // for the answer's headers (topes.EsperaRevisor)
 	Otro       http.RoundTripper // for anything but http
 
 	mu       sync.Mutex
@@ -39,7 +40,7 @@ func NuevoDirecto() *Directo {
 		Dial:       (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		Ociosa:     OciosaMaxima,
 		MaxOciosas: 256,
-		Espera:     EsperaRespuesta,
+		Espera:     topes.EsperaRevisor,
 		Otro:       NuevoTransporte(),
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/topes"
 )
 
 const creado = `{"id":7,"nombre":"por-pasarela","url":"http://127.0.0.1:18081/codigo/200","limite_ms":2000}` + "\n"
@@ -154,7 +155,7 @@ func TestReiniciar(t *testing.T) {
 			u, _ := url.Parse(destino)
 			log = &prueba.Buffer{}
 			ln, err := servidor.Escuchar("pasarela", servidor.Opciones{Direccion: "127.0.0.1", Puerto: 0,
-				TopeConexiones: servidor.TopeConexionesPorOmision, TopePorCliente: servidor.TopePorClientePorOmision})
+				TopeConexiones: topes.Conexiones, TopePorCliente: topes.ConexionesPorCliente})
 			if err != nil {
 				t.Fatal(err)
 			}

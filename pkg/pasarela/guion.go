@@ -15,7 +15,7 @@ import (
 type Guion func(r *http.Request) Falla
 
 // Cuerpo is the request's body as the gateway holds it before forwarding, when it holds it whole
-// (completo false: larger than TopeRetenido, or chunked past it). A script's fault reads it to tell
+// (completo false: larger than topes.Retenido, or chunked past it). A script's fault reads it to tell
 // whose request this is.
 func (q *Peticion) Cuerpo() (cuerpo []byte, completo bool) { return q.retenido, q.completo }
 
@@ -63,6 +63,6 @@ func (Colgar) Aplicar(q *Peticion) {
 	Reiniciar(c)
 }
 
-// Respuesta is the revisor's answer body as the gateway holds it (its first TopeRespuesta bytes);
+// Respuesta is the revisor's answer body as the gateway holds it (its first topes.Respuesta bytes);
 // nil before Reenviar or when none came.
 func (q *Peticion) Respuesta() []byte { return q.leido }

@@ -19,14 +19,11 @@ import (
 // The ledger answers Lesson 6's question directly: a 502 does not say whether the write happened,
 // but the gateway saw both sides. For each request it notes what the revisor answered (or that it
 // never saw it) and what the client got; its summary says «el revisor hizo N escrituras; los
-// clientes vieron M éxitos». It is kept always, at no allocation per request: the last TopeLibro
+// clientes vieron M éxitos». It is kept always, at no allocation per request: the last topes.Libro
 // requests in a ring of values, and counters since the start.
 
-// TopeLibro is how many requests the ledger keeps, the newest; the counters cover all of them.
-const TopeLibro = topes.Libro
-
-// topeUbicaciones bounds the Locations remembered to tell a replayed 201 from a new write.
-const topeUbicaciones = topes.UbicacionesLibro
+// The ledger keeps the newest topes.Libro requests; the counters cover all of them. It remembers
+// at most topes.UbicacionesLibro Locations to tell a replayed 201 from a new write.
 
 // Asiento is one request as the gateway saw it.
 type Asiento struct {
@@ -83,7 +80,7 @@ func contar(n int, uno, varios string) string {
 // libro is the ledger.
 type libro struct {
 	mu          sync.Mutex
-	asientos    [TopeLibro]Asiento
+	asientos    [topes.Libro]Asiento
 	n           int // requests noted since the start
 	resumen     Resumen
 	ubicaciones map[string]*list.Element
@@ -103,7 +100,7 @@ func (l *libro) anotar(a Asiento, ubicacion string) Asiento {
 		if _, vista := l.ubicaciones[ubicacion]; vista {
 			a.Repetida, escritura = true, false
 		} else {
-			if len(l.ubicaciones) >= topeUbicaciones {
+			if len(l.ubicaciones) >= topes.UbicacionesLibro {
 				vieja := l.orden.Front()
 				l.orden.Remove(vieja)
 				delete(l.ubicaciones, vieja.Value.(string))
@@ -136,7 +133,7 @@ func (l *libro) anotar(a Asiento, ubicacion string) Asiento {
 	if a.Exito {
 		r.Exitos++
 	}
-	l.asientos[l.n%TopeLibro] = a
+	l.asientos[l.n%topes.Libro] = a
 	l.n++
 	return a
 }
@@ -145,10 +142,10 @@ func (l *libro) anotar(a Asiento, ubicacion string) Asiento {
 func (l *libro) leer() (Resumen, []Asiento) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	desde := max(0, l.n-TopeLibro)
+	desde := max(0, l.n-topes.Libro)
 	r := make([]Asiento, 0, l.n-desde)
 	for i := desde; i < l.n; i++ {
-		r = append(r, l.asientos[i%TopeLibro])
+		r = append(r, l.asientos[i%topes.Libro])
 	}
 	return l.resumen, r
 }
@@ -190,7 +187,7 @@ func (q *Peticion) asiento() (Asiento, string) {
 }
 
 // recortar keeps at most topes.CampoLibro bytes of what a client sent (a path, a key, a method),
-// cut at a character's start and marked with «…»: the ledger keeps TopeLibro entries, so its
+// cut at a character's start and marked with «…»: the ledger keeps topes.Libro entries, so its
 // bytes are bounded, not only its entries (1,000 requests with 6 KB paths and keys once made 16
 // reads of /_pasarela/libro take 1.86 GB).
 func recortar(s string) string {

@@ -18,6 +18,7 @@ import (
 	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/topes"
 	"cursohttp/pkg/traza"
 )
 
@@ -149,7 +150,7 @@ func TestAsientos(t *testing.T) {
 	}
 }
 
-// The ledger keeps the newest TopeLibro entries and counts them all, under concurrent requests.
+// The ledger keeps the newest topes.Libro entries and counts them all, under concurrent requests.
 func TestLibroAcotado(t *testing.T) {
 	t.Parallel()
 	l := nuevoLibro()
@@ -158,14 +159,14 @@ func TestLibroAcotado(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range TopeLibro {
+			for i := range topes.Libro {
 				l.anotar(Asiento{Metodo: "GET", Ruta: "/x", Llego: true, Revisor: 200, Cliente: 200, Resultado: string(rune('a' + g)), Hora: time.Unix(int64(i), 0)}, "")
 			}
 		}()
 	}
 	wg.Wait()
 	r, asientos := l.leer()
-	if r.Peticiones != 4*TopeLibro || len(asientos) != TopeLibro || r.Escrituras != 0 || r.Exitos != 0 {
+	if r.Peticiones != 4*topes.Libro || len(asientos) != topes.Libro || r.Escrituras != 0 || r.Exitos != 0 {
 		t.Fatalf("resumen %+v, %d asientos", r, len(asientos))
 	}
 }

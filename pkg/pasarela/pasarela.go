@@ -75,24 +75,20 @@ const (
 	DetalleSinRevisor = "la pasarela no recibió respuesta del revisor"
 )
 
-// Defaults for Opciones.
-const (
-	TopeVistasPorOmision = topes.Vistas
-	// TopeRespuesta is how much of a response is held before answering; a larger one is streamed.
-	TopeRespuesta = topes.Respuesta
-	// EsperaRespuesta bounds the wait for the revisor's headers: Node's fetch (undici) gives up
-	// after 300 s too; the course's gateway sets no limit of its own.
-	EsperaRespuesta = topes.EsperaRevisor
-	// OciosaMaxima keeps a pooled connection below the revisor's idle timeout (Node's is 5 s), so the
-	// gateway does not write into a connection the revisor is closing.
-	OciosaMaxima = 4 * time.Second
-	// TopeRetenido is how much of a request's body the gateway reads before it goes to the revisor,
-	// as the course's gateway reads the whole body first. A body that fits (any the course sends)
-	// reaches the revisor whole, with its Content-Length; one that ends early, is cut or is malformed
-	// is answered here and never occupies a connection to the revisor. A larger body is streamed,
-	// so the revisor can answer its 413 before the upload ends.
-	TopeRetenido = topes.Retenido
-)
+// The gateway's limits are pkg/topes' (the one place a limit is changed); why each is what it is:
+//   - topes.Respuesta: how much of a response is held before answering; a larger one is streamed.
+//   - topes.EsperaRevisor bounds the wait for the revisor's headers: Node's fetch (undici) gives up
+//     after 300 s too; the course's gateway sets no limit of its own.
+//   - topes.Retenido: how much of a request's body the gateway reads before it goes to the
+//     revisor, as the course's gateway reads the whole body first. A body that fits (any the
+//     course sends) reaches the revisor whole, with its Content-Length; one that ends early, is cut
+//     or is malformed is answered here and never occupies a connection to the revisor. A larger
+//     body is streamed, so the revisor can answer its 413 before the upload ends.
+//   - topes.Vistas: the identities X-Simular remembers when Opciones.TopeVistas is 0.
+
+// OciosaMaxima keeps a pooled connection below the revisor's idle timeout (Node's is 5 s), so the
+// gateway does not write into a connection the revisor is closing.
+const OciosaMaxima = 4 * time.Second
 
 // Opciones configure a Pasarela.
 type Opciones struct {
@@ -100,10 +96,10 @@ type Opciones struct {
 	// skipped for the next. Empty is curso.URLRevisor.
 	Destinos   []*url.URL
 	Log        zerolog.Logger    // where the gateway's lines go
-	TopeVistas int               // how many identities X-Simular remembers; TopeVistasPorOmision when 0
+	TopeVistas int               // how many identities X-Simular remembers; topes.Vistas when 0
 	Transporte http.RoundTripper // TransportePorOmision() when nil
 	// TopeRespuestas bounds the bytes of answers held at once, every request together; beyond it
-	// answers are streamed as a larger-than-TopeRespuesta one is. topes.Respuestas when 0.
+	// answers are streamed as a larger-than-topes.Respuesta one is. topes.Respuestas when 0.
 	TopeRespuestas int64
 	// Token is the lab's token, which changing the process-wide fault (PUT /_pasarela/simular)
 	// asks for; when empty, one nobody knows: the fault then changes only with --simular.
@@ -136,7 +132,7 @@ func NuevoTransporte() *http.Transport {
 		MaxIdleConns:          256,
 		MaxIdleConnsPerHost:   256,
 		IdleConnTimeout:       OciosaMaxima,
-		ResponseHeaderTimeout: EsperaRespuesta,
+		ResponseHeaderTimeout: topes.EsperaRevisor,
 		DisableCompression:    true,
 		ForceAttemptHTTP2:     false,
 	}
@@ -164,7 +160,7 @@ func Nueva(o Opciones) *Pasarela {
 		o.Destinos = []*url.URL{u}
 	}
 	if o.TopeVistas <= 0 {
-		o.TopeVistas = TopeVistasPorOmision
+		o.TopeVistas = topes.Vistas
 	}
 	if o.Transporte == nil {
 		o.Transporte = TransportePorOmision(os.LookupEnv)
@@ -247,14 +243,14 @@ func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// retener reads the body up to TopeRetenido before anything goes to the revisor (see TopeRetenido).
+// retener reads the body up to topes.Retenido before anything goes to the revisor (see topes.Retenido).
 // completo says the whole body is in retenido; otherwise the rest is still to be read from r.Body.
-// A body announced larger than TopeRetenido is not read here at all.
+// A body announced larger than topes.Retenido is not read here at all.
 func retener(r *http.Request) (retenido []byte, completo bool, err error) {
 	switch {
 	case r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0:
 		return nil, true, nil
-	case r.ContentLength > TopeRetenido:
+	case r.ContentLength > topes.Retenido:
 		return nil, false, nil
 	case r.ContentLength > 0:
 		retenido = make([]byte, r.ContentLength)
@@ -264,11 +260,11 @@ func retener(r *http.Request) (retenido []byte, completo bool, err error) {
 		return retenido, true, nil
 	}
 	// Chunked: as much as arrives, up to one byte past the limit.
-	retenido, err = io.ReadAll(io.LimitReader(r.Body, TopeRetenido+1))
+	retenido, err = io.ReadAll(io.LimitReader(r.Body, topes.Retenido+1))
 	if err != nil {
 		return nil, false, err
 	}
-	return retenido, len(retenido) <= TopeRetenido, nil
+	return retenido, len(retenido) <= topes.Retenido, nil
 }
 
 // responder writes an answer with escribir. When the client's body was not read to its end (the
@@ -286,7 +282,7 @@ func responder(w http.ResponseWriter, cuerpo *cuerpoVisto, escribir func()) {
 	if rc.Flush() != nil {
 		return
 	}
-	hasta := time.Now().Add(servidor.EsperaCierre)
+	hasta := time.Now().Add(topes.EsperaCierre)
 	// The transport may still be reading the client's body to send it on: the deadline also ends a
 	// read that waits for a client that sends nothing more, so the wait below is bounded.
 	rc.SetReadDeadline(hasta)

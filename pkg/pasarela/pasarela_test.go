@@ -385,7 +385,7 @@ func BenchmarkReenviarGET(b *testing.B) {
 }
 
 // BenchmarkReenviarPOST is a registration's size of body through the gateway, which reads it whole
-// before forwarding it (TopeRetenido).
+// before forwarding it (topes.Retenido).
 func BenchmarkReenviarPOST(b *testing.B) {
 	ts := servidortest.Nuevo(b, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)

@@ -13,6 +13,7 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/topes"
 )
 
 // Peticion is one request in the gateway's hands, as a fault (Falla) sees it: it may send it on to
@@ -29,7 +30,7 @@ type Peticion struct {
 
 	cuerpo *cuerpoVisto   // the body on its way to the revisor; nil before Reenviar
 	resp   *http.Response // the revisor's answer; nil until one came
-	leido  []byte         // its body, held whole (or as much as TopeRespuesta and the budget allow)
+	leido  []byte         // its body, held whole (or as much as topes.Respuesta and the budget allow)
 	resto  io.Reader      // the rest of an answer too large to hold; nil otherwise
 	// retenidos is what leido takes of the gateway's budget (Pasarela.retenidas), given back
 	// when the request ends.
@@ -101,7 +102,7 @@ func (q *Peticion) Reenviar() bool {
 
 // retenerRespuesta reads the revisor's answer to hold it whole, as the course's gateway does,
 // taking its bytes from the gateway's budget for held answers (topes.Respuestas) as they come:
-// entera is false when the answer is larger than TopeRespuesta or the budget ran out, and then
+// entera is false when the answer is larger than topes.Respuesta or the budget ran out, and then
 // the rest is streamed from body. largo is the answer's Content-Length, -1 when unknown.
 func (q *Peticion) retenerRespuesta(body io.Reader, largo int64) (leido []byte, entera bool, err error) {
 	const paso = 32 << 10
@@ -112,15 +113,15 @@ func (q *Peticion) retenerRespuesta(body io.Reader, largo int64) (leido []byte, 
 		q.retenidos = int64(len(leido))
 	}()
 	for {
-		if len(leido) > TopeRespuesta {
+		if len(leido) > topes.Respuesta {
 			return leido, false, nil
 		}
 		if len(leido) == hasta {
 			crecer := paso
 			if largo >= 0 && hasta == 0 {
-				crecer = int(min(largo, TopeRespuesta)) + 1 // the whole answer, and a byte to see its end
+				crecer = int(min(largo, topes.Respuesta)) + 1 // the whole answer, and a byte to see its end
 			}
-			crecer = min(crecer, TopeRespuesta+1-len(leido))
+			crecer = min(crecer, topes.Respuesta+1-len(leido))
 			if !q.p.retenidas.tomar(int64(crecer)) {
 				return leido, false, nil
 			}

@@ -21,7 +21,7 @@ import (
 
 // Issue 22, item 5: what the gateway holds is bounded by bytes, not only by counts.
 
-// The ledger keeps TopeLibro entries of at most topes.CampoLibro bytes of path and key each, and
+// The ledger keeps topes.Libro entries of at most topes.CampoLibro bytes of path and key each, and
 // its JSON writes «<» as one byte: 1,000 requests with 6 KB of «<» in path and key once made 16
 // reads of /_pasarela/libro take 1.86 GB.
 func TestLibroAcotadoEnBytes(t *testing.T) {
@@ -69,7 +69,7 @@ func TestRecortar(t *testing.T) {
 }
 
 // The answers held at once take at most TopeRespuestas bytes together: beyond it the gateway
-// streams them, whole and correct, as it streams one larger than TopeRespuesta; once the requests
+// streams them, whole and correct, as it streams one larger than topes.Respuesta; once the requests
 // end the budget is whole again. (100 slow readers of a large listing once held 1.1 GB.)
 func TestRespuestasRetenidasAcotadas(t *testing.T) {
 	t.Parallel()

@@ -21,7 +21,6 @@ import (
 	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/problema"
-	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/sonda"
 	"cursohttp/pkg/topes"
 	"cursohttp/pkg/variantes"
@@ -36,9 +35,6 @@ import (
 // (together they bound what a writer can make the revisor hold: 3 teams × 10,000 × about 2.3 KB ≈
 // 70 MB at most, while a load test through the gateway runs for minutes before meeting it).
 const (
-	// EsperaCierre: after a 413, how long the rest of an upload is read and thrown away before
-	// closing, so the client reads the 413 instead of a reset (RFC 9112 §9.6; 2 s is the course's).
-	EsperaCierre = servidor.EsperaCierre
 	// EsperaEnCola: a check runs this long after its 202.
 	EsperaEnCola = time.Second
 	// Guardar: a registration "takes" this long, so a retry can arrive while the original runs.
@@ -169,7 +165,9 @@ func Nuevo(o Opciones) *Revisor {
 		o.Guardar = Guardar
 	}
 	if o.EsperaCierre == 0 {
-		o.EsperaCierre = EsperaCierre
+		// After a 413, the rest of an upload is read and thrown away before closing, so the client
+		// reads the 413 instead of a reset (RFC 9112 §9.6; 2 s is the course's).
+		o.EsperaCierre = topes.EsperaCierre
 	}
 	if o.TopeServicios <= 0 {
 		o.TopeServicios = topes.ServiciosPorEquipo

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"cursohttp/pkg/encabezado"
+	"cursohttp/pkg/topes"
 )
 
 // servirCon is servir with the given options.
@@ -59,8 +60,8 @@ func alta(w http.ResponseWriter, r *http.Request) {
 // its idle timeout is those 5 s, and an idle connection is closed after them (not in -short).
 func TestKeepAliveCumpleLoQuePromete(t *testing.T) {
 	t.Parallel()
-	if got := Nuevo(http.NotFoundHandler()).IdleTimeout; got != EsperaOciosa || EsperaOciosa != 5*time.Second {
-		t.Fatalf("IdleTimeout %v, EsperaOciosa %v: Node's keepAliveTimeout is 5 s", got, EsperaOciosa)
+	if got := Nuevo(http.NotFoundHandler()).IdleTimeout; got != topes.EsperaOciosa || topes.EsperaOciosa != 5*time.Second {
+		t.Fatalf("IdleTimeout %v, topes.EsperaOciosa %v: Node's keepAliveTimeout is 5 s", got, topes.EsperaOciosa)
 	}
 	addr := servirCon(t, Opciones{}, http.HandlerFunc(alta))
 	c, err := net.Dial("tcp", addr)
@@ -72,7 +73,7 @@ func TestKeepAliveCumpleLoQuePromete(t *testing.T) {
 	br := bufio.NewReader(c)
 	cabeza := cabezaDe(t, br)
 	quiere := []string{"HTTP/1.1 201 Created", "Location: /servicios/7", "Content-Type: application/json", "Content-Length: 3",
-		"Date: ", "Connection: keep-alive", "Keep-Alive: timeout=" + strconv.Itoa(int(EsperaOciosa/time.Second))}
+		"Date: ", "Connection: keep-alive", "Keep-Alive: timeout=" + strconv.Itoa(int(topes.EsperaOciosa/time.Second))}
 	if len(cabeza) != len(quiere) {
 		t.Fatalf("cabeza %q", cabeza)
 	}
@@ -89,11 +90,11 @@ func TestKeepAliveCumpleLoQuePromete(t *testing.T) {
 	}
 	// The connection is idle from here: the server closes it once the promise runs out.
 	desde := time.Now()
-	c.SetReadDeadline(desde.Add(EsperaOciosa + 5*time.Second))
+	c.SetReadDeadline(desde.Add(topes.EsperaOciosa + 5*time.Second))
 	_, err = br.ReadByte()
 	espera := time.Since(desde)
-	if !errors.Is(err, io.EOF) || espera < EsperaOciosa-time.Second || espera > EsperaOciosa+2*time.Second {
-		t.Errorf("conexión quieta: %v tras %v, quiere el cierre a los %v", err, espera, EsperaOciosa)
+	if !errors.Is(err, io.EOF) || espera < topes.EsperaOciosa-time.Second || espera > topes.EsperaOciosa+2*time.Second {
+		t.Errorf("conexión quieta: %v tras %v, quiere el cierre a los %v", err, espera, topes.EsperaOciosa)
 	}
 }
 
@@ -150,7 +151,7 @@ func Test431ComoNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\nX: "+strings.Repeat("a", TopeCabeceras)+"\r\n\r\n")
+	io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\nX: "+strings.Repeat("a", topes.Cabeceras)+"\r\n\r\n")
 	if got := leerTodo(c); got != "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n" {
 		t.Errorf("respuesta %q", got)
 	}

@@ -4,13 +4,7 @@ import (
 	"io"
 	"net/http"
 	"time"
-
-	"cursohttp/pkg/topes"
 )
-
-// EsperaCierre is how long CerrarEnEtapas reads and throws away the rest of an upload after an
-// early answer (2 s is the course's).
-const EsperaCierre = topes.EsperaCierre
 
 // PeticionIlegible answers as Node's HTTP parser answers a request it cannot read (an unknown
 // method, a malformed chunk): a bare "400 Bad Request" with "Connection: close", and the

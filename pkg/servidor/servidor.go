@@ -29,15 +29,10 @@ import (
 	"cursohttp/pkg/topes"
 )
 
-// Limits set on purpose so a slow or hostile client cannot hold a server (see Nuevo; the values
-// are pkg/topes').
-const (
-	EsperaCabeceras = topes.EsperaCabeceras
-	EsperaLectura   = topes.EsperaLectura
-	EsperaOciosa    = topes.EsperaOciosa
-	TopeCabeceras   = topes.Cabeceras
-	EsperaApagado   = 10 * time.Second // for requests in flight on Ctrl+C
-)
+// EsperaApagado is for requests in flight on Ctrl+C. The limits set on purpose so a slow or
+// hostile client cannot hold a server are pkg/topes' (topes.EsperaCabeceras, topes.EsperaLectura,
+// topes.EsperaOciosa, topes.Cabeceras; see Nuevo).
+const EsperaApagado = 10 * time.Second
 
 // Opciones are the flags every server takes, and its log.
 type Opciones struct {
@@ -55,7 +50,7 @@ type Opciones struct {
 	// TopeConexiones and TopePorCliente cap the connections open at once, in all and per client
 	// address (0: no cap); see topes.go.
 	TopeConexiones, TopePorCliente int
-	// EsperaEscritura bounds each write of an answer; zero is EsperaEscritura (tests shorten it).
+	// EsperaEscritura bounds each write of an answer; zero is topes.EsperaEscritura (tests shorten it).
 	EsperaEscritura time.Duration
 	// Log receives the line of a cap hit; the zero Logger writes nothing.
 	Log zerolog.Logger
@@ -69,9 +64,9 @@ func (o *Opciones) Banderas(fs *pflag.FlagSet, puerto int) {
 	fs.StringVar(&o.Direccion, "direccion", curso.Host, "dirección en la que escucha")
 	fs.IntVar(&o.Puerto, "puerto", puerto, "puerto en el que escucha (0: uno libre)")
 	fs.BoolVar(&o.LogJSON, "log-json", false, "bitácora en JSON, una línea por evento")
-	fs.IntVar(&o.TopeConexiones, "tope-conexiones", TopeConexionesPorOmision,
+	fs.IntVar(&o.TopeConexiones, "tope-conexiones", topes.Conexiones,
 		"conexiones abiertas a la vez, como mucho (0: sin tope); al llegar, la más quieta deja su lugar o las nuevas esperan turno")
-	fs.IntVar(&o.TopePorCliente, "tope-por-cliente", TopePorClientePorOmision,
+	fs.IntVar(&o.TopePorCliente, "tope-por-cliente", topes.ConexionesPorCliente,
 		"conexiones abiertas a la vez desde otra máquina, como mucho (0: sin tope); al llegar, su más quieta deja su lugar o la nueva se cierra")
 	o.Cabeceras = encabezado.Curso
 	if m, ok := encabezado.LeerModo(os.Getenv(EntornoCabeceras)); ok {
@@ -145,10 +140,10 @@ func (o Opciones) Addr() string {
 func Nuevo(h http.Handler) *http.Server {
 	return &http.Server{
 		Handler:           filtrarMetodos(vigilarCuerpos(h)),
-		ReadHeaderTimeout: EsperaCabeceras,
-		ReadTimeout:       EsperaLectura,
-		IdleTimeout:       EsperaOciosa,
-		MaxHeaderBytes:    TopeCabeceras - holguraNetHTTP,
+		ReadHeaderTimeout: topes.EsperaCabeceras,
+		ReadTimeout:       topes.EsperaLectura,
+		IdleTimeout:       topes.EsperaOciosa,
+		MaxHeaderBytes:    topes.Cabeceras - holguraNetHTTP,
 		ConnContext:       conContexto,
 		ConnState:         notarEstado,
 		// "OPTIONS *" is a request like any other for the course's servers (405), not Go's automatic 200.
@@ -205,7 +200,7 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 		}
 		ln = anunciado
 	}
-	return encabezado.Envolver(limitar(ln, programa, o), encabezado.Opciones{Modo: o.Cabeceras, Ociosa: EsperaOciosa}), nil
+	return encabezado.Envolver(limitar(ln, programa, o), encabezado.Opciones{Modo: o.Cabeceras, Ociosa: topes.EsperaOciosa}), nil
 }
 
 // Servir serves on ln until ctx ends, then lets requests in flight finish (up to EsperaApagado).

@@ -16,6 +16,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/encabezado"
+	"cursohttp/pkg/topes"
 )
 
 func TestPuertoOcupadoDiceUnaFraseClara(t *testing.T) {
@@ -84,7 +85,7 @@ func TestServirApagaConCalma(t *testing.T) {
 	}
 }
 
-// The head (request line and headers) is limited to TopeCabeceras bytes, as Node limits it to
+// The head (request line and headers) is limited to topes.Cabeceras bytes, as Node limits it to
 // about 16 KiB: one byte more is 431. Found by sending the same request to the course's revisor,
 // which answered 431 to a 17 KB header that passed here.
 func TestTopeDeCabeceras(t *testing.T) {
@@ -106,11 +107,11 @@ func TestTopeDeCabeceras(t *testing.T) {
 		linea, _, _ := strings.Cut(leerTodo(c), "\r\n")
 		return linea
 	}
-	if got := pedir(TopeCabeceras); got != "HTTP/1.1 204 No Content" {
-		t.Errorf("cabeza de %d bytes: %q", TopeCabeceras, got)
+	if got := pedir(topes.Cabeceras); got != "HTTP/1.1 204 No Content" {
+		t.Errorf("cabeza de %d bytes: %q", topes.Cabeceras, got)
 	}
-	if got := pedir(TopeCabeceras + 1); got != "HTTP/1.1 431 Request Header Fields Too Large" {
-		t.Errorf("cabeza de %d bytes: %q", TopeCabeceras+1, got)
+	if got := pedir(topes.Cabeceras + 1); got != "HTTP/1.1 431 Request Header Fields Too Large" {
+		t.Errorf("cabeza de %d bytes: %q", topes.Cabeceras+1, got)
 	}
 }
 

@@ -27,32 +27,31 @@ import (
 //
 // At the total cap the quietest connection makes room (see masQuieta); when none may, new
 // connections wait in the kernel's queue until one closes, as with any server at capacity. A
-// connection whose request body arrives slower than RitmoCuerpo counts as quiet: without that, 1,024
-// bodies trickled within EsperaLectura made an ordinary request wait 27 s (issue 34.6). The
+// connection whose request body arrives slower than topes.RitmoCuerpo counts as quiet: without that, 1,024
+// bodies trickled within topes.EsperaLectura made an ordinary request wait 27 s (issue 34.6). The
 // cap per client address is for a shared server: a client at its cap gets its quietest connection
 // closed for the new one, or the new one closed at once, while the others go on. It does not count
 // the machine's own programs (the same address at both ends: on a student's machine, all of them).
 //
-// Every write to a connection has a deadline (EsperaEscritura for each trozoEscritura), so a
+// Every write to a connection has a deadline (topes.EsperaEscritura for each trozoEscritura), so a
 // client that stops reading frees its connection and whatever its answer holds; unlike
 // http.Server.WriteTimeout, the time a handler takes before it writes (/lento/MS, the gateway's
 // lento:MS, a stream waiting for its next event) does not count.
+//
+// The caps and times are pkg/topes' (the one place a limit is changed); why each is what it is:
+//   - topes.Conexiones and topes.ConexionesPorCliente: the defaults of Opciones' caps.
+//   - topes.EsperaApurada is the idle keep-alive timeout once a server holds three quarters of a
+//     cap, instead of topes.EsperaOciosa: a connection nobody uses gives its place back soon when
+//     others may need it. At a cap, a connection quiet this long is fair game too (see masQuieta).
+//   - topes.RitmoCuerpo is the pace, in bytes per second, that a request body must keep once the
+//     server waits for it: a body behind it, after its first second, may make room at a cap
+//     (masQuieta). Only there: below the caps a slow body still has topes.EsperaLectura, as the
+//     course's servers give it, so a student typing a body by hand or a paused upload is never cut
+//     for being slow.
+//   - topes.EsperaEscritura bounds each write of at most trozoEscritura bytes: a client reading
+//     slower than that (6.4 KB/s) or not at all has its connection closed.
 const (
-	TopeConexionesPorOmision = topes.Conexiones
-	TopePorClientePorOmision = topes.ConexionesPorCliente
-	// EsperaApurada is the idle keep-alive timeout once a server holds three quarters of a cap,
-	// instead of EsperaOciosa: a connection nobody uses gives its place back soon when others may
-	// need it. At a cap, a connection quiet this long is fair game too (see masQuieta).
-	EsperaApurada = topes.EsperaApurada
-	// RitmoCuerpo is the pace, in bytes per second, that a request body must keep once the server
-	// waits for it: a body behind it, after its first second, may make room at a cap (masQuieta).
-	// Only there: below the caps a slow body still has EsperaLectura, as the course's servers give
-	// it, so a student typing a body by hand or a paused upload is never cut for being slow.
-	RitmoCuerpo = topes.RitmoCuerpo
-	// EsperaEscritura bounds each write of at most trozoEscritura bytes: a client reading slower
-	// than that (6.4 KB/s) or not at all has its connection closed.
-	EsperaEscritura = topes.EsperaEscritura
-	trozoEscritura  = 64 << 10
+	trozoEscritura = 64 << 10
 	// avisoCada spaces the log lines of a cap that keeps being hit.
 	avisoCada = 10 * time.Second
 	// revisarCada is how often a server waiting at its total cap looks again for a quiet connection.
@@ -62,7 +61,7 @@ const (
 // limite counts a listener's connections, in all and per client address, and makes room at a cap.
 type limite struct {
 	total, porCliente int
-	espera            time.Duration // EsperaEscritura, or Opciones.EsperaEscritura in tests
+	espera            time.Duration // topes.EsperaEscritura, or Opciones.EsperaEscritura in tests
 	programa          string
 	log               zerolog.Logger
 	libre             chan struct{} // a connection closed: a waiting Accept may look again
@@ -94,7 +93,7 @@ type listenerLimitado struct {
 func limitar(ln net.Listener, programa string, o Opciones) net.Listener {
 	espera := o.EsperaEscritura
 	if espera <= 0 {
-		espera = EsperaEscritura
+		espera = topes.EsperaEscritura
 	}
 	return &listenerLimitado{Listener: ln, cerrado: make(chan struct{}), t: &limite{
 		total: o.TopeConexiones, porCliente: o.TopePorCliente, espera: espera, programa: programa, log: o.Log,
@@ -234,10 +233,10 @@ func (t *limite) contar(ct *conexion) {
 }
 
 // masQuieta is the connection that has been quiet longest among those that may make room: idle
-// between requests (closing those is always allowed in HTTP), or quiet for EsperaApurada — before
+// between requests (closing those is always allowed in HTTP), or quiet for topes.EsperaApurada — before
 // sending a whole first request (a client that means to send one does so at once), in a write the
 // client does not read, or in a handler's deliberate wait (EnEspera: /lento/MS, lento:MS, a stream
-// between events) — or with its request's body behind RitmoCuerpo. Only c's when c is not nil.
+// between events) — or with its request's body behind topes.RitmoCuerpo. Only c's when c is not nil.
 // Called with mu held.
 func (t *limite) masQuieta(c *cliente, ahora time.Time) *conexion {
 	var mejor *conexion
@@ -317,7 +316,7 @@ type conexion struct {
 	// nanoseconds; 0 when none. Each write keeps to it when it is sooner than its own.
 	pedido atomic.Int64
 	// cuerpo is, while the server waits for a request's body (vigilarCuerpos), the moment up to
-	// which that body has kept to RitmoCuerpo, in Unix nanoseconds; 0 when it waits for none. A
+	// which that body has kept to topes.RitmoCuerpo, in Unix nanoseconds; 0 when it waits for none. A
 	// body behind it (cuerpo before now) is one a cap may close (masQuieta).
 	cuerpo atomic.Int64
 	ociosa *time.Timer // closes it when it stays idle near a cap (notarEstado); under t.mu
@@ -340,10 +339,10 @@ func (c *conexion) marcar(s http.ConnState) {
 
 // quieta says since when c has done nothing a client waits for, and whether that is long enough
 // for c to make room at ahora (Unix nanoseconds): idle (at once) or new since desde, stalled in a
-// write or a deliberate wait (for EsperaApurada), or with its body behind RitmoCuerpo since cuerpo
+// write or a deliberate wait (for topes.EsperaApurada), or with its body behind topes.RitmoCuerpo since cuerpo
 // (at once: the body's own clock already gave it its first second, and a second ahead at most).
 func (c *conexion) quieta(ahora int64) (int64, bool) {
-	limite := ahora - int64(EsperaApurada)
+	limite := ahora - int64(topes.EsperaApurada)
 	switch http.ConnState(c.estado.Load()) {
 	case http.StateIdle:
 		return c.desde.Load(), true
@@ -364,15 +363,15 @@ func (c *conexion) quieta(ahora int64) (int64, bool) {
 	return 0, false
 }
 
-// Read counts what an awaited body brings: each byte moves its clock 1/RitmoCuerpo s on — from now
+// Read counts what an awaited body brings: each byte moves its clock 1/topes.RitmoCuerpo s on — from now
 // if it had fallen behind, so a body is judged by its pace of the moment, not its past — and never
-// more than EsperaApurada ahead, so a burst buys a second, not the rest of EsperaLectura.
+// more than topes.EsperaApurada ahead, so a burst buys a second, not the rest of topes.EsperaLectura.
 func (c *conexion) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	if n > 0 {
 		if d := c.cuerpo.Load(); d != 0 {
 			ahora := time.Now().UnixNano()
-			c.cuerpo.CompareAndSwap(d, min(max(d, ahora)+int64(n)*int64(time.Second)/RitmoCuerpo, ahora+int64(EsperaApurada)))
+			c.cuerpo.CompareAndSwap(d, min(max(d, ahora)+int64(n)*int64(time.Second)/topes.RitmoCuerpo, ahora+int64(topes.EsperaApurada)))
 		}
 	}
 	return n, err
@@ -381,7 +380,7 @@ func (c *conexion) Read(p []byte) (int, error) {
 // esperarCuerpo starts the clock of a body the server now waits for, a second ahead: the first
 // second is the body's own, as a client sends its body right after its head.
 func (c *conexion) esperarCuerpo() {
-	c.cuerpo.Store(time.Now().Add(EsperaApurada).UnixNano())
+	c.cuerpo.Store(time.Now().Add(topes.EsperaApurada).UnixNano())
 }
 
 func (c *conexion) Close() error {
@@ -456,7 +455,7 @@ func deConexion(c net.Conn) *conexion {
 }
 
 // notarEstado is Nuevo's ConnState: it tells the head's wrapper, keeps a counted connection's state
-// and, near a cap, closes a connection that stays idle EsperaApurada instead of EsperaOciosa.
+// and, near a cap, closes a connection that stays idle topes.EsperaApurada instead of topes.EsperaOciosa.
 func notarEstado(c net.Conn, s http.ConnState) {
 	if ec, ok := c.(*encabezado.Conn); ok {
 		encabezado.Notar(ec, s)
@@ -475,7 +474,7 @@ func notarEstado(c net.Conn, s http.ConnState) {
 	if ct.ociosa != nil {
 		ct.ociosa.Stop()
 	}
-	ct.ociosa = time.AfterFunc(EsperaApurada, func() {
+	ct.ociosa = time.AfterFunc(topes.EsperaApurada, func() {
 		// Still idle since then: closing an idle keep-alive connection is always allowed in HTTP.
 		if http.ConnState(ct.estado.Load()) == http.StateIdle && ct.desde.Load() == desde {
 			ct.Conn.Close()
@@ -496,7 +495,7 @@ func conContexto(ctx context.Context, c net.Conn) context.Context {
 
 // EnEspera marks the request's connection as waiting on purpose (/lento/MS, the gateway's
 // lento:MS, a stream between events) until listo is called: at the total cap, such a connection,
-// once quiet for EsperaApurada, makes room for a new one like an idle one does, and its request's
+// once quiet for topes.EsperaApurada, makes room for a new one like an idle one does, and its request's
 // context ends. Outside a server of Nuevo's it does nothing.
 func EnEspera(ctx context.Context) (listo func()) {
 	ct, _ := ctx.Value(claveConexion{}).(*conexion)

@@ -13,6 +13,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/bitacora"
+	"cursohttp/pkg/topes"
 )
 
 // Issue 16: connection caps, in all and per client address. At the total cap the quietest
@@ -208,8 +209,8 @@ func TestTopeTotal(t *testing.T) {
 		if got := pedirEn(conectar(t, addr, ""), "/"); got != "ok" {
 			t.Fatalf("con tres conexiones mudas, una nueva no fue atendida: %q", got)
 		}
-		if d := time.Since(t0); d < EsperaApurada-100*time.Millisecond || d > EsperaApurada+time.Second {
-			t.Errorf("la nueva fue atendida a los %s; se esperaba cuando una muda cumpliera %s", d, EsperaApurada)
+		if d := time.Since(t0); d < topes.EsperaApurada-100*time.Millisecond || d > topes.EsperaApurada+time.Second {
+			t.Errorf("la nueva fue atendida a los %s; se esperaba cuando una muda cumpliera %s", d, topes.EsperaApurada)
 		}
 		n := 0
 		for _, c := range mudas {
@@ -223,7 +224,7 @@ func TestTopeTotal(t *testing.T) {
 	})
 }
 
-// Near a cap, an idle keep-alive connection is closed after EsperaApurada instead of EsperaOciosa.
+// Near a cap, an idle keep-alive connection is closed after topes.EsperaApurada instead of topes.EsperaOciosa.
 func TestCercaDelTopeLasOciosasDuranPoco(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -241,7 +242,7 @@ func TestCercaDelTopeLasOciosasDuranPoco(t *testing.T) {
 			conns = append(conns, conn)
 		}
 		t0 := time.Now()
-		if got := cerrada(conns[2], EsperaApurada+time.Second); got != c.cierra {
+		if got := cerrada(conns[2], topes.EsperaApurada+time.Second); got != c.cierra {
 			t.Errorf("3 ociosas con tope %d: cerrada = %v tras %s, se esperaba %v", c.tope, got, time.Since(t0).Round(time.Millisecond), c.cierra)
 		}
 	}
@@ -252,7 +253,7 @@ func BenchmarkTopes(b *testing.B) {
 	for _, c := range []struct {
 		nombre string
 		o      Opciones
-	}{{"sin-topes", Opciones{}}, {"con-topes", Opciones{TopeConexiones: TopeConexionesPorOmision, TopePorCliente: TopePorClientePorOmision}}} {
+	}{{"sin-topes", Opciones{}}, {"con-topes", Opciones{TopeConexiones: topes.Conexiones, TopePorCliente: topes.ConexionesPorCliente}}} {
 		b.Run(c.nombre, func(b *testing.B) {
 			c.o.Direccion = "127.0.0.1"
 			ln, err := Escuchar("prueba", c.o)
@@ -283,7 +284,7 @@ func BenchmarkTopes(b *testing.B) {
 // Issue 22: a client that stops reading frees its connection. Every write of an answer has a
 // deadline of its own, so the handler's own time (here 300 ms before it writes) does not count,
 // unlike http.Server.WriteTimeout; an answer the client never reads ends the connection once a
-// write stalls for EsperaEscritura.
+// write stalls for topes.EsperaEscritura.
 func TestEscrituraSinLectorSeCorta(t *testing.T) {
 	t.Parallel()
 	const espera = 300 * time.Millisecond
@@ -352,7 +353,7 @@ func TestEscrituraLentaPeroConstanteSigue(t *testing.T) {
 	}
 }
 
-// At the total cap, a connection whose answer nobody reads (its write stalled for EsperaApurada) or
+// At the total cap, a connection whose answer nobody reads (its write stalled for topes.EsperaApurada) or
 // whose handler waits on purpose (EnEspera) makes room for a new one, and that request's context
 // ends.
 func TestTopeTotalLasAtascadasHacenLugar(t *testing.T) {
@@ -392,7 +393,7 @@ func TestTopeTotalLasAtascadasHacenLugar(t *testing.T) {
 			if got := pedirEn(conectar(t, addr, ""), "/"); got != "ok" {
 				t.Fatalf("con dos atascadas, la nueva no fue atendida: %q", got)
 			}
-			if d := time.Since(t0); d > EsperaApurada+time.Second {
+			if d := time.Since(t0); d > topes.EsperaApurada+time.Second {
 				t.Errorf("la nueva fue atendida a los %s", d)
 			}
 			<-terminadas // the one that made room ended
@@ -424,9 +425,9 @@ func TestConnStateYConnContextRecibenLaConexionDelListener(t *testing.T) {
 	})
 }
 
-// Issue 34.6: at a cap, a connection whose request body arrives slower than RitmoCuerpo makes room
+// Issue 34.6: at a cap, a connection whose request body arrives slower than topes.RitmoCuerpo makes room
 // as a stalled write does, so an ordinary request is answered within 2 s while a client trickles
-// bodies on every connection a cap lets it hold (before: 27 s, until EsperaLectura cut them on one
+// bodies on every connection a cap lets it hold (before: 27 s, until topes.EsperaLectura cut them on one
 // machine; refused at once behind the same address). An honest slow upload, at 8 KiB/s, is not the
 // one that goes; and below the caps a trickled body is still read to its end.
 

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"cursohttp/internal/proc"
+	"cursohttp/pkg/topes"
 	"fmt"
 	"io"
 	"net"
@@ -17,8 +18,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	servidores "cursohttp/pkg/servidor"
 )
 
 const cabecerasDeAlta = "POST /servicios HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer escritura-a\r\nContent-Type: application/json\r\n"
@@ -114,7 +113,7 @@ func subidasAbortadas(_ context.Context, s *sesion) []resultado {
 		// burst is counted under the connection cap; past it (and its pooled connections) the server
 		// held on to them.
 		rss, fds := srv.pico()
-		ok = ok && fds < int64(min(s.t.abortadas, servidores.TopeConexionesPorOmision+256))
+		ok = ok && fds < int64(min(s.t.abortadas, topes.Conexiones+256))
 		out = append(out, resultado{familia: "subidas-abortadas", servidor: srv.nombre, enviadas: s.t.abortadas, resistio: ok, rss: rss, fds: fds,
 			detalle: fmt.Sprintf("%d en %s (%d sin conexión); después, %s", s.t.abortadas, d.Round(time.Millisecond), fallidas.Load(), detalle)})
 	}
@@ -365,7 +364,7 @@ func goteo(_ context.Context, s *sesion) []resultado {
 
 // malformadas are heads no server should choke on: each must be answered or closed within 2 s.
 // (A request that announces a body and does not send it is not here: the server rightly waits for
-// the rest, up to servidor.EsperaLectura.)
+// the rest, up to topes.EsperaLectura.)
 var malformadas = []string{
 	"GET / HTTP/1.1\r\n\r\n",                                                     // no Host
 	"GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n",                               // two Hosts

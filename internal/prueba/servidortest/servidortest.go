@@ -10,6 +10,7 @@ import (
 
 	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/topes"
 )
 
 // Nuevo starts h on 127.0.0.1 on a free port as servidor.Nuevo configures it, on a listener wrapped
@@ -17,7 +18,7 @@ import (
 func Nuevo(tb testing.TB, h http.Handler) *httptest.Server {
 	tb.Helper()
 	ts := httptest.NewUnstartedServer(h)
-	ts.Listener = encabezado.Envolver(ts.Listener, encabezado.Opciones{Ociosa: servidor.EsperaOciosa})
+	ts.Listener = encabezado.Envolver(ts.Listener, encabezado.Opciones{Ociosa: topes.EsperaOciosa})
 	ts.Config = servidor.Nuevo(h)
 	ts.Start()
 	tb.Cleanup(ts.Close)
