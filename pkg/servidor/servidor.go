@@ -144,8 +144,15 @@ func Nuevo(h http.Handler) *http.Server {
 		ReadTimeout:       topes.EsperaLectura,
 		IdleTimeout:       topes.EsperaOciosa,
 		MaxHeaderBytes:    topes.Cabeceras - holguraNetHTTP,
-		ConnContext:       conContexto,
-		ConnState:         notarEstado,
+		// The head's wrapper (pkg/encabezado) and the caps (topes.go) each follow the connection;
+		// neither knows the other.
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return conContexto(encabezado.ConnContext(ctx, c), c)
+		},
+		ConnState: func(c net.Conn, s http.ConnState) {
+			encabezado.Notar(c, s)
+			notarEstado(c, s)
+		},
 		// "OPTIONS *" is a request like any other for the course's servers (405), not Go's automatic 200.
 		DisableGeneralOptionsHandler: true,
 	}

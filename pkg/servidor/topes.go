@@ -13,7 +13,6 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"cursohttp/pkg/encabezado"
 	"cursohttp/pkg/topes"
 )
 
@@ -445,21 +444,26 @@ func (c *conexion) CloseWrite() error {
 	return c.Close()
 }
 
-// deConexion is the counted connection under c (encabezado's wrapper around it), or nil.
+// deConexion is the counted connection under c, or nil. A wrapper around it (the head's, in
+// pkg/encabezado) is seen through its NetConn method, the convention of crypto/tls.Conn, so the
+// caps name no other package's type.
 func deConexion(c net.Conn) *conexion {
-	if ec, ok := c.(*encabezado.Conn); ok {
-		c = ec.Conn
+	for c != nil {
+		if ct, ok := c.(*conexion); ok {
+			return ct
+		}
+		u, ok := c.(interface{ NetConn() net.Conn })
+		if !ok {
+			return nil
+		}
+		c = u.NetConn()
 	}
-	ct, _ := c.(*conexion)
-	return ct
+	return nil
 }
 
-// notarEstado is Nuevo's ConnState: it tells the head's wrapper, keeps a counted connection's state
-// and, near a cap, closes a connection that stays idle topes.EsperaApurada instead of topes.EsperaOciosa.
+// notarEstado is part of Nuevo's ConnState: it keeps a counted connection's state and, near a cap,
+// closes a connection that stays idle topes.EsperaApurada instead of topes.EsperaOciosa.
 func notarEstado(c net.Conn, s http.ConnState) {
-	if ec, ok := c.(*encabezado.Conn); ok {
-		encabezado.Notar(ec, s)
-	}
 	ct := deConexion(c)
 	if ct == nil {
 		return
@@ -484,9 +488,8 @@ func notarEstado(c net.Conn, s http.ConnState) {
 
 type claveConexion struct{}
 
-// conContexto is Nuevo's ConnContext: the connection, for EnEspera, beside encabezado's.
+// conContexto is part of Nuevo's ConnContext: the counted connection, for EnEspera.
 func conContexto(ctx context.Context, c net.Conn) context.Context {
-	ctx = encabezado.ConnContext(ctx, c)
 	if ct := deConexion(c); ct != nil {
 		ctx = context.WithValue(ctx, claveConexion{}, ct)
 	}

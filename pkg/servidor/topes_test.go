@@ -595,3 +595,32 @@ func pedirEnCurso(c net.Conn) string {
 	res.Body.Close()
 	return string(b)
 }
+
+// The caps find their counted connection under the head's wrapper only through NetConn (the
+// convention crypto/tls.Conn follows): if encabezado's wrapper stopped offering it, idle
+// connections near a cap would no longer be told apart, and EnEspera would do nothing.
+func TestLosTopesVenSuConexionBajoLaCabeza(t *testing.T) {
+	t.Parallel()
+	ln, err := Escuchar("prueba", Opciones{Direccion: "127.0.0.1", TopeConexiones: 4, TopePorCliente: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+			defer c.Close()
+			c.Read(make([]byte, 1))
+		}
+	}()
+	c, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, envuelta := c.(interface{ NetConn() net.Conn }); !envuelta {
+		t.Fatalf("la conexión de Escuchar es %T, sin NetConn", c)
+	}
+	if deConexion(c) == nil {
+		t.Errorf("deConexion(%T) no halló la conexión contada debajo", c)
+	}
+}
