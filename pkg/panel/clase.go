@@ -155,44 +155,36 @@ func (c *clase) estado() estadoClase {
 	return e
 }
 
-// servirClase answers the class's routes; false when r is not one of them.
-func (p *Panel) servirClase(w http.ResponseWriter, r *http.Request) bool {
-	switch {
-	case r.URL.Path == RutaResultados && r.Method == http.MethodPost:
+// montarClase puts the class page's routes on the panel's mux.
+func (p *Panel) montarClase(m *http.ServeMux) {
+	m.HandleFunc("POST "+RutaResultados, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Clase) {
 			p.recibirResultados(w, r)
 		}
-	case r.URL.Path == RutaResultados && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+	})
+	m.HandleFunc("GET "+RutaResultados, func(w http.ResponseWriter, r *http.Request) {
 		// The grader asks this before grading a client (seconds of work), so that a wrong token
 		// or address is said at once: the same guard as the POST, and nothing changes.
 		if p.exigir(w, r, token.Clase) {
 			w.Header().Set("Cache-Control", "no-store")
 			w.WriteHeader(http.StatusNoContent)
 		}
-	case r.URL.Path == RutaEstado && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+	})
+	m.HandleFunc("GET "+RutaEstado, func(w http.ResponseWriter, r *http.Request) {
 		c := p.clase
 		c.mu.Lock()
 		b, _ := json.Marshal(c.estado())
 		c.mu.Unlock()
 		w.Header().Set("Cache-Control", "no-store")
 		respuesta.Bytes(w, r, http.StatusOK, "application/json", append(b, '\n'))
-	case r.URL.Path == RutaClase && (r.Method == http.MethodGet || r.Method == http.MethodHead):
-		cabecerasDePagina(w)
-		w.Header().Set("Cache-Control", "no-cache")
+	})
+	m.HandleFunc("GET "+RutaClase, func(w http.ResponseWriter, r *http.Request) {
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = "/clase.html"
-		p.archivos.ServeHTTP(w, r2)
-	case r.URL.Path == "/clase.js" || r.URL.Path == "/clase.css":
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			return false
-		}
-		cabecerasDePagina(w)
-		w.Header().Set("Cache-Control", "no-cache")
-		p.archivos.ServeHTTP(w, r)
-	default:
-		return false
-	}
-	return true
+		p.servirArchivo(w, r2)
+	})
+	m.HandleFunc("GET /clase.js", p.servirArchivo)
+	m.HandleFunc("GET /clase.css", p.servirArchivo)
 }
 
 // cabecerasDePagina: no other site may frame the page or load anything into it.

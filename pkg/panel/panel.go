@@ -23,6 +23,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -110,6 +111,7 @@ type Panel struct {
 	simulando string // the gateway's last known fault line
 	cerrado   bool
 	clase     *clase // the class page's results, under a lock of its own (clase.go)
+	mux       *http.ServeMux
 	fin       chan struct{}
 }
 
@@ -142,12 +144,14 @@ func Nuevo(o Opciones) *Panel {
 	indice, _ := fs.ReadFile(web, "web/index.html")
 	indice = bytes.Replace(indice, []byte(lugarDeModos), listaDeModos(), 1)
 	indice = bytes.Replace(indice, []byte(lugarDeDesenlaces), listaDeDesenlaces(), 1)
-	return &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
+	p := &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
 		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}), clase: nuevaClase(),
 		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
 		sesiones: token.NuevasSesiones(o.Token, o.Ahora), rechazos: rechazos,
 		lectura:  bytes.Replace(indice, []byte(lugarDelAviso), []byte(`<p id="aviso-lectura" class="aviso-lectura" role="status">`+AvisoLectura+`</p>`), 1),
 		profesor: bytes.Replace(bytes.Replace(indice, []byte(lugarDelAviso), nil, 1), []byte(lugarDelAcceso), []byte(`<meta name="acceso" content="profesor">`), 1)}
+	p.mux = p.rutas()
+	return p
 }
 
 // Where index.html says whom it was served to (for its scripts: «lectura» or «profesor»), and
@@ -203,49 +207,94 @@ func (p *Panel) Cerrar() {
 	}
 }
 
-func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	// The class page, then the API's document and the problems' pages (problemas.go).
-	if p.servirClase(w, r) || documentacion(w, r) {
-		return
-	}
-	switch {
-	case r.URL.Path == RutaEventos && r.Method == http.MethodPost:
+// rutas is the panel's table on the standard mux. A GET pattern takes HEAD too, except where a
+// HEAD pattern says otherwise; whatever no pattern takes (another method, a path the panel has not)
+// goes to otra, so the mux never answers its own 404 or 405.
+func (p *Panel) rutas() *http.ServeMux {
+	m := http.NewServeMux()
+	p.montarClase(m)
+	montarDocumentacion(m)
+	m.HandleFunc("POST "+RutaEventos, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
 			p.recibir(w, r)
 		}
-	case r.URL.Path == RutaFlujo && r.Method == http.MethodGet:
-		p.fluir(w, r)
-	case r.URL.Path == RutaSimular && r.Method == http.MethodPost:
+	})
+	m.HandleFunc("GET "+RutaFlujo, p.fluir)
+	m.HandleFunc("POST "+RutaSimular, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
 			p.simular(w, r)
 		}
-	case r.URL.Path == RutaBorrar && r.Method == http.MethodPost:
+	})
+	m.HandleFunc("POST "+RutaBorrar, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
 			p.borrar(w)
 		}
-	case r.URL.Path == RutaEnlace && r.Method == http.MethodGet:
-		p.entrar(w, r)
-	case r.Method == http.MethodGet || r.Method == http.MethodHead:
-		if r.URL.Path != "/" && r.URL.Path != "/panel.js" && r.URL.Path != "/panel.css" {
-			http.Error(w, "no existe: la página está en /", http.StatusNotFound)
-			return
-		}
-		h := w.Header()
-		// No other site may frame the page (a click on its control through a frame) or load
-		// anything into it.
-		h.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("X-Content-Type-Options", "nosniff")
-		if r.URL.Path == "/" {
-			p.servirPagina(w, r)
-			return
-		}
-		// The page never changes while the binary runs; a projector left open reloads it anyway.
-		h.Set("Cache-Control", "no-cache")
-		p.archivos.ServeHTTP(w, r)
-	default:
-		http.Error(w, "método no admitido", http.StatusMethodNotAllowed)
+	})
+	m.HandleFunc("GET "+RutaEnlace, p.entrar)
+	// The stream and the link are GET only: a HEAD of either is a page the panel has not.
+	m.HandleFunc("HEAD "+RutaFlujo, otra)
+	m.HandleFunc("HEAD "+RutaEnlace, otra)
+	m.HandleFunc("GET /{$}", p.servirPagina)
+	m.HandleFunc("GET /panel.js", p.servirArchivo)
+	m.HandleFunc("GET /panel.css", p.servirArchivo)
+	m.HandleFunc("/", otra)
+	return m
+}
+
+// otra answers what the panel has no route for: a page it has not, or a method a page does not take.
+func otra(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		http.Error(w, "no existe: la página está en /", http.StatusNotFound)
+		return
 	}
+	http.Error(w, "método no admitido", http.StatusMethodNotAllowed)
+}
+
+// ServeHTTP routes on r.URL.Path as it came. ServeMux matches the escaped path instead (to it
+// "/problemas%2Fx" is one segment) and redirects a path that is not clean ("/a/../b", "//x") to its
+// clean form, which the panel never did: for those, the mux is asked which handler takes a
+// stand-in of the same shape (muestra), and that handler gets the request as it came.
+func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.RawPath == "" && limpia(r.URL.Path) {
+		p.mux.ServeHTTP(w, r)
+		return
+	}
+	h, _ := p.mux.Handler(muestra(r))
+	h.ServeHTTP(w, r)
+}
+
+// limpia says whether the mux would take ruta as it is: rooted, no empty, "." or ".." segment.
+func limpia(ruta string) bool {
+	c := path.Clean(ruta)
+	if strings.HasSuffix(ruta, "/") && c != "/" {
+		c += "/"
+	}
+	return c == ruta
+}
+
+// muestra is r with a clean path of the same shape: each empty, "." or ".." segment of its path
+// (the trailing slash aside) is "-", a segment no route has; nothing escaped.
+func muestra(r *http.Request) *http.Request {
+	segmentos := strings.Split(r.URL.Path, "/")
+	if segmentos[0] != "" {
+		segmentos = []string{"", "-"}
+	}
+	for i := 1; i < len(segmentos); i++ {
+		if s := segmentos[i]; s == "." || s == ".." || s == "" && i < len(segmentos)-1 {
+			segmentos[i] = "-"
+		}
+	}
+	m := r.WithContext(r.Context())
+	m.URL = &url.URL{Path: strings.Join(segmentos, "/")}
+	return m
+}
+
+// servirArchivo serves one of the pages' scripts and styles.
+func (p *Panel) servirArchivo(w http.ResponseWriter, r *http.Request) {
+	cabecerasDePagina(w)
+	// The files never change while the binary runs; a projector left open reloads them anyway.
+	w.Header().Set("Cache-Control", "no-cache")
+	p.archivos.ServeHTTP(w, r)
 }
 
 // exigir lets r through if it may do what nivel allows (pkg/token); otherwise it answers the
@@ -314,6 +363,7 @@ func antesDelCuerpo(w http.ResponseWriter, r *http.Request, escribir func()) {
 // carries a token (issue 34, item 1): whoever can ask for it — another user of the machine, a
 // student on the class network — could read it.
 func (p *Panel) servirPagina(w http.ResponseWriter, r *http.Request) {
+	cabecerasDePagina(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	// Whom the page is for depends on the cookie: never kept by a cache, never sent on as a Referer.

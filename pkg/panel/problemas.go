@@ -41,47 +41,51 @@ var politicaDocumentacion = func() string {
 		"'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 }()
 
-// documentacion answers the documentation's routes; false leaves the request to the rest.
-func documentacion(w http.ResponseWriter, r *http.Request) bool {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return false
-	}
-	if ruta := r.URL.Path; ruta == RutaOpenAPI || ruta == RutaLeerOpenAPI || ruta == RutaProblemas || strings.HasPrefix(ruta, prefijoProblemas) {
-		// The timeline page's headers (issue 34, item 5): never framed, nothing loaded from
-		// elsewhere, not sniffed; the documents change with the binary, so a cache asks again.
-		h := w.Header()
-		h.Set("Content-Security-Policy", politicaDocumentacion)
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Cache-Control", "no-cache")
-	}
-	switch ruta := r.URL.Path; {
-	case ruta == RutaOpenAPI:
+// montarDocumentacion puts the documentation's routes on mux.
+func montarDocumentacion(mux *http.ServeMux) {
+	mux.HandleFunc("GET "+RutaOpenAPI, conCabeceras(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", documentoapi.TipoMedio)
 		w.Write(documentoapi.Documento())
-	case ruta == RutaLeerOpenAPI:
+	}))
+	mux.HandleFunc("GET "+RutaLeerOpenAPI, conCabeceras(func(w http.ResponseWriter, r *http.Request) {
 		ops, err := operacionesDe(documentoapi.Documento())
 		if err != nil {
 			http.Error(w, "el documento OpenAPI no se pudo leer: "+err.Error(), http.StatusInternalServerError)
-			return true
+			return
 		}
 		escribirPagina(w, datosPagina{Titulo: "La API del revisor", Operaciones: ops})
-	case ruta == RutaProblemas || ruta == prefijoProblemas:
+	}))
+	indice := conCabeceras(func(w http.ResponseWriter, r *http.Request) {
 		escribirPagina(w, datosPagina{Titulo: "Los problemas del revisor", Paginas: explicaciones.Paginas()})
-	case strings.HasPrefix(ruta, prefijoProblemas):
-		nombre := strings.TrimPrefix(ruta, prefijoProblemas)
+	})
+	mux.HandleFunc("GET "+RutaProblemas, indice)
+	mux.HandleFunc("GET "+prefijoProblemas+"{$}", indice)
+	// Everything under it, "/problemas/a/b" too: a type the revisor has not is this 404.
+	mux.HandleFunc("GET "+prefijoProblemas, conCabeceras(func(w http.ResponseWriter, r *http.Request) {
+		nombre := strings.TrimPrefix(r.URL.Path, prefijoProblemas)
 		for _, p := range explicaciones.Paginas() {
 			if p.Nombre() == nombre {
 				escribirPagina(w, datosPagina{Titulo: nombre + " — los problemas del revisor", Pagina: &p})
-				return true
+				return
 			}
 		}
 		http.Error(w, "el revisor no tiene el type «"+nombre+"»: la lista está en /problemas", http.StatusNotFound)
-	default:
-		return false
+	}))
+}
+
+// conCabeceras gives a documentation page the timeline page's headers (issue 34, item 5): never
+// framed, nothing loaded from elsewhere, not sniffed; the documents change with the binary, so a
+// cache asks again.
+func conCabeceras(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c := w.Header()
+		c.Set("Content-Security-Policy", politicaDocumentacion)
+		c.Set("X-Frame-Options", "DENY")
+		c.Set("X-Content-Type-Options", "nosniff")
+		c.Set("Referrer-Policy", "no-referrer")
+		c.Set("Cache-Control", "no-cache")
+		h(w, r)
 	}
-	return true
 }
 
 type datosPagina struct {
