@@ -35,6 +35,7 @@ import (
 
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/fallas"
+	"cursohttp/pkg/paginas"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
@@ -213,7 +214,7 @@ func (p *Panel) Cerrar() {
 func (p *Panel) rutas() *http.ServeMux {
 	m := http.NewServeMux()
 	p.montarClase(m)
-	montarDocumentacion(m)
+	paginas.Montar(m)
 	m.HandleFunc("POST "+RutaEventos, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
 			p.recibir(w, r)

@@ -1,4 +1,8 @@
-package panel
+// Package paginas is the documentation the panel serves beside the timeline (issue 26): the
+// revisor's OpenAPI document, a page to read it, and the page behind every problem type, so that
+// a type URI leads a person somewhere (RFC 9457 §3.1.1). It reads them from leaves
+// (pkg/documentoapi, pkg/explicaciones): whoever mounts it links no revisor.
+package paginas
 
 import (
 	"bytes"
@@ -15,9 +19,7 @@ import (
 	"cursohttp/pkg/explicaciones"
 )
 
-// The documentation the panel serves beside the timeline (issue 26): the revisor's OpenAPI
-// document, a page to read it, and the page behind every problem type, so that a type URI leads
-// a person somewhere (RFC 9457 §3.1.1).
+// The documentation's routes.
 const (
 	RutaOpenAPI      = "/openapi.json"
 	RutaLeerOpenAPI  = "/openapi"
@@ -41,8 +43,9 @@ var politicaDocumentacion = func() string {
 		"'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 }()
 
-// montarDocumentacion puts the documentation's routes on mux.
-func montarDocumentacion(mux *http.ServeMux) {
+// Montar puts the documentation's routes on mux, GET (and so HEAD) only: whoever mounts it answers
+// the other methods.
+func Montar(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+RutaOpenAPI, conCabeceras(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", documentoapi.TipoMedio)
 		w.Write(documentoapi.Documento())
@@ -73,7 +76,7 @@ func montarDocumentacion(mux *http.ServeMux) {
 	}))
 }
 
-// conCabeceras gives a documentation page the timeline page's headers (issue 34, item 5): never
+// conCabeceras gives a documentation page the panel's timeline page's headers (issue 34, item 5): never
 // framed, nothing loaded from elsewhere, not sniffed; the documents change with the binary, so a
 // cache asks again.
 func conCabeceras(h http.HandlerFunc) http.HandlerFunc {
