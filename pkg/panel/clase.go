@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/resultados"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
 )
@@ -26,7 +27,7 @@ import (
 // the lab's); reading it needs nothing, as the timeline page.
 const (
 	RutaClase      = "/clase"            // GET: the page
-	RutaResultados = "/clase/resultados" // POST: one grading, JSON (Resultados); GET: 204 if the token may post
+	RutaResultados = "/clase/resultados" // POST: one grading, JSON (resultados.Envio); GET: 204 if the token may post
 	RutaEstado     = "/clase/estado"     // GET: the whole class, JSON, for the page
 )
 
@@ -44,18 +45,6 @@ const (
 	TopeComprobaciones = topes.Comprobaciones
 	topeResultados     = topes.ResultadosBytes // bytes of one POST
 )
-
-// Resultados is one grading as a program posts it.
-type Resultados struct {
-	Alumno         string `json:"alumno"`
-	Comprobaciones []struct {
-		ID   string `json:"id"`
-		Paso bool   `json:"paso"`
-		// Estado is "no-juzgada" for a check whose premise never happened (neither ✔ nor ✘);
-		// "", "paso" and "fallo" are what Paso says.
-		Estado string `json:"estado,omitempty"`
-	} `json:"comprobaciones"`
-}
 
 // Alumno is one student as the page shows it.
 type Alumno struct {
@@ -199,7 +188,7 @@ func cabecerasDePagina(w http.ResponseWriter) {
 // id and result.
 func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, topeResultados))
-	var res Resultados
+	var res resultados.Envio
 	if err == nil {
 		err = json.Unmarshal(b, &res)
 	}
