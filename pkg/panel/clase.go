@@ -38,13 +38,9 @@ const EstadoNoJuzgada = "no-juzgada"
 // grader sends it.
 const PistaClase = "el token de la clase lo da el profesor (el panel lo dice al arrancar; «laboratorio lab token --clase» lo muestra); revisor comprobar cliente lo manda con --token o CURSOHTTP_TOKEN_CLASE"
 
-// Bounds of what a class can make the panel hold.
-const (
-	TopeAlumnos        = topes.Alumnos
-	TopeNombreAlumno   = topes.NombreAlumno // characters
-	TopeComprobaciones = topes.Comprobaciones
-	topeResultados     = topes.ResultadosBytes // bytes of one POST
-)
+// What a class can make the panel hold is bounded by pkg/topes: topes.Alumnos students, names of
+// topes.NombreAlumno characters, topes.Comprobaciones checks a grading, topes.ResultadosBytes bytes
+// a POST.
 
 // Alumno is one student as the page shows it.
 type Alumno struct {
@@ -96,7 +92,7 @@ func (p *Panel) GuardarClaseEn(archivo string) error {
 			return fmt.Errorf("%s no tiene los resultados de una clase: %v", archivo, err)
 		}
 		for _, a := range e.Alumnos {
-			if a != nil && len(c.alumnos) < TopeAlumnos {
+			if a != nil && len(c.alumnos) < topes.Alumnos {
 				if a.Checks == nil {
 					a.Checks = map[string]*EstadoDeCheck{}
 				}
@@ -187,7 +183,7 @@ func cabecerasDePagina(w http.ResponseWriter) {
 // recibirResultados takes one grading: the student's name (text, shown as text) and each check's
 // id and result.
 func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, topeResultados))
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, topes.ResultadosBytes))
 	var res resultados.Envio
 	if err == nil {
 		err = json.Unmarshal(b, &res)
@@ -201,8 +197,8 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "alumno: "+motivo, http.StatusBadRequest)
 		return
 	}
-	if len(res.Comprobaciones) == 0 || len(res.Comprobaciones) > TopeComprobaciones {
-		http.Error(w, fmt.Sprintf("comprobaciones: de 1 a %d", TopeComprobaciones), http.StatusBadRequest)
+	if len(res.Comprobaciones) == 0 || len(res.Comprobaciones) > topes.Comprobaciones {
+		http.Error(w, fmt.Sprintf("comprobaciones: de 1 a %d", topes.Comprobaciones), http.StatusBadRequest)
 		return
 	}
 	for _, x := range res.Comprobaciones {
@@ -220,8 +216,8 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 	defer c.mu.Unlock()
 	a := c.alumnos[nombre]
 	if a == nil {
-		if len(c.alumnos) >= TopeAlumnos {
-			http.Error(w, fmt.Sprintf("la clase ya tiene %d alumnos", TopeAlumnos), http.StatusConflict)
+		if len(c.alumnos) >= topes.Alumnos {
+			http.Error(w, fmt.Sprintf("la clase ya tiene %d alumnos", topes.Alumnos), http.StatusConflict)
 			return
 		}
 		a = &Alumno{Nombre: nombre, Checks: map[string]*EstadoDeCheck{}}
@@ -230,12 +226,12 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 	ahora := c.ahora().UTC()
 	a.Ultima = ahora
 	for _, x := range res.Comprobaciones {
-		if !slices.Contains(c.orden, x.ID) && len(c.orden) < 4*TopeComprobaciones {
+		if !slices.Contains(c.orden, x.ID) && len(c.orden) < 4*topes.Comprobaciones {
 			c.orden = append(c.orden, x.ID)
 		}
 		e := a.Checks[x.ID]
 		if e == nil {
-			if len(a.Checks) >= 4*TopeComprobaciones {
+			if len(a.Checks) >= 4*topes.Comprobaciones {
 				continue
 			}
 			e = &EstadoDeCheck{}
@@ -262,8 +258,8 @@ func nombreMalo(n string) string {
 		return "falta el nombre"
 	case !utf8.ValidString(n):
 		return "no es UTF-8"
-	case utf8.RuneCountInString(n) > TopeNombreAlumno:
-		return fmt.Sprintf("de 1 a %d caracteres", TopeNombreAlumno)
+	case utf8.RuneCountInString(n) > topes.NombreAlumno:
+		return fmt.Sprintf("de 1 a %d caracteres", topes.NombreAlumno)
 	case strings.ContainsFunc(n, unicode.IsControl):
 		return "sin caracteres de control"
 	}

@@ -56,20 +56,17 @@ const (
 
 // The three POST routes change the page for everybody: each asks for the lab's token.
 
-// Topes: everything a stranger can grow is bounded in bytes as well as in count.
-const (
-	TopeHistoria      = topes.Historia      // events kept for a page that opens later
-	TopeHistoriaBytes = topes.HistoriaBytes // and their bytes: the oldest go first past either
-	TopeLote          = topes.LoteDeEventos // bytes of one POST of events
-	TopeEvento        = topes.Evento        // bytes of one event's line: a longer one refuses its batch (413)
-	TopeCampo         = topes.CampoDeEvento // bytes of one text field kept (a route, a key, a result): cut past it
-	TopeFlujos        = topes.Flujos        // pages open at once; one more gets 503 and tries again later
-	topeEspera        = 256                 // events waiting for one slow page before it is dropped
-	// EsperaEscritura bounds each write to a page's stream: a page that takes nothing for this
-	// long is dropped (a browser that reads reconnects and gets the history again), so pages that
-	// never read cannot hold the panel's connections.
-	EsperaEscritura = topes.EsperaEscritura
-)
+// Everything a stranger can grow is bounded in bytes as well as in count, by pkg/topes: the
+// history (topes.Historia events, topes.HistoriaBytes bytes: the oldest go first past either), one
+// POST of events (topes.LoteDeEventos) and one event's line (topes.Evento: a longer one refuses
+// its batch, 413), each text field kept (topes.CampoDeEvento: cut past it), the pages open at once
+// (topes.Flujos: one more gets 503 and tries again later). Each write to a page's stream is
+// bounded by topes.EsperaEscritura: a page that takes nothing that long is dropped (a browser that
+// reads reconnects and gets the history again), so pages that never read cannot hold the panel's
+// connections.
+
+// topeEspera is how many events wait for one slow page before it is dropped.
+const topeEspera = 256
 
 // Opciones configure a Panel.
 type Opciones struct {
@@ -81,7 +78,7 @@ type Opciones struct {
 	Token string
 	// TokenClase is the class token, which only allows posting grading results; "": none.
 	TokenClase string
-	// EsperaEscritura bounds each write to a page's stream; EsperaEscritura when 0.
+	// EsperaEscritura bounds each write to a page's stream; topes.EsperaEscritura when 0.
 	EsperaEscritura time.Duration
 	// Ahora is the clock the one-time links are checked against; time.Now when nil.
 	Ahora func() time.Time
@@ -136,7 +133,7 @@ func Nuevo(o Opciones) *Panel {
 		o.Token = token.Nuevo()
 	}
 	if o.EsperaEscritura <= 0 {
-		o.EsperaEscritura = EsperaEscritura
+		o.EsperaEscritura = topes.EsperaEscritura
 	}
 	rechazos := token.NuevosRechazos(o.IntervaloRechazos, func(s token.Suma) {
 		o.Log.Warn().Int("rechazos", s.N).Str("fuente", s.Fuente).Msg(s.Texto("panel", o.IntervaloRechazos))
@@ -408,8 +405,8 @@ func (p *Panel) entrar(w http.ResponseWriter, r *http.Request) {
 
 // recibir takes a batch of events and passes each to the open pages.
 func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
-	sc := bufio.NewScanner(http.MaxBytesReader(w, r.Body, TopeLote))
-	sc.Buffer(make([]byte, 16<<10), TopeEvento)
+	sc := bufio.NewScanner(http.MaxBytesReader(w, r.Body, topes.LoteDeEventos))
+	sc.Buffer(make([]byte, 16<<10), topes.Evento)
 	var lote [][]byte
 	for sc.Scan() {
 		linea := bytes.TrimSpace(sc.Bytes())
@@ -432,12 +429,12 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 	switch err := sc.Err(); {
 	case errors.Is(err, bufio.ErrTooLong):
 		antesDelCuerpo(w, r, func() {
-			texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(TopeEvento>>10)+" KiB: no tomo el lote")
+			texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(topes.Evento>>10)+" KiB: no tomo el lote")
 		})
 		return
 	case errors.As(err, &grande):
 		antesDelCuerpo(w, r, func() {
-			texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(TopeLote>>20)+" MiB: no lo tomo")
+			texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(topes.LoteDeEventos>>20)+" MiB: no lo tomo")
 		})
 		return
 	case err != nil:
@@ -448,13 +445,14 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// recortar cuts an event's texts to TopeCampo bytes (on a character's boundary, with «…»): a page
-// on a projector shows no 16 KB route, and the history's budget goes to events, not to padding.
+// recortar cuts an event's texts to topes.CampoDeEvento bytes (on a character's boundary, with
+// «…»): a page on a projector shows no 16 KB route, and the history's budget goes to events, not
+// to padding.
 func recortar(ev *eventos.Evento) {
 	for _, c := range []*string{&ev.Programa, &ev.Tipo, &ev.Traza, &ev.Tramo, &ev.Padre, &ev.Metodo, &ev.Ruta,
 		&ev.Llave, &ev.Falla, &ev.Resultado, &ev.Desenlace, &ev.Nombre, &ev.Detalle} {
-		if len(*c) > TopeCampo {
-			corte := TopeCampo
+		if len(*c) > topes.CampoDeEvento {
+			corte := topes.CampoDeEvento
 			for corte > 0 && !utf8.RuneStart((*c)[corte]) {
 				corte--
 			}
@@ -463,8 +461,8 @@ func recortar(ev *eventos.Evento) {
 	}
 }
 
-// guardar adds events to the history and drops the oldest past TopeHistoria events or
-// TopeHistoriaBytes bytes. Called with p.mu held. The slices handed to open streams are never
+// guardar adds events to the history and drops the oldest past topes.Historia events or
+// topes.HistoriaBytes bytes. Called with p.mu held. The slices handed to open streams are never
 // written again: a dropped front is only skipped (desde), and compacted into a new array once it
 // is as long as what is kept.
 func (p *Panel) guardar(datos [][]byte) {
@@ -472,7 +470,7 @@ func (p *Panel) guardar(datos [][]byte) {
 		p.historia = append(p.historia, d)
 		p.bytes += len(d)
 	}
-	for len(p.historia)-p.desde > TopeHistoria || p.bytes > TopeHistoriaBytes {
+	for len(p.historia)-p.desde > topes.Historia || p.bytes > topes.HistoriaBytes {
 		p.bytes -= len(p.historia[p.desde])
 		p.desde++
 	}
@@ -517,11 +515,11 @@ func (p *Panel) fluir(w http.ResponseWriter, r *http.Request) {
 		p.mu.Unlock()
 		return
 	}
-	if len(p.oyentes) >= TopeFlujos {
+	if len(p.oyentes) >= topes.Flujos {
 		p.mu.Unlock()
 		// EventSource gives up on a 503; the page tries again by itself (panel.js).
 		w.Header().Set("Retry-After", "5")
-		http.Error(w, "hay "+strconv.Itoa(TopeFlujos)+" páginas abiertas, el tope: vuelve a probar en unos segundos", http.StatusServiceUnavailable)
+		http.Error(w, "hay "+strconv.Itoa(topes.Flujos)+" páginas abiertas, el tope: vuelve a probar en unos segundos", http.StatusServiceUnavailable)
 		return
 	}
 	historia := p.historia[p.desde:len(p.historia):len(p.historia)]

@@ -14,6 +14,7 @@ import (
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 // The class board of classroom mode (laboratorio clase, issue 31): the roster of the class's store
@@ -154,7 +155,7 @@ func NuevoTablero(o OpcionesTablero) *Tablero {
 
 func (t *Tablero) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Each answer within the panel's write deadline: a page that never reads holds no connection.
-	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(EsperaEscritura))
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(topes.EsperaEscritura))
 	cabecerasDePagina(w)
 	h := w.Header()
 	// What the board says depends on who asks (instructor) and changes every grading.
