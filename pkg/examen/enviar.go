@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"cursohttp/pkg/resultados"
 )
 
 // RutaResultados is where the panel takes a grading (pkg/panel's RutaResultados; the panel is not
@@ -29,19 +31,12 @@ func ComprobarPanel(ctx context.Context, base, token string) error {
 }
 
 // Enviar posts the run's results to the panel at base as alumno's, with the class token (or the
-// lab's): each check's id, whether it passed and its state (a check not judged is neither).
+// lab's): each check's id, whether it passed and its state (a check not judged is neither), as
+// pkg/resultados writes them.
 func Enviar(ctx context.Context, base, token, alumno string, cs []Comprobacion) error {
-	type check struct {
-		ID     string `json:"id"`
-		Paso   bool   `json:"paso"`
-		Estado string `json:"estado,omitempty"`
-	}
-	v := struct {
-		Alumno         string  `json:"alumno"`
-		Comprobaciones []check `json:"comprobaciones"`
-	}{Alumno: alumno}
+	v := resultados.Envio{Alumno: alumno}
 	for _, c := range cs {
-		v.Comprobaciones = append(v.Comprobaciones, check{c.ID, c.Paso, c.Estado})
+		v.Comprobaciones = append(v.Comprobaciones, resultados.Comprobacion{ID: c.ID, Paso: c.Paso, Estado: c.Estado})
 	}
 	b, _ := json.Marshal(v)
 	return pedirAlPanel(ctx, http.MethodPost, base, token, b)

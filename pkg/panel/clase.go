@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/resultados"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
 )
@@ -26,7 +27,7 @@ import (
 // the lab's); reading it needs nothing, as the timeline page.
 const (
 	RutaClase      = "/clase"            // GET: the page
-	RutaResultados = "/clase/resultados" // POST: one grading, JSON (Resultados); GET: 204 if the token may post
+	RutaResultados = "/clase/resultados" // POST: one grading, JSON (resultados.Envio); GET: 204 if the token may post
 	RutaEstado     = "/clase/estado"     // GET: the whole class, JSON, for the page
 )
 
@@ -37,25 +38,9 @@ const EstadoNoJuzgada = "no-juzgada"
 // grader sends it.
 const PistaClase = "el token de la clase lo da el profesor (el panel lo dice al arrancar; «laboratorio lab token --clase» lo muestra); revisor comprobar cliente lo manda con --token o CURSOHTTP_TOKEN_CLASE"
 
-// Bounds of what a class can make the panel hold.
-const (
-	TopeAlumnos        = topes.Alumnos
-	TopeNombreAlumno   = topes.NombreAlumno // characters
-	TopeComprobaciones = topes.Comprobaciones
-	topeResultados     = topes.ResultadosBytes // bytes of one POST
-)
-
-// Resultados is one grading as a program posts it.
-type Resultados struct {
-	Alumno         string `json:"alumno"`
-	Comprobaciones []struct {
-		ID   string `json:"id"`
-		Paso bool   `json:"paso"`
-		// Estado is "no-juzgada" for a check whose premise never happened (neither ✔ nor ✘);
-		// "", "paso" and "fallo" are what Paso says.
-		Estado string `json:"estado,omitempty"`
-	} `json:"comprobaciones"`
-}
+// What a class can make the panel hold is bounded by pkg/topes: topes.Alumnos students, names of
+// topes.NombreAlumno characters, topes.Comprobaciones checks a grading, topes.ResultadosBytes bytes
+// a POST.
 
 // Alumno is one student as the page shows it.
 type Alumno struct {
@@ -107,7 +92,7 @@ func (p *Panel) GuardarClaseEn(archivo string) error {
 			return fmt.Errorf("%s no tiene los resultados de una clase: %v", archivo, err)
 		}
 		for _, a := range e.Alumnos {
-			if a != nil && len(c.alumnos) < TopeAlumnos {
+			if a != nil && len(c.alumnos) < topes.Alumnos {
 				if a.Checks == nil {
 					a.Checks = map[string]*EstadoDeCheck{}
 				}
@@ -155,44 +140,36 @@ func (c *clase) estado() estadoClase {
 	return e
 }
 
-// servirClase answers the class's routes; false when r is not one of them.
-func (p *Panel) servirClase(w http.ResponseWriter, r *http.Request) bool {
-	switch {
-	case r.URL.Path == RutaResultados && r.Method == http.MethodPost:
+// montarClase puts the class page's routes on the panel's mux.
+func (p *Panel) montarClase(m *http.ServeMux) {
+	m.HandleFunc("POST "+RutaResultados, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Clase) {
 			p.recibirResultados(w, r)
 		}
-	case r.URL.Path == RutaResultados && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+	})
+	m.HandleFunc("GET "+RutaResultados, func(w http.ResponseWriter, r *http.Request) {
 		// The grader asks this before grading a client (seconds of work), so that a wrong token
 		// or address is said at once: the same guard as the POST, and nothing changes.
 		if p.exigir(w, r, token.Clase) {
 			w.Header().Set("Cache-Control", "no-store")
 			w.WriteHeader(http.StatusNoContent)
 		}
-	case r.URL.Path == RutaEstado && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+	})
+	m.HandleFunc("GET "+RutaEstado, func(w http.ResponseWriter, r *http.Request) {
 		c := p.clase
 		c.mu.Lock()
 		b, _ := json.Marshal(c.estado())
 		c.mu.Unlock()
 		w.Header().Set("Cache-Control", "no-store")
 		respuesta.Bytes(w, r, http.StatusOK, "application/json", append(b, '\n'))
-	case r.URL.Path == RutaClase && (r.Method == http.MethodGet || r.Method == http.MethodHead):
-		cabecerasDePagina(w)
-		w.Header().Set("Cache-Control", "no-cache")
+	})
+	m.HandleFunc("GET "+RutaClase, func(w http.ResponseWriter, r *http.Request) {
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = "/clase.html"
-		p.archivos.ServeHTTP(w, r2)
-	case r.URL.Path == "/clase.js" || r.URL.Path == "/clase.css":
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			return false
-		}
-		cabecerasDePagina(w)
-		w.Header().Set("Cache-Control", "no-cache")
-		p.archivos.ServeHTTP(w, r)
-	default:
-		return false
-	}
-	return true
+		p.servirArchivo(w, r2)
+	})
+	m.HandleFunc("GET /clase.js", p.servirArchivo)
+	m.HandleFunc("GET /clase.css", p.servirArchivo)
 }
 
 // cabecerasDePagina: no other site may frame the page or load anything into it.
@@ -206,8 +183,8 @@ func cabecerasDePagina(w http.ResponseWriter) {
 // recibirResultados takes one grading: the student's name (text, shown as text) and each check's
 // id and result.
 func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, topeResultados))
-	var res Resultados
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, topes.ResultadosBytes))
+	var res resultados.Envio
 	if err == nil {
 		err = json.Unmarshal(b, &res)
 	}
@@ -220,8 +197,8 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "alumno: "+motivo, http.StatusBadRequest)
 		return
 	}
-	if len(res.Comprobaciones) == 0 || len(res.Comprobaciones) > TopeComprobaciones {
-		http.Error(w, fmt.Sprintf("comprobaciones: de 1 a %d", TopeComprobaciones), http.StatusBadRequest)
+	if len(res.Comprobaciones) == 0 || len(res.Comprobaciones) > topes.Comprobaciones {
+		http.Error(w, fmt.Sprintf("comprobaciones: de 1 a %d", topes.Comprobaciones), http.StatusBadRequest)
 		return
 	}
 	for _, x := range res.Comprobaciones {
@@ -239,8 +216,8 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 	defer c.mu.Unlock()
 	a := c.alumnos[nombre]
 	if a == nil {
-		if len(c.alumnos) >= TopeAlumnos {
-			http.Error(w, fmt.Sprintf("la clase ya tiene %d alumnos", TopeAlumnos), http.StatusConflict)
+		if len(c.alumnos) >= topes.Alumnos {
+			http.Error(w, fmt.Sprintf("la clase ya tiene %d alumnos", topes.Alumnos), http.StatusConflict)
 			return
 		}
 		a = &Alumno{Nombre: nombre, Checks: map[string]*EstadoDeCheck{}}
@@ -249,12 +226,12 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 	ahora := c.ahora().UTC()
 	a.Ultima = ahora
 	for _, x := range res.Comprobaciones {
-		if !slices.Contains(c.orden, x.ID) && len(c.orden) < 4*TopeComprobaciones {
+		if !slices.Contains(c.orden, x.ID) && len(c.orden) < 4*topes.Comprobaciones {
 			c.orden = append(c.orden, x.ID)
 		}
 		e := a.Checks[x.ID]
 		if e == nil {
-			if len(a.Checks) >= 4*TopeComprobaciones {
+			if len(a.Checks) >= 4*topes.Comprobaciones {
 				continue
 			}
 			e = &EstadoDeCheck{}
@@ -281,8 +258,8 @@ func nombreMalo(n string) string {
 		return "falta el nombre"
 	case !utf8.ValidString(n):
 		return "no es UTF-8"
-	case utf8.RuneCountInString(n) > TopeNombreAlumno:
-		return fmt.Sprintf("de 1 a %d caracteres", TopeNombreAlumno)
+	case utf8.RuneCountInString(n) > topes.NombreAlumno:
+		return fmt.Sprintf("de 1 a %d caracteres", topes.NombreAlumno)
 	case strings.ContainsFunc(n, unicode.IsControl):
 		return "sin caracteres de control"
 	}

@@ -23,6 +23,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +35,7 @@ import (
 
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/fallas"
+	"cursohttp/pkg/paginas"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
@@ -54,20 +56,17 @@ const (
 
 // The three POST routes change the page for everybody: each asks for the lab's token.
 
-// Topes: everything a stranger can grow is bounded in bytes as well as in count.
-const (
-	TopeHistoria      = topes.Historia      // events kept for a page that opens later
-	TopeHistoriaBytes = topes.HistoriaBytes // and their bytes: the oldest go first past either
-	TopeLote          = topes.LoteDeEventos // bytes of one POST of events
-	TopeEvento        = topes.Evento        // bytes of one event's line: a longer one refuses its batch (413)
-	TopeCampo         = topes.CampoDeEvento // bytes of one text field kept (a route, a key, a result): cut past it
-	TopeFlujos        = topes.Flujos        // pages open at once; one more gets 503 and tries again later
-	topeEspera        = 256                 // events waiting for one slow page before it is dropped
-	// EsperaEscritura bounds each write to a page's stream: a page that takes nothing for this
-	// long is dropped (a browser that reads reconnects and gets the history again), so pages that
-	// never read cannot hold the panel's connections.
-	EsperaEscritura = topes.EsperaEscritura
-)
+// Everything a stranger can grow is bounded in bytes as well as in count, by pkg/topes: the
+// history (topes.Historia events, topes.HistoriaBytes bytes: the oldest go first past either), one
+// POST of events (topes.LoteDeEventos) and one event's line (topes.Evento: a longer one refuses
+// its batch, 413), each text field kept (topes.CampoDeEvento: cut past it), the pages open at once
+// (topes.Flujos: one more gets 503 and tries again later). Each write to a page's stream is
+// bounded by topes.EsperaEscritura: a page that takes nothing that long is dropped (a browser that
+// reads reconnects and gets the history again), so pages that never read cannot hold the panel's
+// connections.
+
+// topeEspera is how many events wait for one slow page before it is dropped.
+const topeEspera = 256
 
 // Opciones configure a Panel.
 type Opciones struct {
@@ -79,7 +78,7 @@ type Opciones struct {
 	Token string
 	// TokenClase is the class token, which only allows posting grading results; "": none.
 	TokenClase string
-	// EsperaEscritura bounds each write to a page's stream; EsperaEscritura when 0.
+	// EsperaEscritura bounds each write to a page's stream; topes.EsperaEscritura when 0.
 	EsperaEscritura time.Duration
 	// Ahora is the clock the one-time links are checked against; time.Now when nil.
 	Ahora func() time.Time
@@ -110,6 +109,7 @@ type Panel struct {
 	simulando string // the gateway's last known fault line
 	cerrado   bool
 	clase     *clase // the class page's results, under a lock of its own (clase.go)
+	mux       *http.ServeMux
 	fin       chan struct{}
 }
 
@@ -133,7 +133,7 @@ func Nuevo(o Opciones) *Panel {
 		o.Token = token.Nuevo()
 	}
 	if o.EsperaEscritura <= 0 {
-		o.EsperaEscritura = EsperaEscritura
+		o.EsperaEscritura = topes.EsperaEscritura
 	}
 	rechazos := token.NuevosRechazos(o.IntervaloRechazos, func(s token.Suma) {
 		o.Log.Warn().Int("rechazos", s.N).Str("fuente", s.Fuente).Msg(s.Texto("panel", o.IntervaloRechazos))
@@ -142,12 +142,14 @@ func Nuevo(o Opciones) *Panel {
 	indice, _ := fs.ReadFile(web, "web/index.html")
 	indice = bytes.Replace(indice, []byte(lugarDeModos), listaDeModos(), 1)
 	indice = bytes.Replace(indice, []byte(lugarDeDesenlaces), listaDeDesenlaces(), 1)
-	return &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
+	p := &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
 		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}), clase: nuevaClase(),
 		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
 		sesiones: token.NuevasSesiones(o.Token, o.Ahora), rechazos: rechazos,
 		lectura:  bytes.Replace(indice, []byte(lugarDelAviso), []byte(`<p id="aviso-lectura" class="aviso-lectura" role="status">`+AvisoLectura+`</p>`), 1),
 		profesor: bytes.Replace(bytes.Replace(indice, []byte(lugarDelAviso), nil, 1), []byte(lugarDelAcceso), []byte(`<meta name="acceso" content="profesor">`), 1)}
+	p.mux = p.rutas()
+	return p
 }
 
 // Where index.html says whom it was served to (for its scripts: «lectura» or «profesor»), and
@@ -203,49 +205,94 @@ func (p *Panel) Cerrar() {
 	}
 }
 
-func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	// The class page, then the API's document and the problems' pages (problemas.go).
-	if p.servirClase(w, r) || documentacion(w, r) {
-		return
-	}
-	switch {
-	case r.URL.Path == RutaEventos && r.Method == http.MethodPost:
+// rutas is the panel's table on the standard mux. A GET pattern takes HEAD too, except where a
+// HEAD pattern says otherwise; whatever no pattern takes (another method, a path the panel has not)
+// goes to otra, so the mux never answers its own 404 or 405.
+func (p *Panel) rutas() *http.ServeMux {
+	m := http.NewServeMux()
+	p.montarClase(m)
+	paginas.Montar(m)
+	m.HandleFunc("POST "+RutaEventos, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
 			p.recibir(w, r)
 		}
-	case r.URL.Path == RutaFlujo && r.Method == http.MethodGet:
-		p.fluir(w, r)
-	case r.URL.Path == RutaSimular && r.Method == http.MethodPost:
+	})
+	m.HandleFunc("GET "+RutaFlujo, p.fluir)
+	m.HandleFunc("POST "+RutaSimular, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
 			p.simular(w, r)
 		}
-	case r.URL.Path == RutaBorrar && r.Method == http.MethodPost:
+	})
+	m.HandleFunc("POST "+RutaBorrar, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
 			p.borrar(w)
 		}
-	case r.URL.Path == RutaEnlace && r.Method == http.MethodGet:
-		p.entrar(w, r)
-	case r.Method == http.MethodGet || r.Method == http.MethodHead:
-		if r.URL.Path != "/" && r.URL.Path != "/panel.js" && r.URL.Path != "/panel.css" {
-			http.Error(w, "no existe: la página está en /", http.StatusNotFound)
-			return
-		}
-		h := w.Header()
-		// No other site may frame the page (a click on its control through a frame) or load
-		// anything into it.
-		h.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("X-Content-Type-Options", "nosniff")
-		if r.URL.Path == "/" {
-			p.servirPagina(w, r)
-			return
-		}
-		// The page never changes while the binary runs; a projector left open reloads it anyway.
-		h.Set("Cache-Control", "no-cache")
-		p.archivos.ServeHTTP(w, r)
-	default:
-		http.Error(w, "método no admitido", http.StatusMethodNotAllowed)
+	})
+	m.HandleFunc("GET "+RutaEnlace, p.entrar)
+	// The stream and the link are GET only: a HEAD of either is a page the panel has not.
+	m.HandleFunc("HEAD "+RutaFlujo, otra)
+	m.HandleFunc("HEAD "+RutaEnlace, otra)
+	m.HandleFunc("GET /{$}", p.servirPagina)
+	m.HandleFunc("GET /panel.js", p.servirArchivo)
+	m.HandleFunc("GET /panel.css", p.servirArchivo)
+	m.HandleFunc("/", otra)
+	return m
+}
+
+// otra answers what the panel has no route for: a page it has not, or a method a page does not take.
+func otra(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		http.Error(w, "no existe: la página está en /", http.StatusNotFound)
+		return
 	}
+	http.Error(w, "método no admitido", http.StatusMethodNotAllowed)
+}
+
+// ServeHTTP routes on r.URL.Path as it came. ServeMux matches the escaped path instead (to it
+// "/problemas%2Fx" is one segment) and redirects a path that is not clean ("/a/../b", "//x") to its
+// clean form, which the panel never did: for those, the mux is asked which handler takes a
+// stand-in of the same shape (muestra), and that handler gets the request as it came.
+func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.RawPath == "" && limpia(r.URL.Path) {
+		p.mux.ServeHTTP(w, r)
+		return
+	}
+	h, _ := p.mux.Handler(muestra(r))
+	h.ServeHTTP(w, r)
+}
+
+// limpia says whether the mux would take ruta as it is: rooted, no empty, "." or ".." segment.
+func limpia(ruta string) bool {
+	c := path.Clean(ruta)
+	if strings.HasSuffix(ruta, "/") && c != "/" {
+		c += "/"
+	}
+	return c == ruta
+}
+
+// muestra is r with a clean path of the same shape: each empty, "." or ".." segment of its path
+// (the trailing slash aside) is "-", a segment no route has; nothing escaped.
+func muestra(r *http.Request) *http.Request {
+	segmentos := strings.Split(r.URL.Path, "/")
+	if segmentos[0] != "" {
+		segmentos = []string{"", "-"}
+	}
+	for i := 1; i < len(segmentos); i++ {
+		if s := segmentos[i]; s == "." || s == ".." || s == "" && i < len(segmentos)-1 {
+			segmentos[i] = "-"
+		}
+	}
+	m := r.WithContext(r.Context())
+	m.URL = &url.URL{Path: strings.Join(segmentos, "/")}
+	return m
+}
+
+// servirArchivo serves one of the pages' scripts and styles.
+func (p *Panel) servirArchivo(w http.ResponseWriter, r *http.Request) {
+	cabecerasDePagina(w)
+	// The files never change while the binary runs; a projector left open reloads them anyway.
+	w.Header().Set("Cache-Control", "no-cache")
+	p.archivos.ServeHTTP(w, r)
 }
 
 // exigir lets r through if it may do what nivel allows (pkg/token); otherwise it answers the
@@ -314,6 +361,7 @@ func antesDelCuerpo(w http.ResponseWriter, r *http.Request, escribir func()) {
 // carries a token (issue 34, item 1): whoever can ask for it — another user of the machine, a
 // student on the class network — could read it.
 func (p *Panel) servirPagina(w http.ResponseWriter, r *http.Request) {
+	cabecerasDePagina(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	// Whom the page is for depends on the cookie: never kept by a cache, never sent on as a Referer.
@@ -357,8 +405,8 @@ func (p *Panel) entrar(w http.ResponseWriter, r *http.Request) {
 
 // recibir takes a batch of events and passes each to the open pages.
 func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
-	sc := bufio.NewScanner(http.MaxBytesReader(w, r.Body, TopeLote))
-	sc.Buffer(make([]byte, 16<<10), TopeEvento)
+	sc := bufio.NewScanner(http.MaxBytesReader(w, r.Body, topes.LoteDeEventos))
+	sc.Buffer(make([]byte, 16<<10), topes.Evento)
 	var lote [][]byte
 	for sc.Scan() {
 		linea := bytes.TrimSpace(sc.Bytes())
@@ -381,12 +429,12 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 	switch err := sc.Err(); {
 	case errors.Is(err, bufio.ErrTooLong):
 		antesDelCuerpo(w, r, func() {
-			texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(TopeEvento>>10)+" KiB: no tomo el lote")
+			texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(topes.Evento>>10)+" KiB: no tomo el lote")
 		})
 		return
 	case errors.As(err, &grande):
 		antesDelCuerpo(w, r, func() {
-			texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(TopeLote>>20)+" MiB: no lo tomo")
+			texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(topes.LoteDeEventos>>20)+" MiB: no lo tomo")
 		})
 		return
 	case err != nil:
@@ -397,13 +445,14 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// recortar cuts an event's texts to TopeCampo bytes (on a character's boundary, with «…»): a page
-// on a projector shows no 16 KB route, and the history's budget goes to events, not to padding.
+// recortar cuts an event's texts to topes.CampoDeEvento bytes (on a character's boundary, with
+// «…»): a page on a projector shows no 16 KB route, and the history's budget goes to events, not
+// to padding.
 func recortar(ev *eventos.Evento) {
 	for _, c := range []*string{&ev.Programa, &ev.Tipo, &ev.Traza, &ev.Tramo, &ev.Padre, &ev.Metodo, &ev.Ruta,
 		&ev.Llave, &ev.Falla, &ev.Resultado, &ev.Desenlace, &ev.Nombre, &ev.Detalle} {
-		if len(*c) > TopeCampo {
-			corte := TopeCampo
+		if len(*c) > topes.CampoDeEvento {
+			corte := topes.CampoDeEvento
 			for corte > 0 && !utf8.RuneStart((*c)[corte]) {
 				corte--
 			}
@@ -412,8 +461,8 @@ func recortar(ev *eventos.Evento) {
 	}
 }
 
-// guardar adds events to the history and drops the oldest past TopeHistoria events or
-// TopeHistoriaBytes bytes. Called with p.mu held. The slices handed to open streams are never
+// guardar adds events to the history and drops the oldest past topes.Historia events or
+// topes.HistoriaBytes bytes. Called with p.mu held. The slices handed to open streams are never
 // written again: a dropped front is only skipped (desde), and compacted into a new array once it
 // is as long as what is kept.
 func (p *Panel) guardar(datos [][]byte) {
@@ -421,7 +470,7 @@ func (p *Panel) guardar(datos [][]byte) {
 		p.historia = append(p.historia, d)
 		p.bytes += len(d)
 	}
-	for len(p.historia)-p.desde > TopeHistoria || p.bytes > TopeHistoriaBytes {
+	for len(p.historia)-p.desde > topes.Historia || p.bytes > topes.HistoriaBytes {
 		p.bytes -= len(p.historia[p.desde])
 		p.desde++
 	}
@@ -466,11 +515,11 @@ func (p *Panel) fluir(w http.ResponseWriter, r *http.Request) {
 		p.mu.Unlock()
 		return
 	}
-	if len(p.oyentes) >= TopeFlujos {
+	if len(p.oyentes) >= topes.Flujos {
 		p.mu.Unlock()
 		// EventSource gives up on a 503; the page tries again by itself (panel.js).
 		w.Header().Set("Retry-After", "5")
-		http.Error(w, "hay "+strconv.Itoa(TopeFlujos)+" páginas abiertas, el tope: vuelve a probar en unos segundos", http.StatusServiceUnavailable)
+		http.Error(w, "hay "+strconv.Itoa(topes.Flujos)+" páginas abiertas, el tope: vuelve a probar en unos segundos", http.StatusServiceUnavailable)
 		return
 	}
 	historia := p.historia[p.desde:len(p.historia):len(p.historia)]

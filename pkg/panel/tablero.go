@@ -155,7 +155,7 @@ func NuevoTablero(o OpcionesTablero) *Tablero {
 
 func (t *Tablero) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Each answer within the panel's write deadline: a page that never reads holds no connection.
-	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(EsperaEscritura))
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(topes.EsperaEscritura))
 	cabecerasDePagina(w)
 	h := w.Header()
 	// What the board says depends on who asks (instructor) and changes every grading.

@@ -486,7 +486,7 @@ func TestTableroCabeceras(t *testing.T) {
 			h.Get("Referrer-Policy") != "no-referrer" {
 			t.Errorf("%s %s: %d %v", c.metodo, c.ruta, w.Code, h)
 		}
-		if w.plazo.Before(antes.Add(EsperaEscritura)) || w.plazo.After(time.Now().Add(EsperaEscritura)) {
+		if w.plazo.Before(antes.Add(topes.EsperaEscritura)) || w.plazo.After(time.Now().Add(topes.EsperaEscritura)) {
 			t.Errorf("%s %s: plazo de escritura %v", c.metodo, c.ruta, w.plazo)
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/fallas"
 	"cursohttp/pkg/pasarela"
+	"cursohttp/pkg/topes"
 )
 
 // eventoGrande is one event line whose every text field is n bytes of x.
@@ -31,7 +32,7 @@ func eventoGrande(i, n int) string {
 
 // Issue 22.5: the history was bounded by count only, and 25 events of 4 MB held 780 MB. An event's
 // line is now bounded (413, nothing kept), its texts are cut, and the history keeps what fits in
-// TopeHistoriaBytes, the newest.
+// topes.HistoriaBytes, the newest.
 func TestHistoriaAcotadaEnBytes(t *testing.T) {
 	t.Parallel()
 	p := Nuevo(Opciones{Log: zerolog.Nop(), Token: "profe"})
@@ -45,7 +46,7 @@ func TestHistoriaAcotadaEnBytes(t *testing.T) {
 	if resp.StatusCode != 413 || string(b) != "un evento pasa de 64 KiB: no tomo el lote\n" {
 		t.Fatalf("un evento de 4 MB: %d %q", resp.StatusCode, b)
 	}
-	// 25 batches of 100 events of about 10 KB each (26 MB sent): the texts are cut to TopeCampo.
+	// 25 batches of 100 events of about 10 KB each (26 MB sent): the texts are cut to topes.CampoDeEvento.
 	for lote := range 25 {
 		var cuerpo strings.Builder
 		for i := range 100 {
@@ -60,19 +61,19 @@ func TestHistoriaAcotadaEnBytes(t *testing.T) {
 	bytes, guardados, total := p.bytes, len(p.historia)-p.desde, len(p.historia)
 	ultimo := string(p.historia[len(p.historia)-1])
 	p.mu.Unlock()
-	if bytes > TopeHistoriaBytes || guardados >= 2500 || total > 2*guardados+1 {
-		t.Errorf("la historia guarda %d eventos (%d en su arreglo) y %d bytes; el tope es %d bytes", guardados, total, bytes, TopeHistoriaBytes)
+	if bytes > topes.HistoriaBytes || guardados >= 2500 || total > 2*guardados+1 {
+		t.Errorf("la historia guarda %d eventos (%d en su arreglo) y %d bytes; el tope es %d bytes", guardados, total, bytes, topes.HistoriaBytes)
 	}
-	if !strings.Contains(ultimo, `"ms":2499`) || !strings.Contains(ultimo, strings.Repeat("x", TopeCampo-1)+"…") ||
-		strings.Contains(ultimo, strings.Repeat("x", TopeCampo+1)) {
+	if !strings.Contains(ultimo, `"ms":2499`) || !strings.Contains(ultimo, strings.Repeat("x", topes.CampoDeEvento-1)+"…") ||
+		strings.Contains(ultimo, strings.Repeat("x", topes.CampoDeEvento+1)) {
 		t.Errorf("el último evento no es el más nuevo, recortado: %.200q…", ultimo)
 	}
-	t.Logf("historia: %d eventos, %d bytes (tope %d)", guardados, bytes, TopeHistoriaBytes)
+	t.Logf("historia: %d eventos, %d bytes (tope %d)", guardados, bytes, topes.HistoriaBytes)
 }
 
 // Issue 22.4: pages that open the stream and never read used to hold the panel's connections for
 // good. Each write to a stream has a deadline: stalled streams are dropped, an ordinary request is
-// answered meanwhile, and past TopeFlujos a new page gets 503.
+// answered meanwhile, and past topes.Flujos a new page gets 503.
 func TestFlujosQueNoLeen(t *testing.T) {
 	t.Parallel()
 	p := Nuevo(Opciones{Log: zerolog.Nop(), Token: "profe", EsperaEscritura: 3 * time.Second})
@@ -118,12 +119,12 @@ func TestFlujosQueNoLeen(t *testing.T) {
 	t.Logf("una petición normal respondida en %s", time.Since(inicio).Round(time.Millisecond))
 	prueba.Esperar(t, "que el panel suelte las páginas que no leen", func() bool { return p.Paginas() == 0 })
 
-	// The cap: TopeFlujos streams (a small history now, so they stay open), then one more.
+	// The cap: topes.Flujos streams (a small history now, so they stay open), then one more.
 	if resp, err := postear(srv.URL+RutaBorrar, "profe", "", ""); err != nil || resp.StatusCode != 204 {
 		t.Fatalf("borrar: %v %v", resp, err)
 	}
-	abrir(TopeFlujos)
-	prueba.Esperar(t, "TopeFlujos páginas abiertas", func() bool { return p.Paginas() == TopeFlujos })
+	abrir(topes.Flujos)
+	prueba.Esperar(t, "topes.Flujos páginas abiertas", func() bool { return p.Paginas() == topes.Flujos })
 	resp, err = http.Get(srv.URL + RutaFlujo)
 	if err != nil {
 		t.Fatal(err)

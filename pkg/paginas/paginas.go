@@ -1,4 +1,8 @@
-package panel
+// Package paginas is the documentation the panel serves beside the timeline (issue 26): the
+// revisor's OpenAPI document, a page to read it, and the page behind every problem type, so that
+// a type URI leads a person somewhere (RFC 9457 §3.1.1). It reads them from leaves
+// (pkg/documentoapi, pkg/explicaciones): whoever mounts it links no revisor.
+package paginas
 
 import (
 	"bytes"
@@ -15,9 +19,7 @@ import (
 	"cursohttp/pkg/explicaciones"
 )
 
-// The documentation the panel serves beside the timeline (issue 26): the revisor's OpenAPI
-// document, a page to read it, and the page behind every problem type, so that a type URI leads
-// a person somewhere (RFC 9457 §3.1.1).
+// The documentation's routes.
 const (
 	RutaOpenAPI      = "/openapi.json"
 	RutaLeerOpenAPI  = "/openapi"
@@ -41,47 +43,52 @@ var politicaDocumentacion = func() string {
 		"'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 }()
 
-// documentacion answers the documentation's routes; false leaves the request to the rest.
-func documentacion(w http.ResponseWriter, r *http.Request) bool {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return false
-	}
-	if ruta := r.URL.Path; ruta == RutaOpenAPI || ruta == RutaLeerOpenAPI || ruta == RutaProblemas || strings.HasPrefix(ruta, prefijoProblemas) {
-		// The timeline page's headers (issue 34, item 5): never framed, nothing loaded from
-		// elsewhere, not sniffed; the documents change with the binary, so a cache asks again.
-		h := w.Header()
-		h.Set("Content-Security-Policy", politicaDocumentacion)
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Cache-Control", "no-cache")
-	}
-	switch ruta := r.URL.Path; {
-	case ruta == RutaOpenAPI:
+// Montar puts the documentation's routes on mux, GET (and so HEAD) only: whoever mounts it answers
+// the other methods.
+func Montar(mux *http.ServeMux) {
+	mux.HandleFunc("GET "+RutaOpenAPI, conCabeceras(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", documentoapi.TipoMedio)
 		w.Write(documentoapi.Documento())
-	case ruta == RutaLeerOpenAPI:
+	}))
+	mux.HandleFunc("GET "+RutaLeerOpenAPI, conCabeceras(func(w http.ResponseWriter, r *http.Request) {
 		ops, err := operacionesDe(documentoapi.Documento())
 		if err != nil {
 			http.Error(w, "el documento OpenAPI no se pudo leer: "+err.Error(), http.StatusInternalServerError)
-			return true
+			return
 		}
 		escribirPagina(w, datosPagina{Titulo: "La API del revisor", Operaciones: ops})
-	case ruta == RutaProblemas || ruta == prefijoProblemas:
+	}))
+	indice := conCabeceras(func(w http.ResponseWriter, r *http.Request) {
 		escribirPagina(w, datosPagina{Titulo: "Los problemas del revisor", Paginas: explicaciones.Paginas()})
-	case strings.HasPrefix(ruta, prefijoProblemas):
-		nombre := strings.TrimPrefix(ruta, prefijoProblemas)
+	})
+	mux.HandleFunc("GET "+RutaProblemas, indice)
+	mux.HandleFunc("GET "+prefijoProblemas+"{$}", indice)
+	// Everything under it, "/problemas/a/b" too: a type the revisor has not is this 404.
+	mux.HandleFunc("GET "+prefijoProblemas, conCabeceras(func(w http.ResponseWriter, r *http.Request) {
+		nombre := strings.TrimPrefix(r.URL.Path, prefijoProblemas)
 		for _, p := range explicaciones.Paginas() {
 			if p.Nombre() == nombre {
 				escribirPagina(w, datosPagina{Titulo: nombre + " — los problemas del revisor", Pagina: &p})
-				return true
+				return
 			}
 		}
 		http.Error(w, "el revisor no tiene el type «"+nombre+"»: la lista está en /problemas", http.StatusNotFound)
-	default:
-		return false
+	}))
+}
+
+// conCabeceras gives a documentation page the panel's timeline page's headers (issue 34, item 5): never
+// framed, nothing loaded from elsewhere, not sniffed; the documents change with the binary, so a
+// cache asks again.
+func conCabeceras(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c := w.Header()
+		c.Set("Content-Security-Policy", politicaDocumentacion)
+		c.Set("X-Frame-Options", "DENY")
+		c.Set("X-Content-Type-Options", "nosniff")
+		c.Set("Referrer-Policy", "no-referrer")
+		c.Set("Cache-Control", "no-cache")
+		h(w, r)
 	}
-	return true
 }
 
 type datosPagina struct {

@@ -1,4 +1,4 @@
-package panel
+package paginas
 
 import (
 	"bytes"
@@ -16,6 +16,14 @@ import (
 	"cursohttp/pkg/variantes"
 )
 
+// servir starts the documentation alone on a mux, as the panel mounts it.
+func servir(t *testing.T) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	Montar(mux)
+	return servidortest.Nuevo(t, mux).URL
+}
+
 func leer(t *testing.T, url string) (int, string, string) {
 	t.Helper()
 	resp, err := http.Get(url)
@@ -27,11 +35,11 @@ func leer(t *testing.T, url string) (int, string, string) {
 	return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
 }
 
-// The panel serves the revisor's OpenAPI document, a page to read it, and a page behind every
+// The documentation is the revisor's OpenAPI document, a page to read it, and a page behind every
 // problem type: what the 409 llave-en-curso means, what to do, where the lesson teaches it.
 func TestDocumentacionDelPanel(t *testing.T) {
 	t.Parallel()
-	base := servidortest.Nuevo(t, Nuevo(Opciones{})).URL
+	base := servir(t)
 
 	codigo, tipo, doc := leer(t, base+RutaOpenAPI)
 	if codigo != 200 || tipo != "application/json" || !bytes.Equal([]byte(doc), documentoapi.Documento()) {
@@ -71,7 +79,7 @@ func TestDocumentacionDelPanel(t *testing.T) {
 // another site cannot frame them, and their one inline style is the only one allowed.
 func TestDocumentacionConLasCabecerasDeLaPagina(t *testing.T) {
 	t.Parallel()
-	base := servidortest.Nuevo(t, Nuevo(Opciones{})).URL
+	base := servir(t)
 	for _, ruta := range []string{RutaOpenAPI, RutaLeerOpenAPI, RutaProblemas, "/problemas/llave-en-curso", "/problemas/constructor"} {
 		resp, err := http.Get(base + ruta)
 		if err != nil {
