@@ -64,8 +64,8 @@ func Montar(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+RutaProblemas, indice)
 	mux.HandleFunc("GET "+prefijoProblemas+"{$}", indice)
 	// Everything under it, "/problemas/a/b" too: a type the revisor has not is this 404.
-	mux.HandleFunc("GET "+prefijoProblemas, conCabeceras(func(w http.ResponseWriter, r *http.Request) {
-		nombre := strings.TrimPrefix(r.URL.Path, prefijoProblemas)
+	mux.HandleFunc("GET "+prefijoProblemas+"{nombre...}", conCabeceras(func(w http.ResponseWriter, r *http.Request) {
+		nombre := r.PathValue("nombre")
 		for _, p := range explicaciones.Paginas() {
 			if p.Nombre() == nombre {
 				escribirPagina(w, datosPagina{Titulo: nombre + " — los problemas del revisor", Pagina: &p})

@@ -23,7 +23,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -248,44 +247,10 @@ func otra(w http.ResponseWriter, r *http.Request) {
 	http.Error(w, "método no admitido", http.StatusMethodNotAllowed)
 }
 
-// ServeHTTP routes on r.URL.Path as it came. ServeMux matches the escaped path instead (to it
-// "/problemas%2Fx" is one segment) and redirects a path that is not clean ("/a/../b", "//x") to its
-// clean form, which the panel never did: for those, the mux is asked which handler takes a
-// stand-in of the same shape (muestra), and that handler gets the request as it came.
-func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.RawPath == "" && limpia(r.URL.Path) {
-		p.mux.ServeHTTP(w, r)
-		return
-	}
-	h, _ := p.mux.Handler(muestra(r))
-	h.ServeHTTP(w, r)
-}
-
-// limpia says whether the mux would take ruta as it is: rooted, no empty, "." or ".." segment.
-func limpia(ruta string) bool {
-	c := path.Clean(ruta)
-	if strings.HasSuffix(ruta, "/") && c != "/" {
-		c += "/"
-	}
-	return c == ruta
-}
-
-// muestra is r with a clean path of the same shape: each empty, "." or ".." segment of its path
-// (the trailing slash aside) is "-", a segment no route has; nothing escaped.
-func muestra(r *http.Request) *http.Request {
-	segmentos := strings.Split(r.URL.Path, "/")
-	if segmentos[0] != "" {
-		segmentos = []string{"", "-"}
-	}
-	for i := 1; i < len(segmentos); i++ {
-		if s := segmentos[i]; s == "." || s == ".." || s == "" && i < len(segmentos)-1 {
-			segmentos[i] = "-"
-		}
-	}
-	m := r.WithContext(r.Context())
-	m.URL = &url.URL{Path: strings.Join(segmentos, "/")}
-	return m
-}
+// ServeHTTP is the standard mux's: an unclean path ("/a/../b", "//x") is redirected to its clean
+// form and an escaped slash stays inside its segment, as ServeMux does; the panel is no course
+// program, so nothing a lesson shows depends on its answers to such paths.
+func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.mux.ServeHTTP(w, r) }
 
 // servirArchivo serves one of the pages' scripts and styles.
 func (p *Panel) servirArchivo(w http.ResponseWriter, r *http.Request) {
