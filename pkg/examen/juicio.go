@@ -10,6 +10,7 @@ import (
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/tabladecision"
+	"cursohttp/pkg/topes"
 )
 
 // Comprobacion is one check's verdict: its stable id, whether it passed, its line in the course's
@@ -356,14 +357,14 @@ func juzgarRendirse(j *juicio) Comprobacion {
 	rendirse := 0
 	for _, in := range j.ins {
 		ultimoRA := len(in.Intentos) > 0 && in.Intentos[len(in.Intentos)-1].RetryAfter > 0
-		if in.Detenido || (in.Escenario.sinFin() && len(in.Intentos) > 1) || len(in.Intentos) > IntentosMaximos {
+		if in.Detenido || (in.Escenario.sinFin() && len(in.Intentos) > 1) || len(in.Intentos) > topes.IntentosMaximo {
 			rendirse++
 		}
 		switch {
 		case in.Detenido && !ultimoRA:
 			fallas = append(fallas, fmt.Sprintf("%s: no terminó en %s y lo detuve", in.etiqueta(), duracion(j.limite)))
-		case len(in.Intentos) > IntentosMaximos:
-			fallas = append(fallas, fmt.Sprintf("%s: %d intentos, más de %d", in.etiqueta(), len(in.Intentos), IntentosMaximos))
+		case len(in.Intentos) > topes.IntentosMaximo:
+			fallas = append(fallas, fmt.Sprintf("%s: %d intentos, más de %d", in.etiqueta(), len(in.Intentos), topes.IntentosMaximo))
 		case in.Detenido:
 		default:
 			for i, a := range in.Intentos {
@@ -375,7 +376,7 @@ func juzgarRendirse(j *juicio) Comprobacion {
 		}
 	}
 	return juzgarSi(rendirse > 0,
-		fmt.Sprintf("cuando nadie respondía se rindió a tiempo: pocos intentos (%d como mucho) y cada alta terminó sola", IntentosMaximos),
+		fmt.Sprintf("cuando nadie respondía se rindió a tiempo: pocos intentos (%d como mucho) y cada alta terminó sola", topes.IntentosMaximo),
 		"reintentar sin tope es un ataque a quien ya está caído y un programa que no termina: un número acotado de intentos, un límite por intento, y se rinde diciendo qué no se sabe (lección 6, §6.3.3 y §6.5.3)",
 		fallas, 0, "", "en ningún alta en la que nadie respondía reintentó el cliente: no hubo un rendirse que juzgar")
 }
