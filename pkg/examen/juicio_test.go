@@ -120,8 +120,8 @@ func TestEsperaDeMasPorIntento(t *testing.T) {
 	}
 }
 
-// A check is one entry of Checks: a unique id the class store takes, a premise for --help, and a
-// judge, whose verdict juzgar reports under the entry's id and in the table's order.
+// A check is one entry of Checks: a unique id that fits the report's column and the class store, a
+// premise for --help, and a judge, whose verdict juzgar reports under the entry's id and in the table's order.
 func TestCadaCheckTraeSuJuez(t *testing.T) {
 	t.Parallel()
 	if len(Checks) > topes.Comprobaciones {
@@ -131,7 +131,7 @@ func TestCadaCheckTraeSuJuez(t *testing.T) {
 	vistos := map[string]bool{}
 	for i, ch := range Checks {
 		switch {
-		case !forma.MatchString(ch.ID) || len(ch.ID) > topes.IDCalificacion:
+		case !forma.MatchString(ch.ID) || len(ch.ID) > min(anchoID, topes.IDCalificacion):
 			t.Errorf("%d: id %q", i, ch.ID)
 		case vistos[ch.ID]:
 			t.Errorf("%s: dos veces en la tabla", ch.ID)
