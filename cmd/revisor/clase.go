@@ -11,7 +11,6 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/datos"
-	"cursohttp/pkg/examen"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
@@ -79,7 +78,7 @@ ejercicios de «revisor predecir» («laboratorio clase predecir»): el proyecto
 	cmd.Flags().IntVar(&o.PuertoPasarela, "puerto-pasarela", curso.PuertoPasarela, "el puerto de la pasarela de la clase")
 	cmd.Flags().IntVar(&o.Revisores, "revisores", 1, "cuántos revisores detrás de la pasarela (más de uno, con --datos postgres://…)")
 	cmd.Flags().StringVar(&o.Pasarela, "pasarela-publica", "", "la URL de la pasarela tal como la alcanzan los alumnos (si no se dice: la máquina que usó cada alumno en --clase, con --puerto-pasarela)")
-	cmd.Flags().DurationVar(&o.Limite, "limite", examen.LimitePorOmision, "cuánto puede durar cada corrida de un cliente")
+	cmd.Flags().DurationVar(&o.Limite, "limite", topes.LimiteCliente, "cuánto puede durar cada corrida de un cliente")
 	cmd.Flags().StringVar(&o.Servidor.Token, "token", "", "el token del laboratorio de la clase (si no se dice: el de --dir/token, o uno nuevo que se guarda ahí)")
 	cmd.Flags().StringVar(&o.Servidor.TokenArchivo, "token-archivo", "", token.AyudaArchivo)
 	return cmd

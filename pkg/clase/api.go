@@ -214,8 +214,8 @@ func (c *Clase) aviso(w http.ResponseWriter, r *http.Request) {
 		if a.Resultado != nil {
 			res = *a.Resultado
 		}
-		if len(res.Texto) > examen.TopeSalida {
-			res.Texto = res.Texto[:examen.TopeSalida]
+		if len(res.Texto) > topes.SalidaCliente {
+			res.Texto = res.Texto[:topes.SalidaCliente]
 		}
 		res.Arranque = examen.Recortar(res.Arranque, 300)
 		// The lab's own clock bounds the run: reported as ended long after its limit, it was stopped.

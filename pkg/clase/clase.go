@@ -33,6 +33,7 @@ import (
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 // Opciones are a class lab's inputs.
@@ -51,7 +52,7 @@ type Opciones struct {
 	Pasarela string
 	// PuertoPasarela is the gateway's port, for Pasarela's default.
 	PuertoPasarela int
-	// Limite bounds each run of a client; 0 is examen.LimitePorOmision.
+	// Limite bounds each run of a client; 0 is topes.LimiteCliente.
 	Limite time.Duration
 	Log    zerolog.Logger
 	// Escenarios, when not nil, draws each run's scenarios instead of examen.Escenarios (tests run
@@ -123,7 +124,7 @@ func Nueva(o Opciones) (*Clase, error) {
 		o.Revisores = 1
 	}
 	if o.Limite <= 0 {
-		o.Limite = examen.LimitePorOmision
+		o.Limite = topes.LimiteCliente
 	}
 	if o.Ahora == nil {
 		o.Ahora = time.Now

@@ -17,6 +17,7 @@ import (
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/topes"
 )
 
 // Intento is one attempt as the gateway saw it.
@@ -131,7 +132,7 @@ func NuevaCorrida(semilla uint64, escenarios []Escenario, limite time.Duration) 
 		escenarios = Escenarios(semilla)
 	}
 	if limite <= 0 {
-		limite = LimitePorOmision
+		limite = topes.LimiteCliente
 	}
 	c := &Corrida{Semilla: semilla, Limite: limite, porNombre: map[string][]*Intencion{},
 		secreto: strings.ReplaceAll(uuid.NewString(), "-", "")[:16], cancelar: map[*http.Request]func(){}}

@@ -23,7 +23,7 @@ type Resultado struct {
 	Salida   int    `json:"salida"`             // its exit code, when it exited by itself
 	Detenido bool   `json:"detenido,omitempty"` // it did not end within the limit and was stopped
 	Arranque string `json:"no_arranco,omitempty"`
-	Texto    []byte `json:"texto,omitempty"` // the first TopeSalida bytes of its output
+	Texto    []byte `json:"texto,omitempty"` // the first topes.SalidaCliente bytes of its output
 }
 
 // Lanzador runs the client once for an intent against the gateway at pasarela, within ctx (which
@@ -156,10 +156,6 @@ const VariablePasarela = "PASARELA_URL"
 // on Linux, however they detached); its value is the run's secret and the intent's name.
 const VariableCorrida = "COMPROBAR_CORRIDA"
 
-// TopeSalida is how much of a client's output is kept (for nothing but --json's tail); the rest is
-// read and thrown away, so a client that prints megabytes costs nothing.
-const TopeSalida = topes.SalidaCliente
-
 // entornoCliente is the client's environment: what the grader's own had, without the lab's
 // variables (CURSOHTTP_*: its token, the class token) nor a PASARELA_URL of its own, plus the
 // contract's PASARELA_URL and the run's mark.
@@ -175,7 +171,8 @@ func entornoCliente(base []string, urlPasarela, marca string) []string {
 	return append(e, VariablePasarela+"="+urlPasarela, VariableCorrida+"="+marca)
 }
 
-// acotada keeps the first TopeSalida bytes written to it and counts the rest.
+// acotada keeps the first topes.SalidaCliente bytes written to it (for nothing but --json's tail)
+// and counts the rest, read and thrown away, so a client that prints megabytes costs nothing.
 type acotada struct {
 	mu    sync.Mutex
 	b     []byte
@@ -186,7 +183,7 @@ func (a *acotada) Write(p []byte) (int, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.total += int64(len(p))
-	if falta := TopeSalida - len(a.b); falta > 0 {
+	if falta := topes.SalidaCliente - len(a.b); falta > 0 {
 		a.b = append(a.b, p[:min(falta, len(p))]...)
 	}
 	return len(p), nil

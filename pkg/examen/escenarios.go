@@ -10,7 +10,6 @@ import (
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/respuesta"
-	"cursohttp/pkg/topes"
 )
 
 // Espera is what a correct client ends a scenario's intent with.
@@ -49,12 +48,8 @@ const (
 	RetryAfterLargo = 3600
 	// IntentosMinimos: a correct client survives three failures in a row (alta-segura makes 4).
 	IntentosMinimos = 4
-	// IntentosMaximos: more attempts than this in one intent is not giving up.
-	IntentosMaximos = topes.IntentosMaximo
 	// EsperaPorIntento: an attempt must stop waiting for an answer after this long at most.
 	EsperaPorIntento = 10
-	// LimitePorOmision bounds each intent: the grader stops the client then.
-	LimitePorOmision = topes.LimiteCliente
 	// Intermitentes is how many intents fail three times before passing: the waits that show
 	// whether the client's backoff grows and is random need several of them.
 	Intermitentes = 4

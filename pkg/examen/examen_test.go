@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"cursohttp/internal/prueba"
+	"cursohttp/pkg/topes"
 )
 
 // binarios builds the suite's alta-segura once per test binary.
@@ -288,7 +289,7 @@ func TestClienteQueImprimeMegas(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := inf.Intenciones[0]
-	if len(in.Texto) > TopeSalida || in.Detenido || in.Salida != 0 {
+	if len(in.Texto) > topes.SalidaCliente || in.Detenido || in.Salida != 0 {
 		t.Errorf("guardó %d bytes, detenido %v, salida %d", len(in.Texto), in.Detenido, in.Salida)
 	}
 	if f := fallidas(inf); !slices.Contains(f, "codigo-de-salida") || !slices.Contains(f, "una-escritura") {

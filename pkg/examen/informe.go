@@ -77,8 +77,11 @@ func (inf *Informe) Escribir(w io.Writer) {
 	if len(inf.Avisos) > 0 {
 		fmt.Fprintln(w)
 	}
-	escribirLista(w, inf.Comprobaciones, 20, "del cliente")
+	escribirLista(w, inf.Comprobaciones, anchoID, "del cliente")
 }
+
+// anchoID is the report's column of check ids: a longer id would push its line out of line.
+const anchoID = 20
 
 // intencionJSON is an intent as --json shows it: only what does not depend on timing.
 type intencionJSON struct {

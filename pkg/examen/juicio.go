@@ -10,6 +10,7 @@ import (
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/tabladecision"
+	"cursohttp/pkg/topes"
 )
 
 // Comprobacion is one check's verdict: its stable id, whether it passed, its line in the course's
@@ -34,24 +35,28 @@ const (
 // Juzgada says whether the check judged anything: only a judged check counts in «N de M».
 func (c Comprobacion) Juzgada() bool { return c.Estado != EstadoNoJuzgada }
 
-// Check is one client check as the contract states it: its id and the premise it needs to be
-// judged (docs/comprobar.md and --help list them from here).
+// Check is one client check as the contract states it: its id, the premise it needs to be judged
+// (--help lists them from here; docs/comprobar.md's table must agree) and its judge. A new check is
+// one entry of Checks.
 type Check struct {
 	ID      string
 	Premisa string
+	// juez judges the run for this check; juzgar gives its verdict the entry's ID, so no judge
+	// repeats it.
+	juez func(*juicio) Comprobacion
 }
 
 // Checks are the client checks, in the order they are reported. Their ids are stable: --json, the
 // instructor's page and docs/comprobar.md use them.
 var Checks = []Check{
-	{"una-escritura", "un alta que se podía completar tras una falla, cuya llave no falla ya misma-llave ni llave-por-intencion"},
-	{"misma-llave", "un intento sin llave, o un alta con más de un intento"},
-	{"llave-por-intencion", "dos altas, cada una con su llave"},
-	{"respeta-retry-after", "un intento que recibió un Retry-After"},
-	{"no-reintenta-4xx", "un intento que recibió un 4xx que no se repite"},
-	{"se-rinde", "un alta en la que nadie respondía y el cliente reintentó, o una que no terminó"},
-	{"espera-con-jitter", "3 esperas sin Retry-After tras un primer fallo y 2 tras los siguientes, o dos intentos a la vez"},
-	{"codigo-de-salida", "un alta hecha y una que no, que el cliente corrió hasta el final y cuya llave no falla ya"},
+	{"una-escritura", "un alta que se podía completar tras una falla, cuya llave no falla ya misma-llave ni llave-por-intencion", juzgarUnaEscritura},
+	{"misma-llave", "un intento sin llave, o un alta con más de un intento", juzgarMismaLlave},
+	{"llave-por-intencion", "dos altas, cada una con su llave", juzgarLlavePorIntencion},
+	{"respeta-retry-after", "un intento que recibió un Retry-After", juzgarRetryAfter},
+	{"no-reintenta-4xx", "un intento que recibió un 4xx que no se repite", juzgar4xx},
+	{"se-rinde", "un alta en la que nadie respondía y el cliente reintentó, o una que no terminó", juzgarRendirse},
+	{"espera-con-jitter", "3 esperas sin Retry-After tras un primer fallo y 2 tras los siguientes, o dos intentos a la vez", juzgarConJitter},
+	{"codigo-de-salida", "un alta hecha y una que no, que el cliente corrió hasta el final y cuya llave no falla ya", juzgarCodigoDeSalida},
 }
 
 // IDs are the checks' ids, in the order they are reported.
@@ -109,9 +114,9 @@ func llaveMal(in *Intencion) string {
 	return ""
 }
 
-// veredicto builds a judged check from its failures: none is a pass.
-func veredicto(id, bien, mal string, fallas []string, aparte int, porque string) Comprobacion {
-	c := Comprobacion{ID: id, Paso: len(fallas) == 0, Estado: EstadoPaso, Linea: bien}
+// veredicto builds a judged check from its failures: none is a pass. Its ID is juzgar's to set.
+func veredicto(bien, mal string, fallas []string, aparte int, porque string) Comprobacion {
+	c := Comprobacion{Paso: len(fallas) == 0, Estado: EstadoPaso, Linea: bien}
 	if !c.Paso {
 		c.Estado = EstadoFallo
 		c.Linea = mal
@@ -121,17 +126,17 @@ func veredicto(id, bien, mal string, fallas []string, aparte int, porque string)
 }
 
 // sinJuicio is a check whose premise never happened: neither passed nor failed, and why.
-func sinJuicio(id, porque string, aparte int, porqueAparte string) Comprobacion {
-	return conAparte(Comprobacion{ID: id, Estado: EstadoNoJuzgada, Linea: "no se juzgó: " + porque}, aparte, porqueAparte)
+func sinJuicio(porque string, aparte int, porqueAparte string) Comprobacion {
+	return conAparte(Comprobacion{Estado: EstadoNoJuzgada, Linea: "no se juzgó: " + porque}, aparte, porqueAparte)
 }
 
 // juzgarSi is veredicto when the check's premise happened (or it found a failure anyway), and
 // sinJuicio otherwise.
-func juzgarSi(premisa bool, id, bien, mal string, fallas []string, aparte int, porqueAparte, sinPremisa string) Comprobacion {
+func juzgarSi(premisa bool, bien, mal string, fallas []string, aparte int, porqueAparte, sinPremisa string) Comprobacion {
 	if !premisa && len(fallas) == 0 {
-		return sinJuicio(id, sinPremisa, aparte, porqueAparte)
+		return sinJuicio(sinPremisa, aparte, porqueAparte)
 	}
-	return veredicto(id, bien, mal, fallas, aparte, porqueAparte)
+	return veredicto(bien, mal, fallas, aparte, porqueAparte)
 }
 
 func conAparte(c Comprobacion, aparte int, porque string) Comprobacion {
@@ -170,38 +175,62 @@ func reintentable(a Intento) bool {
 	return tabladecision.Decidir(a.Cliente, nil, &t).Reintenta
 }
 
-// juzgar judges the run's intents, each check from what the gateway and the revisor saw.
-func juzgar(ins []*Intencion, limite time.Duration) []Comprobacion {
-	// An intent whose key is already wrong is judged by the key's checks only: what follows from it
+// juicio is what every judge reads, computed once: the run's intents, the limit each ran under,
+// and what the key checks already found.
+type juicio struct {
+	ins    []*Intencion
+	limite time.Duration
+	// culpa are the intents whose key is already wrong (missing, changed between attempts, or
+	// shared with another intent): they are judged by the key's checks only, so what follows from it
 	// (a 409 nombre-repetido, an exit code the client could not get right) is not counted twice.
-	culpa := map[*Intencion]bool{}
-	porLlave := map[string][]*Intencion{}
+	culpa map[*Intencion]bool
+	// porLlave are the intents with a well-formed key, by key.
+	porLlave map[string][]*Intencion
+}
+
+// porqueLlave is why an intent of culpa is left to the key's checks.
+const porqueLlave = "su llave ya falla misma-llave o llave-por-intencion"
+
+func nuevoJuicio(ins []*Intencion, limite time.Duration) *juicio {
+	j := &juicio{ins: ins, limite: limite, culpa: map[*Intencion]bool{}, porLlave: map[string][]*Intencion{}}
 	for _, in := range ins {
 		if llaveMal(in) != "" {
-			culpa[in] = true
+			j.culpa[in] = true
 			continue
 		}
 		if len(in.Intentos) > 0 {
-			porLlave[in.Intentos[0].Llave] = append(porLlave[in.Intentos[0].Llave], in)
+			j.porLlave[in.Intentos[0].Llave] = append(j.porLlave[in.Intentos[0].Llave], in)
 		}
 	}
-	compartidas := 0
-	for _, l := range porLlave {
+	for _, l := range j.porLlave {
 		if len(l) > 1 {
 			for _, in := range l {
-				culpa[in] = true
+				j.culpa[in] = true
 			}
-			compartidas++
 		}
 	}
-	porqueLlave := "su llave ya falla misma-llave o llave-por-intencion"
-	var c []Comprobacion
+	return j
+}
 
-	// una-escritura: judged on the intents that could complete after something failed on the way.
+// juzgar judges the run's intents, each check from what the gateway and the revisor saw, in the
+// order of Checks.
+func juzgar(ins []*Intencion, limite time.Duration) []Comprobacion {
+	j := nuevoJuicio(ins, limite)
+	c := make([]Comprobacion, len(Checks))
+	for i, ch := range Checks {
+		c[i] = ch.juez(j)
+		c[i].ID = ch.ID
+	}
+	return c
+}
+
+// juzgarUnaEscritura is judged on the intents that could complete after something failed on the
+// way.
+func juzgarUnaEscritura(j *juicio) Comprobacion {
 	var fallas []string
 	juzgadas := 0
-	for _, in := range ins {
-		if culpa[in] || in.Arranque != "" || in.Escenario.Espera != Registra || in.Repite {
+	for _, in := range j.ins {
+		if j.culpa[in] || in.Arranque != "" || in.Escenario.Espera != Registra || in.Repite {
 			continue
 		}
 		if len(in.Escenario.Guion) > 1 || in.Escenario.Guion[0] != nil {
@@ -211,16 +240,18 @@ func juzgar(ins []*Intencion, limite time.Duration) []Comprobacion {
 			fallas = append(fallas, fmt.Sprintf("%s: el alta no quedó hecha tras %s", in.etiqueta(), loUltimo(in)))
 		}
 	}
-	c = append(c, juzgarSi(juzgadas > 0, "una-escritura",
+	return juzgarSi(juzgadas > 0,
 		"cada alta quedó hecha una sola vez, aunque se perdieran respuestas: reintentar con la llave la completó sin duplicarla",
 		"un alta que se podía completar no quedó hecha: un 502, un corte o un tiempo agotado no dicen que no ocurrió; se reintenta con la misma llave (lección 6, §6.5 y §6.6.5)",
-		fallas, contarCulpa(ins, culpa), porqueLlave,
-		"ninguna alta que se podía completar tras una falla quedó para juzgar aquí"))
+		fallas, contarCulpa(j.ins, j.culpa), porqueLlave,
+		"ninguna alta que se podía completar tras una falla quedó para juzgar aquí")
+}
 
-	// misma-llave: a missing key fails it at once; the same key needs a retry to be seen.
-	fallas = nil
+// juzgarMismaLlave: a missing key fails it at once; the same key needs a retry to be seen.
+func juzgarMismaLlave(j *juicio) Comprobacion {
+	var fallas []string
 	vistos, varios := 0, 0
-	for _, in := range ins {
+	for _, in := range j.ins {
 		if len(in.Intentos) == 0 {
 			continue
 		}
@@ -236,19 +267,21 @@ func juzgar(ins []*Intencion, limite time.Duration) []Comprobacion {
 	if vistos == 0 {
 		sinPremisa = "ningún intento llegó a la pasarela"
 	}
-	c = append(c, juzgarSi(varios > 0, "misma-llave",
+	return juzgarSi(varios > 0,
 		"todos los intentos de cada alta llevaron la misma Idempotency-Key",
 		"un intento sin llave, o con otra, es para el revisor una petición nueva: si la anterior ocurrió, duplica o choca con su nombre (lección 6, §6.6.5)",
-		fallas, 0, "", sinPremisa))
+		fallas, 0, "", sinPremisa)
+}
 
-	// llave-por-intencion
-	fallas = nil
+// juzgarLlavePorIntencion: two intents with a well-formed key are needed to compare keys.
+func juzgarLlavePorIntencion(j *juicio) Comprobacion {
+	var fallas []string
 	conLlave := 0
-	for _, in := range ins {
+	for _, in := range j.ins {
 		if llaveDe(in) != "\x00" {
 			conLlave++
 		}
-		l := porLlave[llaveDe(in)]
+		l := j.porLlave[llaveDe(in)]
 		if len(l) > 1 && l[0] == in {
 			nombres := make([]string, len(l))
 			for i, x := range l {
@@ -261,15 +294,18 @@ func juzgar(ins []*Intencion, limite time.Duration) []Comprobacion {
 			}
 		}
 	}
-	c = append(c, juzgarSi(conLlave > 1, "llave-por-intencion",
+	return juzgarSi(conLlave > 1,
 		"cada alta tuvo su propia llave: dos altas distintas nunca comparten una",
 		"dos altas distintas con la misma llave: el revisor repite la respuesta de la primera (o da 422 llave-reutilizada) y la segunda nunca ocurre; una llave nueva por intención, no por programa (lección 6, §6.6.4 y §6.7.2)",
-		fallas, 0, "", "menos de dos altas llevaron una llave bien puesta: no hubo llaves que comparar"))
+		fallas, 0, "", "menos de dos altas llevaron una llave bien puesta: no hubo llaves que comparar")
+}
 
-	// respeta-retry-after
-	fallas = nil
+// juzgarRetryAfter is judged on every attempt that got a Retry-After: the next one came no
+// earlier, or the client gave up rather than wait to be stopped.
+func juzgarRetryAfter(j *juicio) Comprobacion {
+	var fallas []string
 	pedidos := 0
-	for _, in := range ins {
+	for _, in := range j.ins {
 		for i, a := range in.Intentos {
 			if a.RetryAfter <= 0 {
 				continue
@@ -286,15 +322,18 @@ func juzgar(ins []*Intencion, limite time.Duration) []Comprobacion {
 			}
 		}
 	}
-	c = append(c, juzgarSi(pedidos > 0, "respeta-retry-after",
+	return juzgarSi(pedidos > 0,
 		"esperó lo que pidió cada Retry-After, y se rindió cuando pedía más de lo que está dispuesto a esperar",
 		"Retry-After manda: ni un intento antes de lo pedido, y si pide más de lo que el programa espera, se rinde y lo dice (lección 6, §6.4.3)",
-		fallas, 0, "", "ningún intento llegó a recibir un Retry-After"))
+		fallas, 0, "", "ningún intento llegó a recibir un Retry-After")
+}
 
-	// no-reintenta-4xx
-	fallas = nil
+// juzgar4xx is judged on every 4xx that Lesson 7's table does not send to wait: no attempt after
+// it.
+func juzgar4xx(j *juicio) Comprobacion {
+	var fallas []string
 	cuatros := 0
-	for _, in := range ins {
+	for _, in := range j.ins {
 		for i, a := range in.Intentos {
 			if a.Cliente >= 400 && a.Cliente < 500 && !reintentable(a) {
 				cuatros++
@@ -305,25 +344,27 @@ func juzgar(ins []*Intencion, limite time.Duration) []Comprobacion {
 			}
 		}
 	}
-	c = append(c, juzgarSi(cuatros > 0, "no-reintenta-4xx",
+	return juzgarSi(cuatros > 0,
 		"no repitió ningún 4xx que repetir no arregla (solo 408, 429 y 409 llave-en-curso se repiten, tras la espera)",
 		"un 4xx dice que la petición está mal: repetirla igual da lo mismo; solo 408, 429 y 409 llave-en-curso se repiten, tras la espera (lección 6, §6.3.1; la tabla de la lección 7)",
-		fallas, 0, "", "ningún intento recibió un 4xx que no se repite"))
+		fallas, 0, "", "ningún intento recibió un 4xx que no se repite")
+}
 
-	// se-rinde: judged where nobody ever answered and the client retried, where it did not end,
-	// and on every attempt it stopped waiting for.
-	fallas = nil
+// juzgarRendirse is judged where nobody ever answered and the client retried, where it did not
+// end, and on every attempt it stopped waiting for.
+func juzgarRendirse(j *juicio) Comprobacion {
+	var fallas []string
 	rendirse := 0
-	for _, in := range ins {
+	for _, in := range j.ins {
 		ultimoRA := len(in.Intentos) > 0 && in.Intentos[len(in.Intentos)-1].RetryAfter > 0
-		if in.Detenido || (in.Escenario.sinFin() && len(in.Intentos) > 1) || len(in.Intentos) > IntentosMaximos {
+		if in.Detenido || (in.Escenario.sinFin() && len(in.Intentos) > 1) || len(in.Intentos) > topes.IntentosMaximo {
 			rendirse++
 		}
 		switch {
 		case in.Detenido && !ultimoRA:
-			fallas = append(fallas, fmt.Sprintf("%s: no terminó en %s y lo detuve", in.etiqueta(), duracion(limite)))
-		case len(in.Intentos) > IntentosMaximos:
-			fallas = append(fallas, fmt.Sprintf("%s: %d intentos, más de %d", in.etiqueta(), len(in.Intentos), IntentosMaximos))
+			fallas = append(fallas, fmt.Sprintf("%s: no terminó en %s y lo detuve", in.etiqueta(), duracion(j.limite)))
+		case len(in.Intentos) > topes.IntentosMaximo:
+			fallas = append(fallas, fmt.Sprintf("%s: %d intentos, más de %d", in.etiqueta(), len(in.Intentos), topes.IntentosMaximo))
 		case in.Detenido:
 		default:
 			for i, a := range in.Intentos {
@@ -334,23 +375,26 @@ func juzgar(ins []*Intencion, limite time.Duration) []Comprobacion {
 			}
 		}
 	}
-	c = append(c, juzgarSi(rendirse > 0, "se-rinde",
-		fmt.Sprintf("cuando nadie respondía se rindió a tiempo: pocos intentos (%d como mucho) y cada alta terminó sola", IntentosMaximos),
+	return juzgarSi(rendirse > 0,
+		fmt.Sprintf("cuando nadie respondía se rindió a tiempo: pocos intentos (%d como mucho) y cada alta terminó sola", topes.IntentosMaximo),
 		"reintentar sin tope es un ataque a quien ya está caído y un programa que no termina: un número acotado de intentos, un límite por intento, y se rinde diciendo qué no se sabe (lección 6, §6.3.3 y §6.5.3)",
-		fallas, 0, "", "en ningún alta en la que nadie respondía reintentó el cliente: no hubo un rendirse que juzgar"))
+		fallas, 0, "", "en ningún alta en la que nadie respondía reintentó el cliente: no hubo un rendirse que juzgar")
+}
 
-	// espera-con-jitter
-	c = append(c, juzgarEsperas(ins))
+// juzgarConJitter is juzgarEsperas, which needs the intents only (so its tests give it nothing
+// else).
+func juzgarConJitter(j *juicio) Comprobacion { return juzgarEsperas(j.ins) }
 
-	// codigo-de-salida: both answers must have been possible (an alta made and one not).
-	fallas = nil
+// juzgarCodigoDeSalida: both answers must have been possible (an alta made and one not).
+func juzgarCodigoDeSalida(j *juicio) Comprobacion {
+	var fallas []string
 	aparte, hechas, noHechas := 0, 0, 0
-	for _, in := range ins {
+	for _, in := range j.ins {
 		switch {
 		case in.Arranque != "", in.Detenido, in.Repite:
 			// A repeated body may end either way: the service it asks for exists, made by the first.
 			continue
-		case culpa[in]:
+		case j.culpa[in]:
 			aparte++
 			continue
 		case in.Registrada:
@@ -365,11 +409,10 @@ func juzgar(ins []*Intencion, limite time.Duration) []Comprobacion {
 			fallas = append(fallas, fmt.Sprintf("%s: el alta existe y salió con %d", in.etiqueta(), in.Salida))
 		}
 	}
-	c = append(c, juzgarSi(hechas > 0 && noHechas > 0, "codigo-de-salida",
+	return juzgarSi(hechas > 0 && noHechas > 0,
 		"salió con 0 exactamente cuando el alta quedó hecha",
 		"el código de salida es lo que lee un script: 0 solo si el alta existe, distinto de 0 si no o si no se sabe (lección 6, §6.5.4)",
-		fallas, aparte, porqueLlave, "no quedó para juzgar aquí un alta hecha y una que no"))
-	return c
+		fallas, aparte, porqueLlave, "no quedó para juzgar aquí un alta hecha y una que no")
 }
 
 // loUltimo says how an intent that did not complete ended: its attempts and what the last got.
@@ -487,7 +530,7 @@ func juzgarEsperas(ins []*Intencion) Comprobacion {
 			}
 		}
 	}
-	return juzgarSi(medibles, "espera-con-jitter",
+	return juzgarSi(medibles,
 		"entre intentos esperó cada vez más y al azar (retroceso exponencial con jitter)",
 		"las esperas deben crecer con cada fallo y repartirse al azar, no ser fijas ni solaparse: así mil clientes que fallan a la vez no vuelven a la vez (lección 6, §6.4.1 y §6.4.2)",
 		fallas, 0, "",

@@ -1,9 +1,14 @@
 package examen
 
 import (
+	"bufio"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"cursohttp/pkg/topes"
 )
 
 // intencion is an intent of scenario id (of Escenarios(1)) with attempts at the given offsets from
@@ -112,5 +117,77 @@ func TestEsperaDeMasPorIntento(t *testing.T) {
 	c := porID(juzgar([]*Intencion{in}, time.Minute))["se-rinde"]
 	if c.Estado != EstadoFallo || len(c.Detalles) != 1 || c.Detalles[0] != "estancada: esperó la respuesta del intento 1 más de 10 s (el contrato: 10 s como mucho)" {
 		t.Errorf("%+v", c)
+	}
+}
+
+// A check is one entry of Checks: a unique id that fits the report's column and the class store, a
+// premise for --help, and a judge, whose verdict juzgar reports under the entry's id and in the table's order.
+func TestCadaCheckTraeSuJuez(t *testing.T) {
+	t.Parallel()
+	if len(Checks) > topes.Comprobaciones {
+		t.Errorf("%d comprobaciones: la matrícula de la clase guarda %d por calificación", len(Checks), topes.Comprobaciones)
+	}
+	forma := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	vistos := map[string]bool{}
+	for i, ch := range Checks {
+		switch {
+		case !forma.MatchString(ch.ID) || len(ch.ID) > min(anchoID, topes.IDCalificacion):
+			t.Errorf("%d: id %q", i, ch.ID)
+		case vistos[ch.ID]:
+			t.Errorf("%s: dos veces en la tabla", ch.ID)
+		case strings.TrimSpace(ch.Premisa) == "":
+			t.Errorf("%s: sin premisa", ch.ID)
+		case ch.juez == nil:
+			t.Errorf("%s: sin juez", ch.ID)
+		}
+		vistos[ch.ID] = true
+	}
+	if t.Failed() {
+		return
+	}
+	in := intencion(t, "perdida", "k1", 502, [2]int{0, 5}, [2]int{10, 20})
+	cs := juzgar([]*Intencion{in}, time.Minute)
+	if len(cs) != len(Checks) || len(IDs) != len(Checks) {
+		t.Fatalf("%d veredictos y %d ids para %d comprobaciones", len(cs), len(IDs), len(Checks))
+	}
+	for i, ch := range Checks {
+		if cs[i].ID != ch.ID || IDs[i] != ch.ID || cs[i].Linea == "" {
+			t.Errorf("%s: su veredicto es %+v; su id en IDs, %q", ch.ID, cs[i], IDs[i])
+		}
+	}
+}
+
+// docs/comprobar.md's table of checks is Checks: a row per entry, in its order, whose premise is
+// the entry's (what --help prints) with code font.
+func TestLaTablaDeComprobarEsLaDeChecks(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open("../../docs/comprobar.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var filas [][]string
+	dentro := false
+	s := bufio.NewScanner(f)
+	s.Buffer(nil, 1<<20)
+	for s.Scan() {
+		l := s.Text()
+		switch {
+		case strings.HasPrefix(l, "#"):
+			dentro = l == "## Las comprobaciones"
+		case dentro && strings.HasPrefix(l, "| `"):
+			filas = append(filas, strings.Split(l, "|"))
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(filas) != len(Checks) {
+		t.Fatalf("docs/comprobar.md tiene %d filas en «## Las comprobaciones»; Checks, %d entradas", len(filas), len(Checks))
+	}
+	for i, ch := range Checks {
+		if c := filas[i]; len(c) < 5 || strings.TrimSpace(c[1]) != "`"+ch.ID+"`" || strings.ReplaceAll(strings.TrimSpace(c[3]), "`", "") != ch.Premisa {
+			t.Errorf("la fila %d de docs/comprobar.md no es la de %s («%s»):\n%s", i+1, ch.ID, ch.Premisa, strings.Join(c, "|"))
+		}
 	}
 }

@@ -38,7 +38,7 @@ type Opciones struct {
 	Orden []string
 	// Semilla draws the names' mark and the intermittent failures: the same seed, the same run.
 	Semilla uint64
-	// Limite bounds each intent; the client is stopped then. Zero: LimitePorOmision.
+	// Limite bounds each intent; the client is stopped then. Zero: topes.LimiteCliente.
 	Limite time.Duration
 	// PuertoPasarela and PuertoRevisor: where the grader's own servers listen on 127.0.0.1; the
 	// course's (18082, 18080) unless PuertosLibres, which takes free ones.

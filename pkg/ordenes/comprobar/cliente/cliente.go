@@ -17,6 +17,7 @@ import (
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/token"
+	"cursohttp/pkg/topes"
 )
 
 // Ayuda is the contract a student's client must follow, as `revisor comprobar cliente --help`
@@ -174,7 +175,7 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	// The client's own flags follow its command: the first argument that is not ours ends ours.
 	c.Flags().SetInterspersed(false)
 	c.Flags().StringVar(&semilla, "semilla", "", "sortea las fallas intermitentes y la marca de los nombres: la misma semilla, la misma calificación (si no se dice, una al azar, que el informe dice)")
-	c.Flags().DurationVar(&o.Limite, "limite", examen.LimitePorOmision, "cuánto puede durar cada corrida del cliente antes de detenerla")
+	c.Flags().DurationVar(&o.Limite, "limite", topes.LimiteCliente, "cuánto puede durar cada corrida del cliente antes de detenerla")
 	c.Flags().IntVar(&o.Paralelo, "paralelo", examen.ParaleloPorOmision, "cuántas corridas del cliente a la vez (menos para un cliente que tarda en arrancar, como una JVM)")
 	c.Flags().BoolVar(&o.PuertosLibres, "puertos-libres", false, "el revisor y la pasarela en puertos libres en vez de 18080 y 18082 (el cliente los lee de PASARELA_URL)")
 	c.Flags().Var(cli.URL{Destino: &enviar, Vacia: true}, "enviar", "manda los resultados a la página de la clase del panel en esta URL (http://127.0.0.1:18084), con --alumno")
