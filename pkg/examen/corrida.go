@@ -14,7 +14,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/topes"
@@ -349,7 +348,7 @@ func (d *medida) Aplicar(q *pasarela.Peticion) {
 			if r, ok := d.falla.(pasarela.Responder); ok {
 				a.Type = problemaTipo(r)
 			} else {
-				a.Type = tipoDe(q.Respuesta())
+				a.Type = problema.TypeDe(q.Respuesta())
 			}
 		}
 		in.mu.Lock()
@@ -363,14 +362,4 @@ func (d *medida) Aplicar(q *pasarela.Peticion) {
 		return
 	}
 	d.falla.Aplicar(q)
-}
-
-func tipoDe(cuerpo []byte) string {
-	v, err := nodejs.DecodificarJSON(cuerpo)
-	if err != nil {
-		return ""
-	}
-	o, _ := v.(nodejs.Objeto)
-	t, _ := o.Texto("type")
-	return t
 }

@@ -137,7 +137,42 @@ func (a Intento) visto() string {
 	}
 	s := fmt.Sprint(a.Cliente)
 	if a.Type != "" {
-		s += strings.TrimPrefix(tipoCorto(a.Type), "")
+		s += strings.TrimPrefix(TipoCorto(a.Type), "")
 	}
 	return s
+}
+
+// EscribirComprobaciones prints checks as the course's checkers do, with «N de M … pasaron» at the
+// end, que naming what was checked («del servidor»).
+func EscribirComprobaciones(w io.Writer, cs []Comprobacion, que string) {
+	escribirLista(w, cs, 23, que)
+}
+
+// escribirLista is the checkers' list: «ok», «FALLA» or «—» (not judged) and the check's id in a
+// column ancho wide and its line, the failures indented below, and «N de M comprobaciones que
+// pasaron» at the end, M counting only the judged ones.
+func escribirLista(w io.Writer, cs []Comprobacion, ancho int, que string) {
+	bien, juzgadas := 0, 0
+	for _, c := range cs {
+		marca := "ok   "
+		switch {
+		case !c.Juzgada():
+			marca = "—    "
+		case c.Paso:
+			bien++
+			juzgadas++
+		default:
+			marca = "FALLA"
+			juzgadas++
+		}
+		fmt.Fprintf(w, "%s %-*s %s\n", marca, ancho, c.ID, c.Linea)
+		for _, d := range c.Detalles {
+			fmt.Fprintf(w, "      %s\n", d)
+		}
+	}
+	fmt.Fprintf(w, "\n%d de %d comprobaciones %s pasaron", bien, juzgadas, que)
+	if n := len(cs) - juzgadas; n > 0 {
+		fmt.Fprintf(w, "; %d no se juzg%s", n, plural(n, "ó", "aron"))
+	}
+	fmt.Fprintln(w)
 }

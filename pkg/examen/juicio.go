@@ -338,7 +338,7 @@ func juzgar4xx(j *juicio) Comprobacion {
 			if a.Cliente >= 400 && a.Cliente < 500 && !reintentable(a) {
 				cuatros++
 				if i+1 < len(in.Intentos) {
-					fallas = append(fallas, fmt.Sprintf("%s: respondió %d%s y el cliente lo repitió", in.etiqueta(), a.Cliente, tipoCorto(a.Type)))
+					fallas = append(fallas, fmt.Sprintf("%s: respondió %d%s y el cliente lo repitió", in.etiqueta(), a.Cliente, TipoCorto(a.Type)))
 					break
 				}
 			}
@@ -440,7 +440,9 @@ func contarCulpa(ins []*Intencion, culpa map[*Intencion]bool) int {
 	return n
 }
 
-func tipoCorto(t string) string {
+// TipoCorto is a problem type as a verdict line names it: « nombre» after the status, nothing for
+// about:blank.
+func TipoCorto(t string) string {
 	if i := strings.LastIndexByte(t, '/'); i >= 0 && t != "about:blank" {
 		return " " + t[i+1:]
 	}

@@ -142,7 +142,7 @@ func (m *motor) vigilar(h http.Handler) http.Handler {
 		h.ServeHTTP(rw, r)
 		a.Fin, a.Revisor, a.Cliente = time.Now(), rw.codigo, rw.codigo
 		if a.Cliente >= 400 && a.Cliente < 500 {
-			a.Type = tipoDe(rw.cuerpo)
+			a.Type = problema.TypeDe(rw.cuerpo)
 		}
 		a.RetryAfter, _ = strconv.Atoi(rw.Header().Get("Retry-After"))
 		in.mu.Lock()

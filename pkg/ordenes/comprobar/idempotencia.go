@@ -3,7 +3,6 @@ package comprobar
 import (
 	"bytes"
 	"context"
-	"cursohttp/pkg/examen"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/ordenes/comprobar/delservidor"
 	"cursohttp/pkg/ordenes/entorno"
 )
 
@@ -103,7 +103,7 @@ func (c idemComprobador) cuantos(ctx context.Context, nombre string) (int, error
 	if err != nil {
 		return 0, err
 	}
-	return examen.Llamados(b, nombre), nil
+	return delservidor.Llamados(b, nombre), nil
 }
 
 type idemCaso struct {

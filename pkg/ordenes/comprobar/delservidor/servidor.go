@@ -16,10 +16,10 @@ import (
 	"cursohttp/pkg/ordenes/entorno"
 )
 
-// NuevoCmd is `revisor comprobar servidor [base]`; runF nil runs examen.ComprobarServidor.
-func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.OpcionesServidor) ([]examen.Comprobacion, error)) *cobra.Command {
+// NuevoCmd is `revisor comprobar servidor [base]`; runF nil runs ComprobarServidor.
+func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, OpcionesServidor) ([]examen.Comprobacion, error)) *cobra.Command {
 	if runF == nil {
-		runF = examen.ComprobarServidor
+		runF = ComprobarServidor
 	}
 	e := f.Entorno
 	var vigencia time.Duration
@@ -54,7 +54,7 @@ código 0 solo si pasan todas.`,
 			if vigencia < 0 || vigencia > 10*time.Minute {
 				return cli.UsoMal("%s: --vigencia va de 0 (no se comprueba) a 10m", c.CommandPath())
 			}
-			cs, err := runF(c.Context(), examen.OpcionesServidor{Base: base, Vigencia: vigencia})
+			cs, err := runF(c.Context(), OpcionesServidor{Base: base, Vigencia: vigencia})
 			if err != nil {
 				if c.Context().Err() != nil {
 					return cli.Salir(curso.Interrumpido)

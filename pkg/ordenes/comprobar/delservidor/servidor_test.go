@@ -16,8 +16,8 @@ import (
 
 func TestOrdenServidor(t *testing.T) {
 	t.Parallel()
-	var vista examen.OpcionesServidor
-	falso := func(_ context.Context, o examen.OpcionesServidor) ([]examen.Comprobacion, error) {
+	var vista OpcionesServidor
+	falso := func(_ context.Context, o OpcionesServidor) ([]examen.Comprobacion, error) {
 		vista = o
 		return []examen.Comprobacion{{ID: "repite-la-respuesta", Paso: true, Linea: "bien"}, {ID: "misma-llave-otro-cuerpo", Linea: "mal", Detalles: []string{"dio 201"}}}, nil
 	}

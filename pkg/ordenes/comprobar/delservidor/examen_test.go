@@ -1,4 +1,4 @@
-package examen
+package delservidor
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/examen"
 	"cursohttp/pkg/idempotencia"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/variantes"
@@ -46,7 +47,7 @@ func TestComprobarServidor(t *testing.T) {
 			}
 			var ids, fallan []string
 			var b strings.Builder
-			EscribirComprobaciones(&b, cs, "del servidor")
+			examen.EscribirComprobaciones(&b, cs, "del servidor")
 			for _, x := range cs {
 				ids = append(ids, x.ID)
 				if !x.Paso {

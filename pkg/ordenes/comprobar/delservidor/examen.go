@@ -1,4 +1,4 @@
-package examen
+package delservidor
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
+	"cursohttp/pkg/examen"
+	"cursohttp/pkg/problema"
 	"cursohttp/pkg/reintento"
 )
 
@@ -44,7 +46,7 @@ type contestacion struct {
 	cuerpo []byte
 }
 
-func (c contestacion) tipo() string { return tipoDe(c.cuerpo) }
+func (c contestacion) tipo() string { return problema.TypeDe(c.cuerpo) }
 
 type sondaServidor struct {
 	o     OpcionesServidor
@@ -159,7 +161,7 @@ func (s sondaServidor) casos() []casoServidor {
 					return "", err
 				}
 				if otra.codigo != 422 {
-					return fmt.Sprintf("dio %d%s, se esperaba 422", otra.codigo, tipoCorto(otra.tipo())), nil
+					return fmt.Sprintf("dio %d%s, se esperaba 422", otra.codigo, examen.TipoCorto(otra.tipo())), nil
 				}
 				if n, err := s.cuantos(ctx, "escritura-a", "r2-otro-"+m); err != nil || n > 0 {
 					return fmt.Sprintf("se creó el servicio del segundo cuerpo (%d)", n), err
@@ -185,7 +187,7 @@ func (s sondaServidor) casos() []casoServidor {
 					return "escritura-b recibió el 201 de escritura-a, con su Location", nil
 				}
 				if b.codigo != 201 {
-					return fmt.Sprintf("la de escritura-b dio %d%s, se esperaba su propio 201", b.codigo, tipoCorto(b.tipo())), nil
+					return fmt.Sprintf("la de escritura-b dio %d%s, se esperaba su propio 201", b.codigo, examen.TipoCorto(b.tipo())), nil
 				}
 				return "", nil
 			}},
@@ -193,7 +195,7 @@ func (s sondaServidor) casos() []casoServidor {
 			"un alta que falló con 4xx no gastó la llave: corregida, con la misma llave, dio 201",
 			"una petición que falla sin hacer nada no consume la llave: el cliente la corrige y repite con la misma (Stripe; lección 6, §6.7.3)",
 			func(ctx context.Context) (string, error) {
-				mala, err := s.alta(ctx, "escritura-a", "r4-"+m, "r4-"+m, URLInvalida)
+				mala, err := s.alta(ctx, "escritura-a", "r4-"+m, "r4-"+m, examen.URLInvalida)
 				if err != nil {
 					return "", err
 				}
@@ -205,7 +207,7 @@ func (s sondaServidor) casos() []casoServidor {
 					return "", err
 				}
 				if buena.codigo != 201 {
-					return fmt.Sprintf("el alta corregida dio %d%s, se esperaba 201", buena.codigo, tipoCorto(buena.tipo())), nil
+					return fmt.Sprintf("el alta corregida dio %d%s, se esperaba 201", buena.codigo, examen.TipoCorto(buena.tipo())), nil
 				}
 				return "", nil
 			}},
@@ -236,7 +238,7 @@ func (s sondaServidor) casos() []casoServidor {
 						return "dos 201 con Location distintas", nil
 					case r.codigo == 409 && strings.HasSuffix(r.tipo(), "/llave-en-curso"):
 					default:
-						return fmt.Sprintf("una dio %d%s", r.codigo, tipoCorto(r.tipo())), nil
+						return fmt.Sprintf("una dio %d%s", r.codigo, examen.TipoCorto(r.tipo())), nil
 					}
 				}
 				n, err := s.cuantos(ctx, "escritura-a", "r5-"+m)
@@ -269,7 +271,7 @@ func (s sondaServidor) casos() []casoServidor {
 					return "", err
 				}
 				if b.codigo != 201 || b.h.Get("Location") == a.h.Get("Location") {
-					return fmt.Sprintf("tras la vigencia dio %d%s, se esperaba un 201 nuevo", b.codigo, tipoCorto(b.tipo())), nil
+					return fmt.Sprintf("tras la vigencia dio %d%s, se esperaba un 201 nuevo", b.codigo, examen.TipoCorto(b.tipo())), nil
 				}
 				return "", nil
 			}})
@@ -279,7 +281,7 @@ func (s sondaServidor) casos() []casoServidor {
 
 // ComprobarServidor runs the server checks against o.Base; a request that gets no answer is that
 // check's failure. ctx's end returns its error.
-func ComprobarServidor(ctx context.Context, o OpcionesServidor) ([]Comprobacion, error) {
+func ComprobarServidor(ctx context.Context, o OpcionesServidor) ([]examen.Comprobacion, error) {
 	if o.Cliente == nil {
 		o.Cliente = &http.Client{Timeout: 30 * time.Second}
 	}
@@ -291,7 +293,7 @@ func ComprobarServidor(ctx context.Context, o OpcionesServidor) ([]Comprobacion,
 	}
 	o.Base = strings.TrimRight(o.Base, "/")
 	s := sondaServidor{o: o, marca: uuid.NewString()[:8]}
-	var cs []Comprobacion
+	var cs []examen.Comprobacion
 	for _, c := range s.casos() {
 		falla, err := c.probar(ctx)
 		if ctx.Err() != nil {
@@ -301,45 +303,10 @@ func ComprobarServidor(ctx context.Context, o OpcionesServidor) ([]Comprobacion,
 			falla = "sin respuesta: " + err.Error()
 		}
 		if falla == "" {
-			cs = append(cs, Comprobacion{ID: c.id, Paso: true, Linea: c.bien})
+			cs = append(cs, examen.Comprobacion{ID: c.id, Paso: true, Linea: c.bien})
 			continue
 		}
-		cs = append(cs, Comprobacion{ID: c.id, Linea: c.mal, Detalles: []string{falla}})
+		cs = append(cs, examen.Comprobacion{ID: c.id, Linea: c.mal, Detalles: []string{falla}})
 	}
 	return cs, nil
-}
-
-// EscribirComprobaciones prints checks as the course's checkers do, with «N de M … pasaron» at the
-// end, que naming what was checked («del servidor»).
-func EscribirComprobaciones(w io.Writer, cs []Comprobacion, que string) {
-	escribirLista(w, cs, 23, que)
-}
-
-// escribirLista is the checkers' list: «ok», «FALLA» or «—» (not judged) and the check's id in a
-// column ancho wide and its line, the failures indented below, and «N de M comprobaciones que
-// pasaron» at the end, M counting only the judged ones.
-func escribirLista(w io.Writer, cs []Comprobacion, ancho int, que string) {
-	bien, juzgadas := 0, 0
-	for _, c := range cs {
-		marca := "ok   "
-		switch {
-		case !c.Juzgada():
-			marca = "—    "
-		case c.Paso:
-			bien++
-			juzgadas++
-		default:
-			marca = "FALLA"
-			juzgadas++
-		}
-		fmt.Fprintf(w, "%s %-*s %s\n", marca, ancho, c.ID, c.Linea)
-		for _, d := range c.Detalles {
-			fmt.Fprintf(w, "      %s\n", d)
-		}
-	}
-	fmt.Fprintf(w, "\n%d de %d comprobaciones %s pasaron", bien, juzgadas, que)
-	if n := len(cs) - juzgadas; n > 0 {
-		fmt.Fprintf(w, "; %d no se juzg%s", n, plural(n, "ó", "aron"))
-	}
-	fmt.Fprintln(w)
 }
