@@ -53,8 +53,19 @@ type limite struct {
 
 type ruta struct {
 	patron  patron
+	ayuda   ayudaRuta
 	metodos []metodo // in the course's order, which is the order of Allow
 	permite string   // the Allow value, GET bringing HEAD along
+}
+
+// ayudaRuta is a route's line in the route list of «revisor --help» (AyudaRutas).
+type ayudaRuta struct {
+	// puesto is the line's place in the list, which follows the course's story (a check is asked
+	// for, then read; the admin's switch last) rather than the order routes are matched in.
+	puesto   int
+	etiqueta string // what the list names; "" for the route's own path, {id} for its number
+	texto    string // what its methods do, each named; a "\n" goes on under the text's column
+	plegada  bool   // said by the previous entry's etiqueta and texto: no line of its own
 }
 
 // patron is a route's path: a literal, or a literal, a number (one or more ASCII digits, the
@@ -91,10 +102,8 @@ func (p patron) encontrar(camino string) (numero string, ok bool) {
 	return numero, true
 }
 
-func lee(nombre string, m manejador) metodo { return metodo{nombre: nombre, atiende: m} }
-func escribe(nombre string, m manejador) metodo {
-	return metodo{nombre: nombre, atiende: m, escribe: true}
-}
+func lee(nombre string, m manejador) metodo     { return metodo{nombre: nombre, atiende: m} }
+func escribe(nombre string, m manejador) metodo { e := lee(nombre, m); e.escribe = true; return e }
 
 // limitado puts the method under l.
 func (m metodo) limitado(l *limite) metodo { m.limite = l; return m }
@@ -120,6 +129,8 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 	rs := []ruta{
 		{
 			patron: literal("/servicios"),
+			ayuda: ayudaRuta{puesto: 1, texto: "GET la lista de la credencial; POST da de alta un servicio\n" +
+				"(con Idempotency-Key, un reintento no lo duplica)"},
 			metodos: []metodo{
 				lee("GET", (*Revisor).listar).documentado(operacionDoc{
 					id: "listarServicios", etiqueta: "servicios", resumen: "Los servicios de la credencial",
@@ -141,6 +152,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		},
 		{
 			patron: conNumero("/servicios/", ""),
+			ayuda:  ayudaRuta{puesto: 2, texto: "GET, PUT (con If-Match) y DELETE"},
 			metodos: []metodo{
 				lee("GET", (*Revisor).consultar).documentado(operacionDoc{
 					id: "consultarServicio", etiqueta: "servicios", resumen: "Un servicio, con su ETag",
@@ -170,6 +182,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		},
 		{
 			patron: conNumero("/servicios/", "/revisiones"),
+			ayuda:  ayudaRuta{puesto: 3, texto: "POST pide una revisión: 3 por minuto y credencial"},
 			metodos: []metodo{
 				escribe("POST", (*Revisor).pedirRevision).limitado(revisiones).documentado(operacionDoc{
 					id: "pedirRevision", etiqueta: "revisiones", resumen: "Pide una revisión del servicio",
@@ -182,6 +195,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		},
 		{
 			patron: conNumero("/servicios/", "/salud"),
+			ayuda:  ayudaRuta{puesto: 5, texto: "GET consulta el servicio en vivo: 3 por minuto y credencial"},
 			metodos: []metodo{
 				lee("GET", salud).limitado(consultas).documentado(operacionDoc{
 					id: "consultarSalud", etiqueta: "servicios", resumen: "Consulta el servicio en vivo",
@@ -195,6 +209,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		},
 		{
 			patron: conNumero("/servicios/", "/informe"),
+			ayuda:  ayudaRuta{puesto: 6, texto: "GET el resumen de sus revisiones"},
 			metodos: []metodo{
 				lee("GET", (*Revisor).informe).documentado(operacionDoc{
 					id: "informeDelServicio", etiqueta: "revisiones", resumen: "El resumen de las revisiones del servicio",
@@ -207,6 +222,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		},
 		{
 			patron: conNumero("/revisiones/", ""),
+			ayuda:  ayudaRuta{puesto: 4, texto: "GET una revisión (pendiente: con Retry-After)"},
 			metodos: []metodo{
 				lee("GET", (*Revisor).consultarRevision).documentado(operacionDoc{
 					id: "consultarRevision", etiqueta: "revisiones", resumen: "Una revisión",
@@ -218,6 +234,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		},
 		{
 			patron: literal("/mantenimiento"),
+			ayuda:  ayudaRuta{puesto: 8, texto: `PUT {"activo":true} (admin): todo lo demás responde 503`},
 			metodos: []metodo{
 				escribe("PUT", (*Revisor).cambiarMantenimiento).documentado(operacionDoc{
 					id: "cambiarMantenimiento", etiqueta: "operación", resumen: "Enciende o apaga el modo mantenimiento",
@@ -231,6 +248,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		// The previous version, deprecated: read only, with its notices.
 		{
 			patron: literal("/v1/servicios"),
+			ayuda:  ayudaRuta{puesto: 7, etiqueta: "/v1/servicios, /v1/servicios/{id}", texto: "GET la versión anterior, obsoleta (Deprecation, Sunset)"},
 			metodos: []metodo{
 				lee("GET", (*Revisor).listarV1).documentado(operacionDoc{
 					id: "listarServiciosV1", etiqueta: "v1", resumen: "Los servicios, como los daba la versión 1",
@@ -243,6 +261,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		},
 		{
 			patron: conNumero("/v1/servicios/", ""),
+			ayuda:  ayudaRuta{plegada: true},
 			metodos: []metodo{
 				lee("GET", (*Revisor).consultarV1).documentado(operacionDoc{
 					id: "consultarServicioV1", etiqueta: "v1", resumen: "Un servicio, como lo daba la versión 1",
@@ -269,6 +288,38 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		rs[i].permite = strings.Join(nombres, ", ")
 	}
 	return rs, limites
+}
+
+// AyudaRutas is the route list of «revisor --help», built from the route table: two spaces, the
+// path (or its group's label) padded to a column, what its methods do.
+func AyudaRutas() string {
+	const columna = 28 // the label's width; a label with no room for two spaces after it goes on a line of its own
+	rs, _ := rutas(variantes.Eleccion{})
+	var lineas []ruta
+	for _, rt := range rs {
+		if !rt.ayuda.plegada {
+			lineas = append(lineas, rt)
+		}
+	}
+	slices.SortStableFunc(lineas, func(a, b ruta) int { return a.ayuda.puesto - b.ayuda.puesto })
+	sangria := strings.Repeat(" ", 2+columna)
+	var b strings.Builder
+	for i, rt := range lineas {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		etiqueta := rt.ayuda.etiqueta
+		if etiqueta == "" {
+			etiqueta = rutaOpenAPI(rt.patron)
+		}
+		if len(etiqueta) < columna-1 {
+			b.WriteString("  " + etiqueta + strings.Repeat(" ", columna-len(etiqueta)))
+		} else {
+			b.WriteString("  " + etiqueta + "\n" + sangria)
+		}
+		b.WriteString(strings.ReplaceAll(rt.ayuda.texto, "\n", "\n"+sangria))
+	}
+	return b.String()
 }
 
 // atender is the gate, written once and read top to bottom in the course's order (lesson 4 R17,
