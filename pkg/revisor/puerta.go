@@ -61,7 +61,8 @@ type ruta struct {
 // ayudaRuta is a route's line in the route list of «revisor --help» (AyudaRutas).
 type ayudaRuta struct {
 	// puesto is the line's place in the list, which follows the course's story (a check is asked
-	// for, then read; the admin's switch last) rather than the order routes are matched in.
+	// for, then read; the admin's switch last) rather than the order routes are matched in. Equal
+	// places keep the table's order.
 	puesto   int
 	etiqueta string // what the list names; "" for the route's own path, {id} for its number
 	texto    string // what its methods do, each named; a "\n" goes on under the text's column
