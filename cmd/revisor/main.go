@@ -55,19 +55,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return cli.Ejecutar(ctx, nuevaRaiz(entorno.NuevaFabrica(stdout, stderr)), args, stdin, stdout, stderr)
 }
 
-const descripcion = `La API del curso, en http://127.0.0.1:18080: los servicios que observa cada equipo, sus
+// descripcion opens the help of «revisor» and «revisor servir»; its route list is the route
+// table's (revisor.AyudaRutas), so a route is added in one place.
+var descripcion = `La API del curso, en http://127.0.0.1:18080: los servicios que observa cada equipo, sus
 revisiones y su salud.
 
-  /servicios                  GET la lista de la credencial; POST da de alta un servicio
-                              (con Idempotency-Key, un reintento no lo duplica)
-  /servicios/{id}             GET, PUT (con If-Match) y DELETE
-  /servicios/{id}/revisiones  POST pide una revisión: 3 por minuto y credencial
-  /revisiones/{id}            GET una revisión (pendiente: con Retry-After)
-  /servicios/{id}/salud       GET consulta el servicio en vivo: 3 por minuto y credencial
-  /servicios/{id}/informe     GET el resumen de sus revisiones
-  /v1/servicios, /v1/servicios/{id}
-                              GET la versión anterior, obsoleta (Deprecation, Sunset)
-  /mantenimiento              PUT {"activo":true} (admin): todo lo demás responde 503
+` + revisor.AyudaRutas() + `
 
 Cada GET admite HEAD. «revisor openapi» da el documento OpenAPI con todo lo que responde cada ruta.
 

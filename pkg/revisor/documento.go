@@ -15,9 +15,9 @@ import (
 )
 
 // The OpenAPI 3.1 document of the revisor (issue 26). It is built from the route table (rutas: the
-// paths, the methods, which write, which are limited and by what), the problem catalogue (every
-// type's URI, title and status) and the table below, which says what each handler answers beyond
-// the gate. The tests prove both directions against the real revisor: every response validates
+// paths, the methods, which write, which are limited and by what, and each method's operationDoc:
+// what its handler answers beyond the gate) and the problem catalogue (every type's URI, title and
+// status). The tests prove both directions against the real revisor: every response validates
 // against the document, and every status and type it lists is reached.
 
 // VersionAPI is info.version: the revisor's API as the course's last lesson leaves it.
@@ -38,7 +38,7 @@ type exitoDoc struct {
 	opcionales  []string // components/headers names that come only sometimes
 }
 
-// operacionDoc is what the document says of one handler.
+// operacionDoc is what the document says of one handler, on its method's entry in rutas.
 type operacionDoc struct {
 	id, resumen, descripcion string
 	etiqueta                 string
@@ -57,100 +57,6 @@ var (
 	datosProblemas    = []problema.Clave{problema.DatosInvalidos, problema.DestinoProhibido}
 	buscarProblemas   = []problema.Clave{problema.ServicioInexistente, problema.ServicioRetirado}
 )
-
-// operaciones says, per "MÉTODO /ruta" of rutas, what its handler answers. A route or method
-// without an entry here makes Documento panic: a new route cannot go undocumented.
-var operaciones = map[string]operacionDoc{
-	"GET /servicios": {
-		id: "listarServicios", etiqueta: "servicios", resumen: "Los servicios de la credencial",
-		descripcion: "Los servicios vivos del equipo de la credencial; admin ve los de todos.",
-		exitos:      []exitoDoc{{codigo: 200, descripcion: "La lista, en el orden del alta.", esquema: "ListaDeServicios"}},
-	},
-	"POST /servicios": {
-		id: "darDeAlta", etiqueta: "servicios", resumen: "Da de alta un servicio",
-		descripcion: "Con Idempotency-Key, la misma petición repetida recibe la misma respuesta y no crea otro " +
-			"servicio (lección 6, §6.6). El nombre es único en todo el revisor.",
-		cuerpo: "DatosDeServicio", parametros: []string{"IdempotencyKey"},
-		exitos: []exitoDoc{{codigo: 201, descripcion: "Se creó (o, con la misma Idempotency-Key y el mismo cuerpo, " +
-			"se repite la respuesta de cuando se creó, byte a byte).", esquema: "Servicio", cabeceras: []string{"Location", "ETag"}}},
-		problemas: append(slices.Clone(leerJSONProblemas), problema.LlaveEnCurso, problema.LlaveReutilizada,
-			problema.AltasEnCurso, problema.DatosInvalidos, problema.DestinoProhibido, problema.NombreRepetido, problema.DemasiadosServicios),
-		soloLeccion6: []problema.Clave{problema.LlaveEnCurso, problema.LlaveReutilizada, problema.AltasEnCurso},
-	},
-	"GET /servicios/{id}": {
-		id: "consultarServicio", etiqueta: "servicios", resumen: "Un servicio, con su ETag",
-		descripcion: "Con If-None-Match y la etiqueta vigente responde 304 sin cuerpo.",
-		parametros:  []string{"IfNoneMatch"},
-		exitos: []exitoDoc{
-			{codigo: 200, descripcion: "El servicio.", esquema: "Servicio", cabeceras: conETag},
-			{codigo: 304, descripcion: "No cambió desde la etiqueta de If-None-Match: usa tu copia.", cabeceras: conETag},
-		},
-		problemas: buscarProblemas,
-	},
-	"PUT /servicios/{id}": {
-		id: "cambiarServicio", etiqueta: "servicios", resumen: "Cambia un servicio sin pisar el cambio de otro",
-		descripcion: "Pide If-Match con la ETag vigente, comparada en fuerte (RFC 9110 §13.1.1). Primero el formato " +
-			"(415), después la condición (428, 412), después la lectura del cuerpo (413, 400) y los datos (422).",
-		cuerpo: "DatosDeServicio", parametros: []string{"IfMatch"},
-		exitos:    []exitoDoc{{codigo: 200, descripcion: "El servicio cambiado, con su nueva ETag.", esquema: "Servicio", cabeceras: conETag}},
-		problemas: append(append(append(slices.Clone(buscarProblemas), leerJSONProblemas...), problema.FaltaCondicion, problema.EtiquetaVencida, problema.NombreRepetido), datosProblemas...),
-	},
-	"DELETE /servicios/{id}": {
-		id: "retirarServicio", etiqueta: "servicios", resumen: "Retira un servicio",
-		descripcion: "Un servicio retirado no vuelve: después responde 410.",
-		exitos:      []exitoDoc{{codigo: 204, descripcion: "Se retiró."}},
-		problemas:   buscarProblemas,
-	},
-	"POST /servicios/{id}/revisiones": {
-		id: "pedirRevision", etiqueta: "revisiones", resumen: "Pide una revisión del servicio",
-		descripcion: "La revisión corre en segundo plano; su dirección viene en Location. Sale a la red, así que tiene " +
-			"límite por credencial (lección 4, §4.6.3).",
-		exitos:    []exitoDoc{{codigo: 202, descripcion: "Se aceptó: la revisión queda pendiente.", esquema: "Revision", cabeceras: []string{"Location"}}},
-		problemas: buscarProblemas,
-	},
-	"GET /servicios/{id}/salud": {
-		id: "consultarSalud", etiqueta: "servicios", resumen: "Consulta el servicio en vivo",
-		descripcion: "El revisor hace de pasarela: cualquier respuesta del servicio es un 200 suyo, con el código que " +
-			"dio; sin respuesta, 504 si no respondió a tiempo y 502 si lo que volvió no es HTTP o nadie respondió " +
-			"(lección 4, §4.4). Tiene límite por credencial.",
-		exitos:    []exitoDoc{{codigo: 200, descripcion: "El servicio respondió (con el código que sea).", esquema: "Salud"}},
-		problemas: append(slices.Clone(buscarProblemas), problema.DestinoProhibido, problema.RespuestaInvalida, problema.ServicioLento),
-	},
-	"GET /servicios/{id}/informe": {
-		id: "informeDelServicio", etiqueta: "revisiones", resumen: "El resumen de las revisiones del servicio",
-		descripcion: "Defecto sembrado de la lección 4, a propósito: sin ninguna revisión terminada responde 500 con " +
-			"una referencia (§4.3.2).",
-		exitos:    []exitoDoc{{codigo: 200, descripcion: "El resumen.", esquema: "Informe"}},
-		problemas: buscarProblemas,
-	},
-	"GET /revisiones/{id}": {
-		id: "consultarRevision", etiqueta: "revisiones", resumen: "Una revisión",
-		descripcion: "Mientras está pendiente lleva Retry-After: 1.",
-		exitos:      []exitoDoc{{codigo: 200, descripcion: "La revisión.", esquema: "Revision", opcionales: []string{"Retry-After"}}},
-		problemas:   []problema.Clave{problema.RevisionInexistente},
-	},
-	"PUT /mantenimiento": {
-		id: "cambiarMantenimiento", etiqueta: "operación", resumen: "Enciende o apaga el modo mantenimiento",
-		descripcion: "Solo la credencial admin. Encendido, todo lo demás responde 503 con Retry-After (lección 4, §4.5.2).",
-		cuerpo:      "Mantenimiento",
-		exitos:      []exitoDoc{{codigo: 204, descripcion: "Quedó como se pidió."}},
-		problemas:   append(slices.Clone(leerJSONProblemas), problema.DatosInvalidos),
-	},
-	"GET /v1/servicios": {
-		id: "listarServiciosV1", etiqueta: "v1", resumen: "Los servicios, como los daba la versión 1",
-		descripcion: "Obsoleta: Deprecation (RFC 9745) dice desde cuándo, Sunset (RFC 8594) cuándo dejará de responder " +
-			"y Link adónde migrar. Usa /servicios.",
-		exitos:   []exitoDoc{{codigo: 200, descripcion: "La lista en la forma de la versión 1.", esquema: "ListaDeServiciosV1", cabeceras: avisos}},
-		obsoleta: true,
-	},
-	"GET /v1/servicios/{id}": {
-		id: "consultarServicioV1", etiqueta: "v1", resumen: "Un servicio, como lo daba la versión 1",
-		descripcion: "Obsoleta, con los mismos avisos que /v1/servicios. Usa /servicios/{id}.",
-		exitos:      []exitoDoc{{codigo: 200, descripcion: "El servicio en la forma de la versión 1.", esquema: "ServicioV1", cabeceras: avisos}},
-		problemas:   buscarProblemas,
-		obsoleta:    true,
-	},
-}
 
 // fueraDeLasRutas says, by status, which of components/responses the gate answers to a request
 // the paths do not describe: a path no route has, or a method a route does not take.
@@ -183,8 +89,7 @@ func Operaciones(p variantes.Eleccion) []Operacion {
 	var ops []Operacion
 	for _, rt := range rs {
 		for _, m := range rt.metodos {
-			ruta := rutaOpenAPI(rt.patron)
-			ops = append(ops, Operacion{Metodo: m.nombre, Ruta: ruta, Problemas: d.problemas(rt, m, operacionDe(m.nombre, ruta))})
+			ops = append(ops, Operacion{Metodo: m.nombre, Ruta: rutaOpenAPI(rt.patron), Problemas: d.problemas(rt, m)})
 		}
 	}
 	return ops
@@ -212,17 +117,9 @@ func rutaOpenAPI(p patron) string {
 	return p.prefijo + "{id}" + p.sufijo
 }
 
-func operacionDe(metodo, ruta string) operacionDoc {
-	op, ok := operaciones[metodo+" "+ruta]
-	if !ok {
-		panic("revisor: la ruta " + metodo + " " + ruta + " no está en la tabla del documento (documento.go)")
-	}
-	return op
-}
-
 // problemas are what an operation can answer besides its successes, in the gate's order and then
 // the handler's.
-func (d *documentador) problemas(rt ruta, m metodo, op operacionDoc) []problema.Clave {
+func (d *documentador) problemas(rt ruta, m metodo) []problema.Clave {
 	var ps []problema.Clave
 	if rt.patron != literal("/mantenimiento") {
 		ps = append(ps, problema.EnMantenimiento)
@@ -234,8 +131,8 @@ func (d *documentador) problemas(rt ruta, m metodo, op operacionDoc) []problema.
 	if m.limite != nil {
 		ps = append(ps, m.limite.problema)
 	}
-	for _, c := range op.problemas {
-		if d.leccion4 && slices.Contains(op.soloLeccion6, c) {
+	for _, c := range m.doc.problemas {
+		if d.leccion4 && slices.Contains(m.doc.soloLeccion6, c) {
 			continue
 		}
 		if !slices.Contains(ps, c) {
@@ -256,10 +153,9 @@ func (d *documentador) documento(p variantes.Eleccion) nodejs.Objeto {
 			item = append(item, nodejs.Campo{Nombre: "parameters", Valor: []any{ref("parameters", "id")}})
 		}
 		for _, m := range rt.metodos {
-			op := operacionDe(m.nombre, ruta)
-			item = append(item, nodejs.Campo{Nombre: strings.ToLower(m.nombre), Valor: d.operacion(rt, m, op, false)})
+			item = append(item, nodejs.Campo{Nombre: strings.ToLower(m.nombre), Valor: d.operacion(rt, m, false)})
 			if m.nombre == http.MethodGet {
-				item = append(item, nodejs.Campo{Nombre: "head", Valor: d.operacion(rt, m, op, true)})
+				item = append(item, nodejs.Campo{Nombre: "head", Valor: d.operacion(rt, m, true)})
 			}
 		}
 		paths = append(paths, nodejs.Campo{Nombre: ruta, Valor: item})
@@ -318,7 +214,8 @@ func (d *documentador) descripcion(programa string) string {
 }
 
 // operacion builds one Operation Object; cabeza is its HEAD twin (the same answers without body).
-func (d *documentador) operacion(rt ruta, m metodo, op operacionDoc, cabeza bool) nodejs.Objeto {
+func (d *documentador) operacion(rt ruta, m metodo, cabeza bool) nodejs.Objeto {
+	op := m.doc
 	id, resumen := op.id, op.resumen
 	if cabeza {
 		id, resumen = op.id+"Cabeza", resumen+" (solo la cabeza)"
@@ -374,7 +271,7 @@ func (d *documentador) operacion(rt ruta, m metodo, op operacionDoc, cabeza bool
 	}
 	porCodigo := map[int][]problema.Clave{}
 	var codigos []int
-	for _, c := range d.problemas(rt, m, op) {
+	for _, c := range d.problemas(rt, m) {
 		s := problema.Buscar(c).Status
 		if _, hay := porCodigo[s]; !hay {
 			codigos = append(codigos, s)

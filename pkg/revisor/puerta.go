@@ -2,6 +2,7 @@ package revisor
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,13 +25,15 @@ type contexto struct {
 
 type manejador func(rv *Revisor, c *contexto)
 
-// metodo says which handler serves a method, whether it writes (a lector may not) and, for the
-// routes that make the revisor go out to the network, the limit the gate applies.
+// metodo says which handler serves a method, whether it writes (a lector may not), for the
+// routes that make the revisor go out to the network the limit the gate applies, and what the
+// OpenAPI document says of it: one entry, so a method cannot be served undocumented.
 type metodo struct {
 	nombre  string
 	atiende manejador
 	escribe bool
 	limite  *limite
+	doc     operacionDoc // set by documentado; TestCadaMetodoTieneSuOperacion fails without it
 }
 
 // limite is a quota per credential and window. The gate counts a request against it once it knows
@@ -50,8 +53,20 @@ type limite struct {
 
 type ruta struct {
 	patron  patron
+	ayuda   ayudaRuta
 	metodos []metodo // in the course's order, which is the order of Allow
 	permite string   // the Allow value, GET bringing HEAD along
+}
+
+// ayudaRuta is a route's line in the route list of «revisor --help» (AyudaRutas).
+type ayudaRuta struct {
+	// puesto is the line's place in the list, which follows the course's story (a check is asked
+	// for, then read; the admin's switch last) rather than the order routes are matched in. Equal
+	// places keep the table's order.
+	puesto   int
+	etiqueta string // what the list names; "" for the route's own path, {id} for its number
+	texto    string // what its methods do, each named; a "\n" goes on under the text's column
+	plegada  bool   // said by the previous entry's etiqueta and texto: no line of its own
 }
 
 // patron is a route's path: a literal, or a literal, a number (one or more ASCII digits, the
@@ -88,15 +103,20 @@ func (p patron) encontrar(camino string) (numero string, ok bool) {
 	return numero, true
 }
 
-func lee(nombre string, m manejador) metodo     { return metodo{nombre, m, false, nil} }
-func escribe(nombre string, m manejador) metodo { return metodo{nombre, m, true, nil} }
+func lee(nombre string, m manejador) metodo     { return metodo{nombre: nombre, atiende: m} }
+func escribe(nombre string, m manejador) metodo { e := lee(nombre, m); e.escribe = true; return e }
 
 // limitado puts the method under l.
 func (m metodo) limitado(l *limite) metodo { m.limite = l; return m }
 
-// rutas is the API of a revisor, matched against the request's WHATWG path. Every lesson's
-// program has the same routes and order; a variant changes a handler or a limit here (p), and the
-// limits it returns are those Nuevo builds a limiter for.
+// documentado gives the method its operation in the OpenAPI document (documento.go): what its
+// handler answers beyond the gate.
+func (m metodo) documentado(op operacionDoc) metodo { m.doc = op; return m }
+
+// rutas is the API of a revisor, matched against the request's WHATWG path, and the one table the
+// OpenAPI document is built from: each method carries its operation. Every lesson's program has
+// the same routes and order; a variant changes a handler or a limit here (p), and the limits it
+// returns are those Nuevo builds a limiter for.
 func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 	revisiones := &limite{politica: "revisiones", cuota: topes.Revisiones, ventana: Ventana, problema: problema.DemasiadasRevisiones, que: "revisiones"}
 	consultas := &limite{politica: "consultas", cuota: topes.Revisiones, ventana: Ventana, problema: problema.DemasiadasConsultas, que: "consultas en vivo"}
@@ -108,16 +128,151 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		salud = (*Revisor).saludSinPasarela
 	}
 	rs := []ruta{
-		{patron: literal("/servicios"), metodos: []metodo{lee("GET", (*Revisor).listar), escribe("POST", (*Revisor).darDeAlta)}},
-		{patron: conNumero("/servicios/", ""), metodos: []metodo{lee("GET", (*Revisor).consultar), escribe("PUT", (*Revisor).cambiar), escribe("DELETE", (*Revisor).retirar)}},
-		{patron: conNumero("/servicios/", "/revisiones"), metodos: []metodo{escribe("POST", (*Revisor).pedirRevision).limitado(revisiones)}},
-		{patron: conNumero("/servicios/", "/salud"), metodos: []metodo{lee("GET", salud).limitado(consultas)}},
-		{patron: conNumero("/servicios/", "/informe"), metodos: []metodo{lee("GET", (*Revisor).informe)}},
-		{patron: conNumero("/revisiones/", ""), metodos: []metodo{lee("GET", (*Revisor).consultarRevision)}},
-		{patron: literal("/mantenimiento"), metodos: []metodo{escribe("PUT", (*Revisor).cambiarMantenimiento)}},
+		{
+			patron: literal("/servicios"),
+			ayuda: ayudaRuta{puesto: 1, texto: "GET la lista de la credencial; POST da de alta un servicio\n" +
+				"(con Idempotency-Key, un reintento no lo duplica)"},
+			metodos: []metodo{
+				lee("GET", (*Revisor).listar).documentado(operacionDoc{
+					id: "listarServicios", etiqueta: "servicios", resumen: "Los servicios de la credencial",
+					descripcion: "Los servicios vivos del equipo de la credencial; admin ve los de todos.",
+					exitos:      []exitoDoc{{codigo: 200, descripcion: "La lista, en el orden del alta.", esquema: "ListaDeServicios"}},
+				}),
+				escribe("POST", (*Revisor).darDeAlta).documentado(operacionDoc{
+					id: "darDeAlta", etiqueta: "servicios", resumen: "Da de alta un servicio",
+					descripcion: "Con Idempotency-Key, la misma petición repetida recibe la misma respuesta y no crea otro " +
+						"servicio (lección 6, §6.6). El nombre es único en todo el revisor.",
+					cuerpo: "DatosDeServicio", parametros: []string{"IdempotencyKey"},
+					exitos: []exitoDoc{{codigo: 201, descripcion: "Se creó (o, con la misma Idempotency-Key y el mismo cuerpo, " +
+						"se repite la respuesta de cuando se creó, byte a byte).", esquema: "Servicio", cabeceras: []string{"Location", "ETag"}}},
+					problemas: append(slices.Clone(leerJSONProblemas), problema.LlaveEnCurso, problema.LlaveReutilizada,
+						problema.AltasEnCurso, problema.DatosInvalidos, problema.DestinoProhibido, problema.NombreRepetido, problema.DemasiadosServicios),
+					soloLeccion6: []problema.Clave{problema.LlaveEnCurso, problema.LlaveReutilizada, problema.AltasEnCurso},
+				}),
+			},
+		},
+		{
+			patron: conNumero("/servicios/", ""),
+			ayuda:  ayudaRuta{puesto: 2, texto: "GET, PUT (con If-Match) y DELETE"},
+			metodos: []metodo{
+				lee("GET", (*Revisor).consultar).documentado(operacionDoc{
+					id: "consultarServicio", etiqueta: "servicios", resumen: "Un servicio, con su ETag",
+					descripcion: "Con If-None-Match y la etiqueta vigente responde 304 sin cuerpo.",
+					parametros:  []string{"IfNoneMatch"},
+					exitos: []exitoDoc{
+						{codigo: 200, descripcion: "El servicio.", esquema: "Servicio", cabeceras: conETag},
+						{codigo: 304, descripcion: "No cambió desde la etiqueta de If-None-Match: usa tu copia.", cabeceras: conETag},
+					},
+					problemas: buscarProblemas,
+				}),
+				escribe("PUT", (*Revisor).cambiar).documentado(operacionDoc{
+					id: "cambiarServicio", etiqueta: "servicios", resumen: "Cambia un servicio sin pisar el cambio de otro",
+					descripcion: "Pide If-Match con la ETag vigente, comparada en fuerte (RFC 9110 §13.1.1). Primero el formato " +
+						"(415), después la condición (428, 412), después la lectura del cuerpo (413, 400) y los datos (422).",
+					cuerpo: "DatosDeServicio", parametros: []string{"IfMatch"},
+					exitos:    []exitoDoc{{codigo: 200, descripcion: "El servicio cambiado, con su nueva ETag.", esquema: "Servicio", cabeceras: conETag}},
+					problemas: append(append(append(slices.Clone(buscarProblemas), leerJSONProblemas...), problema.FaltaCondicion, problema.EtiquetaVencida, problema.NombreRepetido), datosProblemas...),
+				}),
+				escribe("DELETE", (*Revisor).retirar).documentado(operacionDoc{
+					id: "retirarServicio", etiqueta: "servicios", resumen: "Retira un servicio",
+					descripcion: "Un servicio retirado no vuelve: después responde 410.",
+					exitos:      []exitoDoc{{codigo: 204, descripcion: "Se retiró."}},
+					problemas:   buscarProblemas,
+				}),
+			},
+		},
+		{
+			patron: conNumero("/servicios/", "/revisiones"),
+			ayuda:  ayudaRuta{puesto: 3, texto: "POST pide una revisión: 3 por minuto y credencial"},
+			metodos: []metodo{
+				escribe("POST", (*Revisor).pedirRevision).limitado(revisiones).documentado(operacionDoc{
+					id: "pedirRevision", etiqueta: "revisiones", resumen: "Pide una revisión del servicio",
+					descripcion: "La revisión corre en segundo plano; su dirección viene en Location. Sale a la red, así que tiene " +
+						"límite por credencial (lección 4, §4.6.3).",
+					exitos:    []exitoDoc{{codigo: 202, descripcion: "Se aceptó: la revisión queda pendiente.", esquema: "Revision", cabeceras: []string{"Location"}}},
+					problemas: buscarProblemas,
+				}),
+			},
+		},
+		{
+			patron: conNumero("/servicios/", "/salud"),
+			ayuda:  ayudaRuta{puesto: 5, texto: "GET consulta el servicio en vivo: 3 por minuto y credencial"},
+			metodos: []metodo{
+				lee("GET", salud).limitado(consultas).documentado(operacionDoc{
+					id: "consultarSalud", etiqueta: "servicios", resumen: "Consulta el servicio en vivo",
+					descripcion: "El revisor hace de pasarela: cualquier respuesta del servicio es un 200 suyo, con el código que " +
+						"dio; sin respuesta, 504 si no respondió a tiempo y 502 si lo que volvió no es HTTP o nadie respondió " +
+						"(lección 4, §4.4). Tiene límite por credencial.",
+					exitos:    []exitoDoc{{codigo: 200, descripcion: "El servicio respondió (con el código que sea).", esquema: "Salud"}},
+					problemas: append(slices.Clone(buscarProblemas), problema.DestinoProhibido, problema.RespuestaInvalida, problema.ServicioLento),
+				}),
+			},
+		},
+		{
+			patron: conNumero("/servicios/", "/informe"),
+			ayuda:  ayudaRuta{puesto: 6, texto: "GET el resumen de sus revisiones"},
+			metodos: []metodo{
+				lee("GET", (*Revisor).informe).documentado(operacionDoc{
+					id: "informeDelServicio", etiqueta: "revisiones", resumen: "El resumen de las revisiones del servicio",
+					descripcion: "Defecto sembrado de la lección 4, a propósito: sin ninguna revisión terminada responde 500 con " +
+						"una referencia (§4.3.2).",
+					exitos:    []exitoDoc{{codigo: 200, descripcion: "El resumen.", esquema: "Informe"}},
+					problemas: buscarProblemas,
+				}),
+			},
+		},
+		{
+			patron: conNumero("/revisiones/", ""),
+			ayuda:  ayudaRuta{puesto: 4, texto: "GET una revisión (pendiente: con Retry-After)"},
+			metodos: []metodo{
+				lee("GET", (*Revisor).consultarRevision).documentado(operacionDoc{
+					id: "consultarRevision", etiqueta: "revisiones", resumen: "Una revisión",
+					descripcion: "Mientras está pendiente lleva Retry-After: 1.",
+					exitos:      []exitoDoc{{codigo: 200, descripcion: "La revisión.", esquema: "Revision", opcionales: []string{"Retry-After"}}},
+					problemas:   []problema.Clave{problema.RevisionInexistente},
+				}),
+			},
+		},
+		{
+			patron: literal("/mantenimiento"),
+			ayuda:  ayudaRuta{puesto: 8, texto: `PUT {"activo":true} (admin): todo lo demás responde 503`},
+			metodos: []metodo{
+				escribe("PUT", (*Revisor).cambiarMantenimiento).documentado(operacionDoc{
+					id: "cambiarMantenimiento", etiqueta: "operación", resumen: "Enciende o apaga el modo mantenimiento",
+					descripcion: "Solo la credencial admin. Encendido, todo lo demás responde 503 con Retry-After (lección 4, §4.5.2).",
+					cuerpo:      "Mantenimiento",
+					exitos:      []exitoDoc{{codigo: 204, descripcion: "Quedó como se pidió."}},
+					problemas:   append(slices.Clone(leerJSONProblemas), problema.DatosInvalidos),
+				}),
+			},
+		},
 		// The previous version, deprecated: read only, with its notices.
-		{patron: literal("/v1/servicios"), metodos: []metodo{lee("GET", (*Revisor).listarV1)}},
-		{patron: conNumero("/v1/servicios/", ""), metodos: []metodo{lee("GET", (*Revisor).consultarV1)}},
+		{
+			patron: literal("/v1/servicios"),
+			ayuda:  ayudaRuta{puesto: 7, etiqueta: "/v1/servicios, /v1/servicios/{id}", texto: "GET la versión anterior, obsoleta (Deprecation, Sunset)"},
+			metodos: []metodo{
+				lee("GET", (*Revisor).listarV1).documentado(operacionDoc{
+					id: "listarServiciosV1", etiqueta: "v1", resumen: "Los servicios, como los daba la versión 1",
+					descripcion: "Obsoleta: Deprecation (RFC 9745) dice desde cuándo, Sunset (RFC 8594) cuándo dejará de responder " +
+						"y Link adónde migrar. Usa /servicios.",
+					exitos:   []exitoDoc{{codigo: 200, descripcion: "La lista en la forma de la versión 1.", esquema: "ListaDeServiciosV1", cabeceras: avisos}},
+					obsoleta: true,
+				}),
+			},
+		},
+		{
+			patron: conNumero("/v1/servicios/", ""),
+			ayuda:  ayudaRuta{plegada: true},
+			metodos: []metodo{
+				lee("GET", (*Revisor).consultarV1).documentado(operacionDoc{
+					id: "consultarServicioV1", etiqueta: "v1", resumen: "Un servicio, como lo daba la versión 1",
+					descripcion: "Obsoleta, con los mismos avisos que /v1/servicios. Usa /servicios/{id}.",
+					exitos:      []exitoDoc{{codigo: 200, descripcion: "El servicio en la forma de la versión 1.", esquema: "ServicioV1", cabeceras: avisos}},
+					problemas:   buscarProblemas,
+					obsoleta:    true,
+				}),
+			},
+		},
 	}
 	var limites []*limite
 	for i := range rs {
@@ -134,6 +289,38 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		rs[i].permite = strings.Join(nombres, ", ")
 	}
 	return rs, limites
+}
+
+// AyudaRutas is the route list of «revisor --help», built from the route table: two spaces, the
+// path (or its group's label) padded to a column, what its methods do.
+func AyudaRutas() string {
+	const columna = 28 // the label's width; a label with no room for two spaces after it goes on a line of its own
+	rs, _ := rutas(variantes.Eleccion{})
+	var lineas []ruta
+	for _, rt := range rs {
+		if !rt.ayuda.plegada {
+			lineas = append(lineas, rt)
+		}
+	}
+	slices.SortStableFunc(lineas, func(a, b ruta) int { return a.ayuda.puesto - b.ayuda.puesto })
+	sangria := strings.Repeat(" ", 2+columna)
+	var b strings.Builder
+	for i, rt := range lineas {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		etiqueta := rt.ayuda.etiqueta
+		if etiqueta == "" {
+			etiqueta = rutaOpenAPI(rt.patron)
+		}
+		if len(etiqueta) < columna-1 {
+			b.WriteString("  " + etiqueta + strings.Repeat(" ", columna-len(etiqueta)))
+		} else {
+			b.WriteString("  " + etiqueta + "\n" + sangria)
+		}
+		b.WriteString(strings.ReplaceAll(rt.ayuda.texto, "\n", "\n"+sangria))
+	}
+	return b.String()
 }
 
 // atender is the gate, written once and read top to bottom in the course's order (lesson 4 R17,
