@@ -48,7 +48,7 @@ type Opciones struct {
 	// TokenArchivo is --token-archivo, a file holding it, which ps does not show (issue 34.2).
 	TokenArchivo string
 	// TopeConexiones and TopePorCliente cap the connections open at once, in all and per client
-	// address (0: no cap); see topes.go.
+	// address (0: no cap); see conexiones.go.
 	TopeConexiones, TopePorCliente int
 	// EsperaEscritura bounds each write of an answer; zero is topes.EsperaEscritura (tests shorten it).
 	EsperaEscritura time.Duration
@@ -144,7 +144,7 @@ func Nuevo(h http.Handler) *http.Server {
 		ReadTimeout:       topes.EsperaLectura,
 		IdleTimeout:       topes.EsperaOciosa,
 		MaxHeaderBytes:    topes.Cabeceras - holguraNetHTTP,
-		// The head's wrapper (pkg/encabezado) and the caps (topes.go) each follow the connection;
+		// The head's wrapper (pkg/encabezado) and the caps (conexiones.go) each follow the connection;
 		// neither knows the other.
 		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
 			return conContexto(encabezado.ConnContext(ctx, c), c)
