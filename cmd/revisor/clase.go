@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/pkg/basesql"
 	"cursohttp/pkg/clase"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/datos"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
@@ -45,7 +45,7 @@ ejercicios de «revisor predecir» («laboratorio clase predecir»): el proyecto
 			if o.Revisores < 1 || o.Revisores > 8 {
 				return cli.UsoMal("%s: --revisores va de 1 a 8", c.CommandPath())
 			}
-			if o.Revisores > 1 && !datos.EsPostgres(o.Datos) {
+			if o.Revisores > 1 && !basesql.EsPostgres(o.Datos) {
 				return cli.UsoMal("%s: varios revisores comparten sus servicios en PostgreSQL: --revisores %d va con --datos postgres://…", c.CommandPath(), o.Revisores)
 			}
 			if o.Limite < 5*time.Second || o.Limite > 10*time.Minute {

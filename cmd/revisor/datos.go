@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/basesql"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/datos"
 	"cursohttp/pkg/idempotencia"
@@ -52,7 +53,7 @@ func (d almacenDatos) abrir(ctx context.Context, entorno func(string) (string, b
 	if err != nil {
 		return nil, "", 0, fmt.Errorf("no se pudo abrir --datos «%s»: %v", legible(donde), err)
 	}
-	if datos.EsPostgres(donde) {
+	if basesql.EsPostgres(donde) {
 		return a, "datos en PostgreSQL, " + legible(donde), rescatePostgres, nil
 	}
 	return a, "datos en " + donde + " (SQLite)", 0, nil
@@ -83,7 +84,7 @@ func ordenBorrarDatos() *cobra.Command {
 
 // legible is donde without a password.
 func legible(donde string) string {
-	if !datos.EsPostgres(donde) {
+	if !basesql.EsPostgres(donde) {
 		return donde
 	}
 	u, err := url.Parse(donde)

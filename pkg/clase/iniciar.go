@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/basesql"
 	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/datos"
 	"cursohttp/pkg/datosclase"
@@ -68,7 +69,7 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 		return err
 	}
 	var servicios almacen.Almacen
-	if datos.EsPostgres(donde) {
+	if basesql.EsPostgres(donde) {
 		if servicios, err = datos.Abrir(ctx, donde, almacen.Opciones{}); err != nil {
 			return err
 		}

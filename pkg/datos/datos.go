@@ -28,20 +28,15 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/basesql"
 	"cursohttp/pkg/idempotencia"
 )
-
-// EsPostgres says whether donde names a PostgreSQL server rather than a file.
-func EsPostgres(donde string) bool {
-	return strings.HasPrefix(donde, "postgres://") || strings.HasPrefix(donde, "postgresql://")
-}
 
 // Abrir opens the store at donde — a postgres:// URL or the path of a SQLite file, created if
 // missing — creating or migrating its schema. o.Arranque and o.Semillas are used only when the data
@@ -50,7 +45,7 @@ func Abrir(ctx context.Context, donde string, o almacen.Opciones) (almacen.Almac
 	if strings.TrimSpace(donde) == "" {
 		return nil, errors.New("falta dónde: la ruta de un archivo o una URL postgres://")
 	}
-	if EsPostgres(donde) {
+	if basesql.EsPostgres(donde) {
 		return abrirPostgres(ctx, donde, o)
 	}
 	return abrirSQLite(ctx, donde, o)
@@ -116,7 +111,7 @@ func (b *base) enTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	var err error
 	for range 3 {
-		err = b.intentarTx(ctx, fn)
+		_, err = basesql.Transaccion(ctx, b.db, fn)
 		if err == nil || !b.dialecto.reintentable(err) {
 			return err
 		}
@@ -126,52 +121,21 @@ func (b *base) enTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 
 var errCerrado = errors.New("datos: el almacén está cerrado")
 
-func (b *base) intentarTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := b.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
-}
+// masNueva is the revisor's words for data a newer revisor made (basesql.Esquema.MasNueva).
+const masNueva = "los datos son de una versión más nueva del revisor (esquema %d; este conoce hasta el %d)"
 
 // inicializar creates or migrates the schema and, the first time, the boot identifier and the
 // start-up services, all in one transaction: a store is either not created or created whole.
 func (b *base) inicializar(ctx context.Context, o almacen.Opciones, migraciones []string) error {
 	return b.enTx(ctx, func(tx *sql.Tx) error {
-		if err := b.dialecto.bloquear(ctx, tx, claseEsquema, ""); err != nil {
+		version, err := basesql.Migrar(ctx, tx, basesql.Esquema{
+			Ajustes: "ajustes", Migraciones: migraciones, MasNueva: masNueva,
+			Bloquear: func(ctx context.Context, tx *sql.Tx) error {
+				return b.dialecto.bloquear(ctx, tx, claseEsquema, "")
+			},
+		})
+		if err != nil {
 			return err
-		}
-		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS ajustes (clave TEXT PRIMARY KEY, valor TEXT NOT NULL)`); err != nil {
-			return err
-		}
-		version := 0
-		var texto string
-		switch err := tx.QueryRowContext(ctx, `SELECT valor FROM ajustes WHERE clave = 'esquema'`).Scan(&texto); {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return err
-		default:
-			if _, err := fmt.Sscan(texto, &version); err != nil {
-				return fmt.Errorf("versión de esquema ilegible «%s»", texto)
-			}
-		}
-		if version > len(migraciones) {
-			return fmt.Errorf("los datos son de una versión más nueva del revisor (esquema %d; este conoce hasta el %d)", version, len(migraciones))
-		}
-		for _, m := range migraciones[version:] {
-			if _, err := tx.ExecContext(ctx, m); err != nil {
-				return fmt.Errorf("migración del esquema: %w", err)
-			}
-		}
-		if version < len(migraciones) {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO ajustes (clave, valor) VALUES ('esquema', $1)
-				ON CONFLICT (clave) DO UPDATE SET valor = excluded.valor`, fmt.Sprint(len(migraciones))); err != nil {
-				return err
-			}
 		}
 		if version > 0 {
 			return tx.QueryRowContext(ctx, `SELECT valor FROM ajustes WHERE clave = 'arranque'`).Scan(&b.arranque)
@@ -208,7 +172,7 @@ func (b *base) cerrar() error {
 // and shared-memory companions, or the tables in a PostgreSQL database (the database stays). No
 // process may have it open.
 func Borrar(ctx context.Context, donde string) error {
-	if EsPostgres(donde) {
+	if basesql.EsPostgres(donde) {
 		return borrarPostgres(ctx, donde)
 	}
 	for _, ruta := range []string{donde, donde + "-wal", donde + "-shm"} {

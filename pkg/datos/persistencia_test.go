@@ -2,6 +2,8 @@ package datos
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -131,8 +133,40 @@ func TestSQLiteUnProcesoPorArchivo(t *testing.T) {
 	ruta := filepath.Join(t.TempDir(), "revisor.db")
 	abrirEn(t, ruta, delCurso)
 	_, err := Abrir(ctx, ruta, delCurso)
-	if err == nil || !strings.Contains(err.Error(), "otro proceso lo tiene abierto") {
+	if err == nil || err.Error() != "otro proceso lo tiene abierto (¿otro revisor con el mismo --datos?)" {
 		t.Fatalf("segundo Abrir = %v", err)
+	}
+}
+
+// Data a newer revisor made is refused, in these words, on either database, and left as it was.
+func TestDatosDeUnRevisorMasNuevo(t *testing.T) {
+	t.Parallel()
+	casos := []struct {
+		donde       string
+		migraciones []string
+	}{
+		{filepath.Join(t.TempDir(), "revisor.db"), migracionesSQLite},
+		{pgtest.Base(t), migracionesPostgres},
+	}
+	for _, c := range casos {
+		a := abrirSinCerrar(t, c.donde, delCurso)
+		var db *sql.DB
+		switch a := a.(type) {
+		case *sqliteAlmacen:
+			db = a.db
+		case *postgresAlmacen:
+			db = a.db
+		}
+		_, err := db.ExecContext(ctx, `UPDATE ajustes SET valor = '99' WHERE clave = 'esquema'`)
+		debe(t, err)
+		debe(t, a.Cerrar())
+		quiere := fmt.Sprintf("los datos son de una versión más nueva del revisor (esquema 99; este conoce hasta el %d)", len(c.migraciones))
+		if b, err := Abrir(ctx, c.donde, delCurso); err == nil || err.Error() != quiere {
+			if err == nil {
+				b.Cerrar()
+			}
+			t.Errorf("Abrir(%s) = %v; se esperaba «%s»", c.donde, err, quiere)
+		}
 	}
 }
 

@@ -4,15 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
 
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/basesql"
 	"cursohttp/pkg/limitador"
 )
 
@@ -96,9 +94,6 @@ var migracionesPostgres = []string{
 	`CREATE TABLE instancias (id BIGINT PRIMARY KEY, hasta TIMESTAMPTZ NOT NULL)`,
 }
 
-// EsperaConexion bounds how long opening waits for the server.
-const EsperaConexion = 5 * time.Second
-
 func abrirPostgres(ctx context.Context, texto string, o almacen.Opciones) (almacen.Almacen, error) {
 	a, err := abrirPostgresCon(ctx, texto, o, Latido, Vida)
 	if err != nil {
@@ -109,35 +104,22 @@ func abrirPostgres(ctx context.Context, texto string, o almacen.Opciones) (almac
 
 // abrirPostgresCon opens with another beat and life (tests shorten them).
 func abrirPostgresCon(ctx context.Context, texto string, o almacen.Opciones, latido, vida time.Duration) (*postgresAlmacen, error) {
-	cfg, err := pgx.ParseConfig(texto)
+	db, err := basesql.AbrirPostgres(texto, 16)
 	if err != nil {
-		return nil, errors.New("la URL no se entiende: " + unaLinea(err))
+		return nil, err
 	}
-	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > EsperaConexion {
-		cfg.ConnectTimeout = EsperaConexion
-	}
-	db := stdlib.OpenDB(*cfg)
-	db.SetMaxOpenConns(16)
-	db.SetMaxIdleConns(16)
-	db.SetConnMaxIdleTime(time.Minute)
 	o.Llaves = o.Llaves.Normalizadas()
 	a := &postgresAlmacen{
 		base:   base{db: db, dialecto: dialectoPostgres{vida: vida}, instancia: azar(), llaves: o.Llaves, reloj: o.Llaves.Reloj},
 		latido: latido, vida: vida,
 	}
-	abrir, listo := context.WithTimeout(ctx, 2*EsperaConexion)
+	abrir, listo := context.WithTimeout(ctx, 2*basesql.EsperaConexion)
 	defer listo()
 	if err := a.abrir(abrir, o); err != nil {
 		db.Close()
-		return nil, errors.New(unaLinea(err))
+		return nil, errors.New(basesql.UnaLinea(err))
 	}
 	return a, nil
-}
-
-// unaLinea puts an error on one line, as the revisor's start-up error is (pgx's connection errors
-// give each address tried a line of its own).
-func unaLinea(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
 func (a *postgresAlmacen) abrir(ctx context.Context, o almacen.Opciones) error {
@@ -219,7 +201,7 @@ func (a *postgresAlmacen) Cerrar() error {
 	a.parar()
 	a.latiendo.Wait()
 	// Dead at once for the others: pending checks cut short, and any reservation left, are theirs.
-	ctx, listo := context.WithTimeout(context.Background(), EsperaConexion)
+	ctx, listo := context.WithTimeout(context.Background(), basesql.EsperaConexion)
 	a.db.ExecContext(ctx, `DELETE FROM instancias WHERE id = $1`, a.instancia)
 	listo()
 	return a.cerrar()
@@ -245,15 +227,12 @@ func (d dialectoPostgres) muerta(ctx context.Context, tx *sql.Tx, instancia int6
 	return muerta, err
 }
 
-func (dialectoPostgres) reintentable(err error) bool {
-	var e *pgconn.PgError
-	return errors.As(err, &e) && (e.Code == "40P01" || e.Code == "40001")
-}
+func (dialectoPostgres) reintentable(err error) bool { return basesql.Repetible(err) }
 
 func borrarPostgres(ctx context.Context, donde string) error {
 	c, err := pgx.Connect(ctx, donde)
 	if err != nil {
-		return errors.New(unaLinea(err))
+		return errors.New(basesql.UnaLinea(err))
 	}
 	defer c.Close(ctx)
 	_, err = c.Exec(ctx, `DROP TABLE IF EXISTS servicios, revisiones, llaves, limites, ajustes, instancias`)

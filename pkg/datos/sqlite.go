@@ -3,18 +3,14 @@ package datos
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
 
-	sqlite "modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/basesql"
 	"cursohttp/pkg/limitador"
 )
 
@@ -85,24 +81,17 @@ func abrirSQLite(ctx context.Context, ruta string, o almacen.Opciones) (almacen.
 	if st, err := os.Stat(ruta); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("%s es una carpeta, no un archivo", ruta)
 	}
-	// One connection: SQLite has one writer anyway, and exclusive mode keeps the lock with it. A
-	// transaction starts with the write lock taken (_txlock=immediate), so none has to be retried.
-	dsn := "file:" + (&url.URL{Path: ruta}).EscapedPath() + "?_txlock=immediate" +
-		"&_pragma=busy_timeout(0)&_pragma=locking_mode(EXCLUSIVE)&_pragma=journal_mode(WAL)" +
-		"&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)"
-	db, err := sql.Open("sqlite", dsn)
+	// One connection: SQLite has one writer anyway, and exclusive mode keeps the lock with it.
+	db, err := basesql.AbrirSQLite(ruta, 1, "busy_timeout(0)", "locking_mode(EXCLUSIVE)", "journal_mode(WAL)",
+		"synchronous(NORMAL)", "foreign_keys(0)")
 	if err != nil {
 		return nil, err
 	}
-	db.SetMaxOpenConns(1)
-	db.SetMaxIdleConns(1)
-	db.SetConnMaxLifetime(0)
-	db.SetConnMaxIdleTime(0)
 	o.Llaves = o.Llaves.Normalizadas()
 	a := &sqliteAlmacen{base: base{db: db, dialecto: dialectoSQLite{}, instancia: azar(), llaves: o.Llaves, reloj: o.Llaves.Reloj}}
 	if err := a.abrir(ctx, o); err != nil {
 		db.Close()
-		return nil, explicarSQLite(err)
+		return nil, basesql.ExplicarSQLite(err, ocupado)
 	}
 	return a, nil
 }
@@ -125,23 +114,8 @@ func (a *sqliteAlmacen) abrir(ctx context.Context, o almacen.Opciones) error {
 	return err
 }
 
-// explicarSQLite says in the course's words why a file could not be opened.
-func explicarSQLite(err error) error {
-	var e *sqlite.Error
-	if errors.As(err, &e) {
-		switch e.Code() & 0xff {
-		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-			return errors.New("otro proceso lo tiene abierto (¿otro revisor con el mismo --datos?)")
-		case sqlite3.SQLITE_NOTADB:
-			return errors.New("no es una base de datos SQLite")
-		case sqlite3.SQLITE_CANTOPEN:
-			return errors.New("no se puede abrir ni crear el archivo")
-		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM:
-			return errors.New("no se puede escribir en el archivo")
-		}
-	}
-	return err
-}
+// ocupado is the revisor's line for a file another process holds (basesql.ExplicarSQLite).
+const ocupado = "otro proceso lo tiene abierto (¿otro revisor con el mismo --datos?)"
 
 func (a *sqliteAlmacen) Mantenimiento(context.Context) (bool, error) {
 	if a.cerrado.Load() {

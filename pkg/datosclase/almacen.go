@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"cursohttp/pkg/basesql"
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/reintento"
 	"cursohttp/pkg/topes"
@@ -27,7 +28,7 @@ func Abrir(ctx context.Context, datos string) (matricula.Almacen, error) {
 	if strings.TrimSpace(datos) == "" {
 		return nil, errors.New("falta dónde guardar la clase: la ruta de un archivo o una URL postgres://")
 	}
-	if strings.HasPrefix(datos, "postgres://") || strings.HasPrefix(datos, "postgresql://") {
+	if basesql.EsPostgres(datos) {
 		return abrirPostgres(ctx, datos)
 	}
 	return abrirSQLite(ctx, datos)
@@ -57,37 +58,17 @@ const (
 
 var errCerrado = errors.New("el almacén de la clase está cerrado")
 
+// masNueva is the class's words for data a newer program made (basesql.Esquema.MasNueva).
+const masNueva = "los datos de la clase son de una versión más nueva (esquema %d; esta conoce hasta el %d)"
+
 // migrar creates or brings up to date the tables, in one transaction: a store is either not
 // created or created whole. The version is in clase_ajustes, apart from the revisor's own.
 func (a *almacenSQL) migrar(ctx context.Context, migraciones []string) error {
-	_, err := a.transaccion(ctx, func(tx *sql.Tx) error {
-		if err := a.bloquear(ctx, tx, candadoEsquema); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS clase_ajustes (clave TEXT PRIMARY KEY, valor TEXT NOT NULL)`); err != nil {
-			return err
-		}
-		version := 0
-		var texto string
-		switch err := tx.QueryRowContext(ctx, `SELECT valor FROM clase_ajustes WHERE clave = 'esquema'`).Scan(&texto); {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return err
-		default:
-			if _, err := fmt.Sscan(texto, &version); err != nil {
-				return fmt.Errorf("versión de esquema ilegible «%s»", texto)
-			}
-		}
-		if version > len(migraciones) {
-			return fmt.Errorf("los datos de la clase son de una versión más nueva (esquema %d; esta conoce hasta el %d)", version, len(migraciones))
-		}
-		for _, m := range migraciones[version:] {
-			if _, err := tx.ExecContext(ctx, m); err != nil {
-				return fmt.Errorf("migración del esquema: %w", err)
-			}
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO clase_ajustes (clave, valor) VALUES ('esquema', $1)
-			ON CONFLICT (clave) DO UPDATE SET valor = excluded.valor`, fmt.Sprint(len(migraciones)))
+	_, err := basesql.Transaccion(ctx, a.db, func(tx *sql.Tx) error {
+		_, err := basesql.Migrar(ctx, tx, basesql.Esquema{
+			Ajustes: "clase_ajustes", Migraciones: migraciones, MasNueva: masNueva,
+			Bloquear: func(ctx context.Context, tx *sql.Tx) error { return a.bloquear(ctx, tx, candadoEsquema) },
+		})
 		return err
 	})
 	return err
@@ -120,23 +101,6 @@ func (a *almacenSQL) paraCambiar() string {
 	return ""
 }
 
-// transaccion runs fn in a transaction and commits it; enCommit says the error came from COMMIT,
-// so the transaction may have been applied after all.
-func (a *almacenSQL) transaccion(ctx context.Context, fn func(tx *sql.Tx) error) (enCommit bool, err error) {
-	tx, err := a.db.BeginTx(ctx, nil)
-	if err != nil {
-		return false, err
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return false, err
-	}
-	if err := tx.Commit(); err != nil {
-		return true, err
-	}
-	return false, nil
-}
-
 // escribir runs fn in one transaction. On PostgreSQL a transaction cut by a broken connection runs
 // again (insistir); fn is told whether an earlier run may have committed (the connection broke
 // during COMMIT), and each write is made so that running it twice does what running it once did.
@@ -150,12 +114,12 @@ func (a *almacenSQL) escribir(ctx context.Context, fn func(tx *sql.Tx, quizaHech
 		if a.cerrado.Load() { // closed while this write waited
 			return errCerrado
 		}
-		_, err := a.transaccion(ctx, func(tx *sql.Tx) error { return fn(tx, false) })
+		_, err := basesql.Transaccion(ctx, a.db, func(tx *sql.Tx) error { return fn(tx, false) })
 		return err
 	}
 	quiza := false
 	return a.insistir(ctx, func() error {
-		enCommit, err := a.transaccion(ctx, func(tx *sql.Tx) error { return fn(tx, quiza) })
+		enCommit, err := basesql.Transaccion(ctx, a.db, func(tx *sql.Tx) error { return fn(tx, quiza) })
 		quiza = quiza || enCommit
 		return err
 	})

@@ -778,6 +778,50 @@ func TestSQLiteDosProcesos(t *testing.T) {
 	}
 }
 
+// A file whose write lock another process holds past busy_timeout (5 s) is refused in these words.
+func TestSQLiteBloqueado(t *testing.T) {
+	t.Parallel()
+	ruta := filepath.Join(t.TempDir(), "clase.db")
+	otro := abrirEn(t, ruta).(*almacenSQL)
+	tx, err := otro.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the file's write lock
+	debe(t, err)
+	defer tx.Rollback()
+	quiere := "no se puede abrir la clase en " + ruta + ": otro proceso lo tiene bloqueado"
+	if a, err := Abrir(ctx, ruta); err == nil || err.Error() != quiere {
+		if err == nil {
+			a.Cerrar()
+		}
+		t.Errorf("Abrir = %v; se esperaba «%s»", err, quiere)
+	}
+}
+
+// Data a newer program made is refused, in these words, on either database.
+func TestDatosDeUnaClaseMasNueva(t *testing.T) {
+	t.Parallel()
+	ruta := filepath.Join(t.TempDir(), "clase.db")
+	casos := []struct {
+		donde, prefijo string
+		migraciones    []string
+	}{
+		{ruta, "no se puede abrir la clase en " + ruta + ": ", migracionesSQLite},
+		{pgtest.Base(t), "no se puede abrir la clase en PostgreSQL: ", migracionesPostgres},
+	}
+	for _, c := range casos {
+		a, err := Abrir(ctx, c.donde)
+		debe(t, err)
+		_, err = a.(*almacenSQL).db.ExecContext(ctx, `UPDATE clase_ajustes SET valor = '99' WHERE clave = 'esquema'`)
+		debe(t, err)
+		debe(t, a.Cerrar())
+		quiere := c.prefijo + fmt.Sprintf("los datos de la clase son de una versión más nueva (esquema 99; esta conoce hasta el %d)", len(c.migraciones))
+		if b, err := Abrir(ctx, c.donde); err == nil || err.Error() != quiere {
+			if err == nil {
+				b.Cerrar()
+			}
+			t.Errorf("Abrir(%s) = %v; se esperaba «%s»", c.donde, err, quiere)
+		}
+	}
+}
+
 func TestAbrirErrores(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()

@@ -2,18 +2,17 @@ package datosclase
 
 import (
 	"context"
-	"cursohttp/pkg/matricula"
 	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"io"
 	"net"
 	"strings"
-	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
+
+	"cursohttp/pkg/basesql"
+	"cursohttp/pkg/matricula"
 )
 
 var migracionesPostgres = []string{
@@ -60,31 +59,21 @@ var migracionesPostgres = []string{
 	`CREATE INDEX clase_respuestas_alumno ON clase_respuestas (alumno)`,
 }
 
-// EsperaConexion bounds how long opening waits for the server.
-const EsperaConexion = 5 * time.Second
-
 // abrirPostgres opens the class on a PostgreSQL server. Its durability is the server's
 // (synchronous_commit): a COMMIT that returned is on its disk. What this side adds is surviving
 // the server going away: see insistir.
 func abrirPostgres(ctx context.Context, texto string) (matricula.Almacen, error) {
-	cfg, err := pgx.ParseConfig(texto)
+	db, err := basesql.AbrirPostgres(texto, 8)
 	if err != nil {
-		return nil, errors.New("la URL no se entiende: " + unaLinea(err))
+		return nil, err
 	}
-	if cfg.ConnectTimeout == 0 || cfg.ConnectTimeout > EsperaConexion {
-		cfg.ConnectTimeout = EsperaConexion
-	}
-	db := stdlib.OpenDB(*cfg)
-	db.SetMaxOpenConns(8)
-	db.SetMaxIdleConns(8)
-	db.SetConnMaxIdleTime(time.Minute)
 	a := &almacenSQL{db: db, postgres: true}
 	// Opening does not wait for a server that is not there: it says so at once.
-	abrir, listo := context.WithTimeout(ctx, 2*EsperaConexion)
+	abrir, listo := context.WithTimeout(ctx, 2*basesql.EsperaConexion)
 	defer listo()
 	if err := a.migrar(abrir, migracionesPostgres); err != nil {
 		db.Close()
-		return nil, errors.New("no se puede abrir la clase en PostgreSQL: " + unaLinea(err))
+		return nil, errors.New("no se puede abrir la clase en PostgreSQL: " + basesql.UnaLinea(err))
 	}
 	return a, nil
 }
@@ -95,6 +84,9 @@ func abrirPostgres(ctx context.Context, texto string) (matricula.Almacen, error)
 // what failed before anything was sent; a write cut after that is run again too, and made so that
 // a second run does no harm.)
 func conexionCaida(err error) bool {
+	if basesql.Repetible(err) { // serialization_failure, deadlock_detected: run it again
+		return true
+	}
 	var e *pgconn.PgError
 	if errors.As(err, &e) {
 		switch {
@@ -103,8 +95,6 @@ func conexionCaida(err error) bool {
 		case e.Code == "57P01", e.Code == "57P02", e.Code == "57P03": // admin_shutdown, crash_shutdown, cannot_connect_now
 			return true
 		case e.Code == "53300": // too_many_connections
-			return true
-		case e.Code == "40001", e.Code == "40P01": // serialization_failure, deadlock_detected: run it again
 			return true
 		}
 		return false

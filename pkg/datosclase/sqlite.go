@@ -2,17 +2,13 @@ package datosclase
 
 import (
 	"context"
-	"cursohttp/pkg/matricula"
-	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 
-	sqlite "modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
+	"cursohttp/pkg/basesql"
+	"cursohttp/pkg/matricula"
 )
 
 var migracionesSQLite = []string{
@@ -73,7 +69,7 @@ var migracionesSQLite = []string{
 // to be retried. Foreign keys are on: a student's gradings go with it.
 func abrirSQLite(ctx context.Context, ruta string) (matricula.Almacen, error) {
 	fallo := func(err error) (matricula.Almacen, error) {
-		return nil, fmt.Errorf("no se puede abrir la clase en %s: %s", ruta, unaLinea(err))
+		return nil, fmt.Errorf("no se puede abrir la clase en %s: %s", ruta, basesql.UnaLinea(err))
 	}
 	if st, err := os.Stat(ruta); err == nil && st.IsDir() {
 		return fallo(errors.New("es una carpeta, no un archivo"))
@@ -88,45 +84,19 @@ func abrirSQLite(ctx context.Context, ruta string) (matricula.Almacen, error) {
 		return fallo(err)
 	}
 	f.Close()
-	dsn := "file:" + (&url.URL{Path: ruta}).EscapedPath() + "?_txlock=immediate" +
-		"&_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)"
-	db, err := sql.Open("sqlite", dsn)
+	// Readers on connections of their own (WAL lets them read while one writes); writers take
+	// turns on almacenSQL.escritura.
+	db, err := basesql.AbrirSQLite(ruta, 4, "busy_timeout(5000)", "journal_mode(WAL)", "synchronous(FULL)", "foreign_keys(1)")
 	if err != nil {
 		return fallo(err)
 	}
-	// Readers on connections of their own (WAL lets them read while one writes); writers take
-	// turns on almacenSQL.escritura.
-	db.SetMaxOpenConns(4)
-	db.SetMaxIdleConns(4)
-	db.SetConnMaxLifetime(0)
-	db.SetConnMaxIdleTime(0)
 	a := &almacenSQL{db: db}
 	if err := a.migrar(ctx, migracionesSQLite); err != nil {
 		db.Close()
-		return fallo(explicarSQLite(err))
+		return fallo(basesql.ExplicarSQLite(err, ocupado))
 	}
 	return a, nil
 }
 
-// explicarSQLite says in the course's words why a file could not be opened.
-func explicarSQLite(err error) error {
-	var e *sqlite.Error
-	if errors.As(err, &e) {
-		switch e.Code() & 0xff {
-		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
-			return errors.New("otro proceso lo tiene bloqueado")
-		case sqlite3.SQLITE_NOTADB:
-			return errors.New("no es una base de datos SQLite")
-		case sqlite3.SQLITE_CANTOPEN:
-			return errors.New("no se puede abrir ni crear el archivo")
-		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM:
-			return errors.New("no se puede escribir en el archivo")
-		}
-	}
-	return err
-}
-
-// unaLinea puts an error on one line (pgx's connection errors give each address tried a line).
-func unaLinea(err error) string {
-	return strings.Join(strings.Fields(err.Error()), " ")
-}
+// ocupado is the class's line for a file another process holds (basesql.ExplicarSQLite).
+const ocupado = "otro proceso lo tiene bloqueado"
