@@ -2,6 +2,8 @@ package examen
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -187,4 +189,24 @@ func (a *acotada) Write(p []byte) (int, error) {
 		a.b = append(a.b, p[:min(falta, len(p))]...)
 	}
 	return len(p), nil
+}
+
+// lanzadorDe is lanzar, or, without one, what runs orden as a process of its own with entorno
+// (this process's when nil); falta is the line for a missing command, which names the grading's
+// own flags.
+func lanzadorDe(lanzar Lanzador, orden, entorno []string, falta string) (Lanzador, error) {
+	if lanzar != nil {
+		return lanzar, nil
+	}
+	if len(orden) == 0 {
+		return nil, &Error{Texto: falta, Uso: true}
+	}
+	ruta, err := exec.LookPath(orden[0])
+	if err != nil {
+		return nil, &Error{Texto: fmt.Sprintf("no encuentro la orden «%s»: %s", orden[0], causaDeRuta(err)), Uso: true}
+	}
+	if entorno == nil {
+		entorno = os.Environ()
+	}
+	return Proceso(ruta, orden, entorno), nil
 }

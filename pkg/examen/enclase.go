@@ -10,8 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -92,19 +90,9 @@ const RepeticionesClase = 2
 // machine runs the client once per intent against the class's gateway and says when each run
 // starts and ends. A run the lab lost (it restarted) is repeated, from the start.
 func CorrerEnClase(ctx context.Context, o OpcionesClase) (*VeredictoDeClase, error) {
-	lanzar := o.Lanzador
-	if lanzar == nil {
-		if len(o.Orden) == 0 {
-			return nil, &Error{Texto: "falta la orden del cliente: revisor comprobar cliente --clase URL --credencial C -- ORDEN [ARGUMENTOS…]", Uso: true}
-		}
-		ruta, err := exec.LookPath(o.Orden[0])
-		if err != nil {
-			return nil, &Error{Texto: fmt.Sprintf("no encuentro la orden «%s»: %s", o.Orden[0], causaDeRuta(err)), Uso: true}
-		}
-		if o.Entorno == nil {
-			o.Entorno = os.Environ()
-		}
-		lanzar = Proceso(ruta, o.Orden, o.Entorno)
+	lanzar, err := lanzadorDe(o.Lanzador, o.Orden, o.Entorno, "falta la orden del cliente: revisor comprobar cliente --clase URL --credencial C -- ORDEN [ARGUMENTOS…]")
+	if err != nil {
+		return nil, err
 	}
 	if o.Cliente == nil {
 		o.Cliente = &http.Client{Timeout: esperaClase}

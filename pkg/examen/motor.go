@@ -206,19 +206,9 @@ func (m *motor) cerrar(srv *http.Server) {
 // Correr grades o.Orden and returns what it saw and judged. An error means nothing could be
 // graded (a command that does not exist, a port taken); ctx's end stops every client.
 func Correr(ctx context.Context, o Opciones) (*Informe, error) {
-	lanzar := o.Lanzador
-	if lanzar == nil {
-		if len(o.Orden) == 0 {
-			return nil, &Error{Texto: "falta la orden del cliente: revisor comprobar cliente -- ORDEN [ARGUMENTOS…]", Uso: true}
-		}
-		ruta, err := exec.LookPath(o.Orden[0])
-		if err != nil {
-			return nil, &Error{Texto: fmt.Sprintf("no encuentro la orden «%s»: %s", o.Orden[0], causaDeRuta(err)), Uso: true}
-		}
-		if o.Entorno == nil {
-			o.Entorno = os.Environ()
-		}
-		lanzar = Proceso(ruta, o.Orden, o.Entorno)
+	lanzar, err := lanzadorDe(o.Lanzador, o.Orden, o.Entorno, "falta la orden del cliente: revisor comprobar cliente -- ORDEN [ARGUMENTOS…]")
+	if err != nil {
+		return nil, err
 	}
 	m := &motor{o: o, Corrida: NuevaCorrida(o.Semilla, o.Escenarios, o.Limite)}
 
