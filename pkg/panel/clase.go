@@ -172,14 +172,6 @@ func (p *Panel) montarClase(m *http.ServeMux) {
 	m.HandleFunc("GET /clase.css", p.servirArchivo)
 }
 
-// cabecerasDePagina: no other site may frame the page or load anything into it.
-func cabecerasDePagina(w http.ResponseWriter) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("X-Content-Type-Options", "nosniff")
-}
-
 // recibirResultados takes one grading: the student's name (text, shown as text) and each check's
 // id and result.
 func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {

@@ -254,7 +254,7 @@ func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.mux.ServeH
 
 // servirArchivo serves one of the pages' scripts and styles.
 func (p *Panel) servirArchivo(w http.ResponseWriter, r *http.Request) {
-	cabecerasDePagina(w)
+	servidor.ProtegerPagina(w)
 	// The files never change while the binary runs; a projector left open reloads them anyway.
 	w.Header().Set("Cache-Control", "no-cache")
 	p.archivos.ServeHTTP(w, r)
@@ -287,7 +287,7 @@ func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel
 				"en la página, ábrela con el enlace de una vez («laboratorio lab enlace»)"
 		}
 	}
-	antesDelCuerpo(w, r, func() { respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n")) })
+	servidor.AntesDelCuerpo(w, r, func() { respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n")) })
 	return false
 }
 
@@ -299,34 +299,12 @@ func fuente(r *http.Request) string {
 	return r.RemoteAddr
 }
 
-// texto answers one line of text with its Content-Length: a staged close ends the connection
-// right after it, so the answer must say where it ends (a chunked one would be cut).
-func texto(w http.ResponseWriter, r *http.Request, codigo int, linea string) {
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(linea+"\n"))
-}
-
-// antesDelCuerpo writes an answer (escribir) to a request whose body was not read to its end, as
-// the revisor answers its 413: with "Connection: close", then the staged close
-// (servidor.CerrarEnEtapas), which reads and throws away what the client is still sending for
-// at most topes.EsperaCierre. Closing outright makes the kernel answer the rest of the upload
-// with a reset, which erases the answer before a client still sending reads it (issue 34, item 4).
-func antesDelCuerpo(w http.ResponseWriter, r *http.Request, escribir func()) {
-	if r.ContentLength == 0 {
-		escribir()
-		return
-	}
-	w.Header().Set("Connection", "close")
-	escribir()
-	servidor.CerrarEnEtapas(w, time.Now().Add(topes.EsperaCierre))
-}
-
 // servirPagina serves index.html: the instructor's, whose control acts, to a browser with the
 // instructor's session; to anybody else a page that only reads and says so. The page never
 // carries a token (issue 34, item 1): whoever can ask for it — another user of the machine, a
 // student on the class network — could read it.
 func (p *Panel) servirPagina(w http.ResponseWriter, r *http.Request) {
-	cabecerasDePagina(w)
+	servidor.ProtegerPagina(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	// Whom the page is for depends on the cookie: never kept by a cache, never sent on as a Referer.
@@ -359,7 +337,7 @@ func (p *Panel) entrar(w http.ResponseWriter, r *http.Request) {
 			p.log.Warn().Int("codigo", http.StatusForbidden).Str("metodo", r.Method).Str("ruta", r.URL.Path).
 				Msg("panel: rechazo " + motivo)
 		}
-		texto(w, r, http.StatusForbidden, "ese enlace ya se usó, venció (sirve "+strconv.Itoa(int(token.VigenciaEnlace/time.Minute))+
+		servidor.Texto(w, r, http.StatusForbidden, "ese enlace ya se usó, venció (sirve "+strconv.Itoa(int(token.VigenciaEnlace/time.Minute))+
 			" minutos) o no es de este panel: «laboratorio lab enlace» da otro; sin él, la página solo muestra")
 		return
 	}
@@ -380,8 +358,8 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 		}
 		var ev eventos.Evento
 		if err := json.Unmarshal(linea, &ev); err != nil || ev.Programa == "" || ev.Tipo == "" {
-			antesDelCuerpo(w, r, func() {
-				texto(w, r, http.StatusBadRequest, "cada línea debe ser un evento en JSON con programa y tipo")
+			servidor.AntesDelCuerpo(w, r, func() {
+				servidor.Texto(w, r, http.StatusBadRequest, "cada línea debe ser un evento en JSON con programa y tipo")
 			})
 			return
 		}
@@ -393,13 +371,13 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 	var grande *http.MaxBytesError
 	switch err := sc.Err(); {
 	case errors.Is(err, bufio.ErrTooLong):
-		antesDelCuerpo(w, r, func() {
-			texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(topes.Evento>>10)+" KiB: no tomo el lote")
+		servidor.AntesDelCuerpo(w, r, func() {
+			servidor.Texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(topes.Evento>>10)+" KiB: no tomo el lote")
 		})
 		return
 	case errors.As(err, &grande):
-		antesDelCuerpo(w, r, func() {
-			texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(topes.LoteDeEventos>>20)+" MiB: no lo tomo")
+		servidor.AntesDelCuerpo(w, r, func() {
+			servidor.Texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(topes.LoteDeEventos>>20)+" MiB: no lo tomo")
 		})
 		return
 	case err != nil:
