@@ -17,7 +17,7 @@ import (
 
 	"cursohttp/internal/prueba/navegador"
 	"cursohttp/pkg/ordenes/predecir"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/token"
 )
 
@@ -135,10 +135,10 @@ func TestPrediccionEnNavegador(t *testing.T) {
 
 	nombres := treinta()
 	e := arrancar(t, nombres...)
-	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
 		t.Fatalf("abrir: %d %s", codigo, cuerpo)
 	}
-	proyector, err := nav.Abrir(ctx, e.pizarra+panel.RutaProyector, 1280, 800)
+	proyector, err := nav.Abrir(ctx, e.pizarra+pizarra.RutaProyector, 1280, 800)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestPrediccionEnNavegador(t *testing.T) {
 	}
 	var telefonos []*navegador.Pagina
 	for i := range 3 {
-		p, err := nav.Abrir(ctx, e.pizarra+panel.RutaPredecir, 390, 844)
+		p, err := nav.Abrir(ctx, e.pizarra+pizarra.RutaPredecir, 390, 844)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +170,7 @@ func TestPrediccionEnNavegador(t *testing.T) {
 			Tipo          string
 		}
 		evaluarEn(ctx, t, p, `({URL: location.href, Guardada: sessionStorage.getItem("cursohttp-credencial"), Tipo: document.querySelector("#credencial").type})`, &donde)
-		if strings.Contains(donde.URL, e.creds[nombres[i]]) || donde.URL != e.pizarra+panel.RutaPredecir || donde.Guardada != e.creds[nombres[i]] || donde.Tipo != "password" {
+		if strings.Contains(donde.URL, e.creds[nombres[i]]) || donde.URL != e.pizarra+pizarra.RutaPredecir || donde.Guardada != e.creds[nombres[i]] || donde.Tipo != "password" {
 			t.Errorf("la credencial de %s: dirección %q, guardada %q", nombres[i], donde.URL, donde.Guardada)
 		}
 		r := respuestaDe(i)
@@ -238,7 +238,7 @@ func TestPrediccionEnNavegador(t *testing.T) {
 			quiere[p][valor]++
 		}
 	}
-	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionHistograma, tokenDePrueba, nil); codigo != http.StatusOK {
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccionHistograma, tokenDePrueba, nil); codigo != http.StatusOK {
 		t.Fatalf("el histograma: %d %s", codigo, cuerpo)
 	}
 	esperarEn(ctx, t, proyector, `document.querySelectorAll(".barras").length === 3`, "el proyector no muestra el histograma")
@@ -261,7 +261,7 @@ func TestPrediccionEnNavegador(t *testing.T) {
 	capturar(ctx, t, proyector, "prediccion-histograma.png")
 
 	// The reveal: the class lab's run; the projector marks the real answer, the share and why.
-	codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionRevelar, tokenDePrueba, nil)
+	codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccionRevelar, tokenDePrueba, nil)
 	var revelada predecir.EnClase
 	if codigo != http.StatusOK || json.Unmarshal([]byte(cuerpo), &revelada) != nil || revelada.Fase != predecir.FaseRevelada {
 		t.Fatalf("revelar: %d %s", codigo, cuerpo)
@@ -327,7 +327,7 @@ func TestPrediccionEnNavegador(t *testing.T) {
 		t.Fatal(err)
 	}
 	esperarEn(ctx, t, entrada, `location.pathname === "/clase"`, "el enlace de una vez no llevó a la pizarra")
-	profesor, err := nav.Abrir(ctx, e.pizarra+panel.RutaProyector, 1280, 800)
+	profesor, err := nav.Abrir(ctx, e.pizarra+pizarra.RutaProyector, 1280, 800)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func TestPrediccionEnNavegador(t *testing.T) {
 	}
 	evaluarEn(ctx, t, profesor, `document.querySelector("#cerrar").click()`, nil)
 	esperarEn(ctx, t, profesor, `document.querySelector("#estado").textContent === "no hay ninguna pregunta abierta"`, "el botón cerrar no cerró")
-	if v, _ := e.vistaDe(t, panel.RutaPrediccionEstado, ""); v.Fase != predecir.FaseNinguna {
+	if v, _ := e.vistaDe(t, pizarra.RutaPrediccionEstado, ""); v.Fase != predecir.FaseNinguna {
 		t.Errorf("tras cerrar desde la página: %+v", v)
 	}
 }

@@ -35,6 +35,7 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/fallas"
 	"cursohttp/pkg/paginas"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
@@ -107,7 +108,7 @@ type Panel struct {
 	oyentes   map[*oyente]struct{}
 	simulando string // the gateway's last known fault line
 	cerrado   bool
-	clase     *clase // the class page's results, under a lock of its own (clase.go)
+	clase     *pizarra.Clase // the local class page's results, under a lock of their own
 	mux       *http.ServeMux
 	fin       chan struct{}
 }
@@ -142,7 +143,7 @@ func Nuevo(o Opciones) *Panel {
 	indice = bytes.Replace(indice, []byte(lugarDeModos), listaDeModos(), 1)
 	indice = bytes.Replace(indice, []byte(lugarDeDesenlaces), listaDeDesenlaces(), 1)
 	p := &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
-		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}), clase: nuevaClase(),
+		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}),
 		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
 		sesiones: token.NuevasSesiones(o.Token, o.Ahora), rechazos: rechazos,
 		lectura:  bytes.Replace(indice, []byte(lugarDelAviso), []byte(`<p id="aviso-lectura" class="aviso-lectura" role="status">`+AvisoLectura+`</p>`), 1),
@@ -193,6 +194,10 @@ func listaDeModos() []byte {
 	return b.Bytes()
 }
 
+// GuardarClaseEn keeps the local class page's results in archivo (pizarra.Clase.GuardarEn):
+// they outlive a restart (laboratorio panel --datos).
+func (p *Panel) GuardarClaseEn(archivo string) error { return p.clase.GuardarEn(archivo) }
+
 // Cerrar ends every open stream, so a stopping server does not wait for the pages.
 func (p *Panel) Cerrar() {
 	p.mu.Lock()
@@ -209,7 +214,7 @@ func (p *Panel) Cerrar() {
 // goes to otra, so the mux never answers its own 404 or 405.
 func (p *Panel) rutas() *http.ServeMux {
 	m := http.NewServeMux()
-	p.montarClase(m)
+	p.clase = pizarra.Montar(m, p.exigir, p.log)
 	paginas.Montar(m)
 	m.HandleFunc("POST "+RutaEventos, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
@@ -281,7 +286,7 @@ func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel
 		// A student posting results needs the class token, which the instructor shares: sending
 		// them after the lab's would point at the token they must not have.
 		if nivel == token.Clase {
-			motivo += ": " + PistaClase
+			motivo += ": " + pizarra.PistaClase
 		} else {
 			motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra); " +
 				"en la página, ábrela con el enlace de una vez («laboratorio lab enlace»)"

@@ -1,4 +1,4 @@
-package panel
+package pizarra
 
 import (
 	"bytes"
@@ -66,8 +66,7 @@ type Columna struct {
 type Tablero struct {
 	o        OpcionesTablero
 	rutas    *http.ServeMux
-	pagina   []byte // clase.html, told it is classroom mode
-	archivos http.Handler
+	pagina   []byte         // clase.html, told it is classroom mode
 	columnas map[string]int // a column's id → its place
 }
 
@@ -114,22 +113,21 @@ func NuevoTablero(o OpcionesTablero) *Tablero {
 	if o.Instructor == nil {
 		o.Instructor = func(*http.Request) bool { return false }
 	}
-	sub, _ := fs.Sub(web, "web")
 	html, _ := fs.ReadFile(web, "web/clase.html")
 	if !bytes.Contains(html, []byte(lugarDelTitulo)) || !bytes.Contains(html, []byte(lugarDelComo)) {
-		panic("panel: clase.html ya no tiene el título o la línea que el tablero reemplaza")
+		panic("pizarra: clase.html ya no tiene el título o la línea que el tablero reemplaza")
 	}
 	html = bytes.Replace(html, []byte(lugarDelTitulo),
 		[]byte(`<title>La clase — laboratorio clase</title>`+"\n"+`<meta name="modo" content="clase">`), 1)
 	html = bytes.Replace(html, []byte(lugarDelComo), []byte(`<p class="como">modo clase: cada veredicto lo da el laboratorio</p>`), 1)
-	t := &Tablero{o: o, pagina: html, archivos: http.FileServerFS(sub), columnas: map[string]int{}}
+	t := &Tablero{o: o, pagina: html, columnas: map[string]int{}}
 	for i, c := range o.Columnas {
 		t.columnas[c.ID] = i
 	}
 	m := http.NewServeMux()
 	m.HandleFunc("GET "+RutaClase, t.servirPagina)
-	m.HandleFunc("GET /clase.js", t.servirArchivo)
-	m.HandleFunc("GET /clase.css", t.servirArchivo)
+	m.HandleFunc("GET /clase.js", servirArchivo)
+	m.HandleFunc("GET /clase.css", servirArchivo)
 	m.HandleFunc("GET "+RutaEstado, t.estado)
 	m.HandleFunc("GET "+RutaHistorial, t.historial)
 	m.HandleFunc("DELETE "+RutaAlumnoClase, t.quitar)
@@ -171,11 +169,6 @@ func (t *Tablero) servirPagina(w http.ResponseWriter, r *http.Request) {
 	// The same for everybody (who is the instructor is in the estado's JSON): a cache may keep it.
 	w.Header().Set("Cache-Control", "no-cache")
 	respuesta.Bytes(w, r, http.StatusOK, "text/html; charset=utf-8", t.pagina)
-}
-
-func (t *Tablero) servirArchivo(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-cache")
-	t.archivos.ServeHTTP(w, r)
 }
 
 // estado is the whole board: two calls to the store whatever the class's size (the roster, then

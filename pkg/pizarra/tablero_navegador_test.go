@@ -1,4 +1,4 @@
-package panel
+package pizarra
 
 import (
 	"context"
@@ -458,8 +458,7 @@ func medirCoste(ctx context.Context, t *testing.T, nav *navegador.Navegador) {
 	})
 
 	// The local page, 500 students posted: every read builds every row.
-	local := Nuevo(Opciones{Token: "lab", TokenClase: "clase"})
-	srvLocal := servidortest.Nuevo(t, local)
+	srvLocal := servidortest.Nuevo(t, paginaLocal(t))
 	for i, nombre := range nombres {
 		var cs []map[string]any
 		for j, c := range columnasDePrueba {
@@ -528,4 +527,9 @@ func mediana(ms []float64) string {
 	s := slices.Clone(ms)
 	sort.Float64s(s)
 	return fmt.Sprintf("%.1f ms (máx. %.1f ms)", s[len(s)/2], s[len(s)-1])
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }
