@@ -73,13 +73,9 @@ func leerProyector(ctx context.Context, t *testing.T, p *navegador.Pagina) vista
 // late answer is refused; with the instructor's session, each student by name, as text.
 func TestPrediccionEnNavegador(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("arranca Chromium; se salta con -short")
-	}
+	nav := navegador.Arrancar(t, 1280, 800)
 	ctx, cancelar := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancelar()
-
-	nav := navegador.Arrancar(t, 1280, 800)
 
 	nombres := treinta()
 	e := arrancar(t, nombres...)

@@ -188,13 +188,9 @@ func filaJS(nombre string) string {
 // a refresh with 500 students, against the local page's.
 func TestTableroEnNavegador(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("arranca Chromium; se salta con -short")
-	}
+	nav := navegador.Arrancar(t, 1280, 800)
 	ctx, cancelar := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancelar()
-
-	nav := navegador.Arrancar(t, 1280, 800)
 
 	const hostil = `Eva <img src=x onerror=window.xss=1>`
 	almacen := almacenDePrueba(t)

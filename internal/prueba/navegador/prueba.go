@@ -21,10 +21,14 @@ const EnvCI = "CURSOHTTP_CI"
 const EnvArtefactos = "CURSOHTTP_ARTEFACTOS"
 
 // Arrancar starts Chromium for t with a fresh profile, a window of ancho×alto, closed when t ends.
-// Where Chromium truly cannot start (not installed, or it dies before answering), t is skipped
-// with the reason in one line, or fails when EnvCI is set; any other error fails t.
+// With -short t is skipped (a browser is seconds of start-up). Where Chromium truly cannot start
+// (not installed, or it dies before answering), t is skipped with the reason in one line, or fails
+// when EnvCI is set; any other error fails t.
 func Arrancar(t testing.TB, ancho, alto int) *Navegador {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("arranca Chromium; se salta con -short")
+	}
 	nav, err := Abrir(t.TempDir(), ancho, alto)
 	if errors.Is(err, ErrSinNavegador) {
 		if os.Getenv(EnvCI) != "" {
