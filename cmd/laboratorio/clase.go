@@ -22,7 +22,7 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/matricula"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/token"
 )
 
@@ -73,7 +73,7 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 	// pedirEn sends one of the instructor's requests, with the class's token, and waits for its
 	// answer at most espera.
 	pedirEn := func(espera time.Duration, metodo, ruta string, cuerpo []byte) (*http.Response, error) {
-		tok, err := token.LeerArchivo(filepath.Join(dir, panel.ArchivoTokenClase))
+		tok, err := token.LeerArchivo(filepath.Join(dir, pizarra.ArchivoTokenClase))
 		if err != nil {
 			return nil, fmt.Errorf("no encuentro el token de la clase en %s: ¿arrancaste «laboratorio clase iniciar» con ese --dir? (%v)", dir, err)
 		}
@@ -106,7 +106,7 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 		if err := json.NewDecoder(resp.Body).Decode(&l); err != nil {
 			return err
 		}
-		return panel.ApuntarCredenciales(f.out, dir, l, reescribir)
+		return pizarra.ApuntarCredenciales(f.out, dir, l, reescribir)
 	}
 	conNombre := func(uso, corto string, hacer func(cmd *cobra.Command, nombre string) error) *cobra.Command {
 		return &cobra.Command{Use: uso + " NOMBRE", Short: corto, Args: unNombre,
@@ -131,7 +131,7 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 			if strings.TrimSpace(nombres) == "" {
 				return cli.UsoMal("%s: ¿a quién? laboratorio clase agregar NOMBRE… (o --lista ARCHIVO)", cmd.CommandPath())
 			}
-			resp, err := pedir(http.MethodPost, panel.RutaLista, []byte(nombres))
+			resp, err := pedir(http.MethodPost, pizarra.RutaLista, []byte(nombres))
 			if err != nil {
 				return err
 			}
@@ -141,7 +141,7 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 	agregar.Flags().StringVar(&lista, "lista", "", "un archivo con un nombre por línea")
 	grupo.AddCommand(agregar,
 		conNombre("revocar", "la credencial de ese alumno deja de valer (hasta «renovar»)", func(cmd *cobra.Command, n string) error {
-			resp, err := pedir(http.MethodDelete, ruta(panel.RutaCredencial, n), nil)
+			resp, err := pedir(http.MethodDelete, ruta(pizarra.RutaCredencial, n), nil)
 			if err == nil {
 				resp.Body.Close()
 				fmt.Fprintf(f.out, "la credencial de %s ya no vale\n", n)
@@ -149,14 +149,14 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 			return err
 		}),
 		conNombre("renovar", "una credencial nueva para ese alumno (la vieja deja de valer)", func(cmd *cobra.Command, n string) error {
-			resp, err := pedir(http.MethodPost, ruta(panel.RutaCredencial, n), nil)
+			resp, err := pedir(http.MethodPost, ruta(pizarra.RutaCredencial, n), nil)
 			if err != nil {
 				return err
 			}
 			return credenciales(cmd, resp, false)
 		}),
 		conNombre("quitar", "quita a ese alumno de la lista y de la pizarra, con sus calificaciones", func(cmd *cobra.Command, n string) error {
-			resp, err := pedir(http.MethodDelete, ruta(panel.RutaAlumnoClase, n), nil)
+			resp, err := pedir(http.MethodDelete, ruta(pizarra.RutaAlumnoClase, n), nil)
 			if err == nil {
 				resp.Body.Close()
 				fmt.Fprintf(f.out, "%s ya no está en la clase\n", n)
@@ -165,7 +165,7 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 		}),
 		&cobra.Command{Use: "rotar", Short: "una credencial nueva para cada alumno a la vez (las viejas dejan de valer)", Args: cli.SinArgumentos,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				resp, err := pedir(http.MethodPost, panel.RutaCredenciales, nil)
+				resp, err := pedir(http.MethodPost, pizarra.RutaCredenciales, nil)
 				if err != nil {
 					return err
 				}
@@ -173,9 +173,9 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 			}},
 		&cobra.Command{Use: "limpiar [NOMBRE]", Short: "borra las calificaciones de la pizarra (de todos, o de un alumno); la lista queda", Args: cli.HastaArgumentos(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				r := panel.RutaCalificaciones
+				r := pizarra.RutaCalificaciones
 				if len(args) == 1 {
-					r = ruta(panel.RutaHistorial, args[0])
+					r = ruta(pizarra.RutaHistorial, args[0])
 				}
 				resp, err := pedir(http.MethodDelete, r, nil)
 				if err == nil {
@@ -187,7 +187,7 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 		nuevaClasePredecir(f, &url_, pedirEn),
 		&cobra.Command{Use: "enlace", Short: "un enlace de una vez para abrir la pizarra como profesor (quitar filas, limpiar)", Args: cli.SinArgumentos,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				tok, err := token.LeerArchivo(filepath.Join(dir, panel.ArchivoTokenClase))
+				tok, err := token.LeerArchivo(filepath.Join(dir, pizarra.ArchivoTokenClase))
 				if err != nil {
 					return fmt.Errorf("no encuentro el token de la clase en %s: %v", dir, err)
 				}

@@ -51,17 +51,7 @@ func TestClaseEnNavegador(t *testing.T) {
 	ctx, cancelar := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancelar()
 
-	nav, err := navegador.Abrir(t.TempDir(), 1280, 800)
-	if errors.Is(err, navegador.ErrSinNavegador) {
-		if os.Getenv(EnvCI) != "" {
-			t.Fatalf("%s está puesta y Chromium no arranca: %v", EnvCI, err)
-		}
-		t.Skip(strings.SplitN(err.Error(), "\n", 2)[0])
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nav.Cerrar)
+	nav := navegador.Arrancar(t, 1280, 800)
 
 	// The instructor's folder; the panel makes both tokens and says them, as in a class.
 	carpeta := t.TempDir()

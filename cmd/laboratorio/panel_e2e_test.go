@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -24,14 +23,14 @@ import (
 	"cursohttp/pkg/control"
 )
 
-// EnvCI, set by .ci/run, turns the skip of a machine without Chromium into a failure: in CI the
-// browser test must run.
-const EnvCI = "CURSOHTTP_CI"
+// EnvCI, set by .ci/run, turns the skip of a machine without what a test needs (PostgreSQL; for
+// Chromium, navegador.Arrancar) into a failure: in CI every test must run.
+const EnvCI = navegador.EnvCI
 
 // EnvArtefactos names a folder for the test's artefacts (the panel's screenshot); EnvCapturaDocs=1
 // also writes it to docs/panel.png, the README's picture, taken on the course's ports.
 const (
-	EnvArtefactos  = "CURSOHTTP_ARTEFACTOS"
+	EnvArtefactos  = navegador.EnvArtefactos
 	EnvCapturaDocs = "CURSOHTTP_CAPTURA_DOCS"
 )
 
@@ -79,17 +78,7 @@ func TestPanelEnNavegador(t *testing.T) {
 	}
 
 	// A projector's 1280×800: the last intents must stay in sight there.
-	nav, err := navegador.Abrir(t.TempDir(), 1280, 800)
-	if errors.Is(err, navegador.ErrSinNavegador) {
-		if os.Getenv(EnvCI) != "" {
-			t.Fatalf("%s está puesta y Chromium no arranca: %v", EnvCI, err)
-		}
-		t.Skip(strings.SplitN(err.Error(), "\n", 2)[0])
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nav.Cerrar)
+	nav := navegador.Arrancar(t, 1280, 800)
 	// The instructor opens the page with the controller's one-time link (issue 34, item 1): it
 	// leads to the page, whose control then acts.
 	m := regexp.MustCompile(`ábrela una vez con (` + regexp.QuoteMeta(panelURL) + `/entrar\?codigo=[^ ]+) `).FindStringSubmatch(dijo.String())

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 )
 
 // prediccionDeClase is what the class lab says of its open prediction (predecir.EnClase, as the
@@ -81,19 +81,19 @@ copia.`,
   laboratorio clase predecir cerrar`,
 		Args: cli.HastaArgumentos(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			espera, metodo, ruta, hecho := 30*time.Second, http.MethodGet, panel.RutaPrediccionEstado, ""
+			espera, metodo, ruta, hecho := 30*time.Second, http.MethodGet, pizarra.RutaPrediccionEstado, ""
 			var cuerpo []byte
 			switch {
 			case len(args) == 0:
 			case args[0] == "histograma":
-				metodo, ruta = http.MethodPost, panel.RutaPrediccionHistograma
+				metodo, ruta = http.MethodPost, pizarra.RutaPrediccionHistograma
 			case args[0] == "revelar":
-				espera, metodo, ruta = esperaRevelar, http.MethodPost, panel.RutaPrediccionRevelar
+				espera, metodo, ruta = esperaRevelar, http.MethodPost, pizarra.RutaPrediccionRevelar
 				fmt.Fprintln(f.out, "El laboratorio de la clase corre el ejercicio…")
 			case args[0] == "cerrar":
-				metodo, ruta, hecho = http.MethodDelete, panel.RutaPrediccion, "pregunta cerrada (las respuestas quedan en la matrícula de la clase)"
+				metodo, ruta, hecho = http.MethodDelete, pizarra.RutaPrediccion, "pregunta cerrada (las respuestas quedan en la matrícula de la clase)"
 			default:
-				metodo, ruta = http.MethodPost, panel.RutaPrediccion
+				metodo, ruta = http.MethodPost, pizarra.RutaPrediccion
 				cuerpo, _ = json.Marshal(map[string]string{"ejercicio": args[0]})
 			}
 			resp, err := pedirEn(espera, metodo, ruta, cuerpo)
@@ -175,6 +175,6 @@ func escribirPrediccion(w io.Writer, v prediccionDeClase, base string) {
 	}
 	if v.Fase == "abierta" {
 		fmt.Fprintf(w, "el proyector: %s%s; los alumnos responden en %s%s o con «revisor predecir --clase %s --credencial SU-CREDENCIAL»\n",
-			base, panel.RutaProyector, base, panel.RutaPredecir, base)
+			base, pizarra.RutaProyector, base, pizarra.RutaPredecir, base)
 	}
 }

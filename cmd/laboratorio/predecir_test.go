@@ -15,7 +15,7 @@ import (
 
 	"cursohttp/pkg/clase"
 	"cursohttp/pkg/datosclase"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 )
 
 // «laboratorio clase predecir» against a class lab (in this process, on SQLite): it opens the
@@ -25,7 +25,7 @@ func TestClasePredecir(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	mat, err := datosclase.Abrir(ctx, filepath.Join(dir, panel.ArchivoMatricula))
+	mat, err := datosclase.Abrir(ctx, filepath.Join(dir, pizarra.ArchivoMatricula))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestClasePredecir(t *testing.T) {
 		t.Fatal(err)
 	}
 	const tok = "token-del-profesor"
-	if err := os.WriteFile(filepath.Join(dir, panel.ArchivoTokenClase), []byte(tok+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, pizarra.ArchivoTokenClase), []byte(tok+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	cl, err := clase.Nueva(clase.Opciones{Matricula: mat, Token: tok, Log: zerolog.Nop()})
@@ -55,7 +55,7 @@ func TestClasePredecir(t *testing.T) {
 	responder := func(cred string, r map[string]string) {
 		t.Helper()
 		b, _ := json.Marshal(map[string]any{"respuestas": r})
-		req, _ := http.NewRequest(http.MethodPut, srv.URL+panel.RutaPrediccionRespuesta, bytes.NewReader(b))
+		req, _ := http.NewRequest(http.MethodPut, srv.URL+pizarra.RutaPrediccionRespuesta, bytes.NewReader(b))
 		req.Header.Set("Authorization", "Bearer "+cred)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/matricula"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
 )
@@ -31,10 +31,10 @@ func (c *Clase) Rutas(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+examen.RutaEmpieza, c.aviso)
 	mux.HandleFunc("POST "+examen.RutaTermina, c.aviso)
 	mux.HandleFunc("POST "+examen.RutaVeredicto, c.veredicto)
-	mux.HandleFunc("POST "+panel.RutaLista, c.agregar)
-	mux.HandleFunc("POST "+panel.RutaCredencial, c.renovar)
-	mux.HandleFunc("DELETE "+panel.RutaCredencial, c.revocar)
-	mux.HandleFunc("POST "+panel.RutaCredenciales, c.rotar)
+	mux.HandleFunc("POST "+pizarra.RutaLista, c.agregar)
+	mux.HandleFunc("POST "+pizarra.RutaCredencial, c.renovar)
+	mux.HandleFunc("DELETE "+pizarra.RutaCredencial, c.revocar)
+	mux.HandleFunc("POST "+pizarra.RutaCredenciales, c.rotar)
 	mux.HandleFunc("GET "+token.RutaEnlace, c.entrar)
 	c.rutasPrediccion(mux)
 }

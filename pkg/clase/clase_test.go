@@ -22,7 +22,7 @@ import (
 	"cursohttp/pkg/datosclase"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/matricula"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/reintento"
 	"cursohttp/pkg/servidor"
 )
@@ -297,7 +297,7 @@ func TestClaseCredenciales(t *testing.T) {
 		{"Luis avisa en la de Ana", http.MethodPost, strings.Replace(examen.RutaTermina, "{id}", cr.ID, 1), e.creds["Luis"], `{"grupo":0,"vez":0,"resultado":{"salida":0}}`, http.StatusNotFound},
 		{"un alta que no es suya", http.MethodPost, strings.Replace(examen.RutaEmpieza, "{id}", cr.ID, 1), e.creds["Ana"], `{"grupo":99,"vez":0}`, http.StatusBadRequest},
 		{"un veredicto de fuera", http.MethodPost, "/clase/resultados", e.creds["Ana"], `{"alumno":"Ana","comprobaciones":[{"id":"una-escritura","paso":true}]}`, http.StatusNotFound},
-		{"la lista, sin el token", http.MethodPost, panel.RutaLista, e.creds["Ana"], "Intrusa", http.StatusUnauthorized},
+		{"la lista, sin el token", http.MethodPost, pizarra.RutaLista, e.creds["Ana"], "Intrusa", http.StatusUnauthorized},
 	} {
 		if codigo, cuerpo := pedir(c.metodo, c.ruta, c.cred, c.cuerpo); codigo != c.codigo {
 			t.Errorf("%s: %d %s; se esperaba %d", c.que, codigo, cuerpo, c.codigo)
@@ -329,7 +329,7 @@ func TestClaseCredenciales(t *testing.T) {
 		t.Errorf("una credencial revocada: %d; se esperaba 401", codigo)
 	}
 	// The instructor adds a student with the lab's token.
-	req, _ := http.NewRequest(http.MethodPost, e.pizarra+panel.RutaLista, bytes.NewReader([]byte("Óscar\n")))
+	req, _ := http.NewRequest(http.MethodPost, e.pizarra+pizarra.RutaLista, bytes.NewReader([]byte("Óscar\n")))
 	req.Header.Set("Authorization", "Bearer token-del-profesor")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 	"cursohttp/pkg/datosclase"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/matricula"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
 )
@@ -46,7 +46,7 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 	if err != nil {
 		return err
 	}
-	rutaToken := filepath.Join(o.Dir, panel.ArchivoTokenClase)
+	rutaToken := filepath.Join(o.Dir, pizarra.ArchivoTokenClase)
 	if tok == "" {
 		tok, _ = token.LeerArchivo(rutaToken)
 	}
@@ -58,7 +58,7 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 	}
 	donde := o.Datos
 	if donde == "" {
-		donde = filepath.Join(o.Dir, panel.ArchivoMatricula)
+		donde = filepath.Join(o.Dir, pizarra.ArchivoMatricula)
 	}
 	mat, err := datosclase.Abrir(ctx, donde)
 	if err != nil {
@@ -94,16 +94,16 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 		return err
 	}
 	defer cl.Cerrar()
-	var columnas []panel.Columna
+	var columnas []pizarra.Columna
 	for _, c := range examen.Checks {
-		columnas = append(columnas, panel.Columna{ID: c.ID, Premisa: c.Premisa, Autodeclarada: Autodeclarada(c.ID)})
+		columnas = append(columnas, pizarra.Columna{ID: c.ID, Premisa: c.Premisa, Autodeclarada: Autodeclarada(c.ID)})
 	}
-	tablero := panel.NuevoTablero(panel.OpcionesTablero{Almacen: mat, Columnas: columnas, Instructor: cl.Instructor})
+	tablero := pizarra.NuevoTablero(pizarra.OpcionesTablero{Almacen: mat, Columnas: columnas, Instructor: cl.Instructor})
 	donde1 := servidor.DondeAbrir(lnT.Addr().String())
 	log.Info().Msg("clase: pasarela en http://" + lnP.Addr().String() + " y pizarra en http://" + lnT.Addr().String() + "/clase")
 	log.Info().Msg("clase: los alumnos califican con «revisor comprobar cliente --clase http://" + donde1 + " --credencial SU-CREDENCIAL -- ORDEN…»")
-	log.Info().Msg("clase: las predicciones en clase («laboratorio clase predecir EJERCICIO»): el proyector en http://" + donde1 + panel.RutaProyector +
-		"; los alumnos responden en http://" + donde1 + panel.RutaPredecir + " o con «revisor predecir --clase http://" + donde1 + " --credencial SU-CREDENCIAL»")
+	log.Info().Msg("clase: las predicciones en clase («laboratorio clase predecir EJERCICIO»): el proyector en http://" + donde1 + pizarra.RutaProyector +
+		"; los alumnos responden en http://" + donde1 + pizarra.RutaPredecir + " o con «revisor predecir --clase http://" + donde1 + " --credencial SU-CREDENCIAL»")
 	log.Info().Msg("clase: para quitar filas o limpiar desde la pizarra, ábrela una vez con " +
 		token.Enlace("http://"+donde1, tok, time.Now()) + " (sirve una vez)")
 	errs := make(chan error, 2)
@@ -145,5 +145,5 @@ func agregarLista(ctx context.Context, mat matricula.Almacen, o OpcionesIniciar)
 	if err != nil {
 		return err
 	}
-	return panel.ApuntarCredenciales(o.Out, o.Dir, creds, false)
+	return pizarra.ApuntarCredenciales(o.Out, o.Dir, creds, false)
 }

@@ -19,7 +19,7 @@ import (
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/ordenes/predecir"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/topes"
 )
@@ -69,15 +69,15 @@ var web embed.FS
 
 // rutasPrediccion adds the predictions' routes to mux.
 func (c *Clase) rutasPrediccion(mux *http.ServeMux) {
-	mux.HandleFunc("POST "+panel.RutaPrediccion, c.abrirPrediccion)
-	mux.HandleFunc("DELETE "+panel.RutaPrediccion, c.cerrarPrediccion)
-	mux.HandleFunc("GET "+panel.RutaPrediccion, c.leerPrediccion)
-	mux.HandleFunc("POST "+panel.RutaPrediccionHistograma, c.mostrarHistograma)
-	mux.HandleFunc("POST "+panel.RutaPrediccionRevelar, c.revelar)
-	mux.HandleFunc("PUT "+panel.RutaPrediccionRespuesta, c.responder)
-	mux.HandleFunc("GET "+panel.RutaPrediccionEstado, c.estadoPrediccion)
-	mux.HandleFunc("GET "+panel.RutaProyector, pagina("web/proyector.html", "text/html; charset=utf-8"))
-	mux.HandleFunc("GET "+panel.RutaPredecir, pagina("web/predecir.html", "text/html; charset=utf-8"))
+	mux.HandleFunc("POST "+pizarra.RutaPrediccion, c.abrirPrediccion)
+	mux.HandleFunc("DELETE "+pizarra.RutaPrediccion, c.cerrarPrediccion)
+	mux.HandleFunc("GET "+pizarra.RutaPrediccion, c.leerPrediccion)
+	mux.HandleFunc("POST "+pizarra.RutaPrediccionHistograma, c.mostrarHistograma)
+	mux.HandleFunc("POST "+pizarra.RutaPrediccionRevelar, c.revelar)
+	mux.HandleFunc("PUT "+pizarra.RutaPrediccionRespuesta, c.responder)
+	mux.HandleFunc("GET "+pizarra.RutaPrediccionEstado, c.estadoPrediccion)
+	mux.HandleFunc("GET "+pizarra.RutaProyector, pagina("web/proyector.html", "text/html; charset=utf-8"))
+	mux.HandleFunc("GET "+pizarra.RutaPredecir, pagina("web/predecir.html", "text/html; charset=utf-8"))
 	for _, a := range []string{"prediccion.css", "proyector.js", "predecir.js"} {
 		tipo := "text/javascript; charset=utf-8"
 		if strings.HasSuffix(a, ".css") {
@@ -95,7 +95,7 @@ func pagina(nombre, tipo string) http.HandlerFunc {
 		panic("clase: falta " + nombre)
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		panel.CabecerasDePagina(w)
+		pizarra.CabecerasDePagina(w)
 		w.Header().Set("Cache-Control", "no-cache")
 		respuesta.Bytes(w, r, http.StatusOK, tipo, datos)
 	}

@@ -3,11 +3,8 @@ package clase
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,13 +14,9 @@ import (
 
 	"cursohttp/internal/prueba/navegador"
 	"cursohttp/pkg/ordenes/predecir"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/token"
 )
-
-// envCI, set by .ci/run, turns the skip of a machine without Chromium into a failure (as
-// pkg/panel's): in CI the browser test must run.
-const envCI = "CURSOHTTP_CI"
 
 // treinta are the class of the browser test.
 func treinta() []string {
@@ -67,43 +60,8 @@ const jsLeerProyector = `(() => ({
 func leerProyector(ctx context.Context, t *testing.T, p *navegador.Pagina) vistaProyector {
 	t.Helper()
 	var v vistaProyector
-	if err := p.Evaluar(ctx, jsLeerProyector, &v); err != nil {
-		t.Fatal(err)
-	}
+	navegador.Evaluar(ctx, t, p, jsLeerProyector, &v)
 	return v
-}
-
-func esperarEn(ctx context.Context, t *testing.T, p *navegador.Pagina, js, que string) {
-	t.Helper()
-	if err := p.Esperar(ctx, js); err != nil {
-		t.Fatalf("%s: %v", que, err)
-	}
-}
-
-func evaluarEn(ctx context.Context, t *testing.T, p *navegador.Pagina, js string, v any) {
-	t.Helper()
-	if err := p.Evaluar(ctx, js, v); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func capturar(ctx context.Context, t *testing.T, p *navegador.Pagina, nombre string) {
-	dir := os.Getenv("CURSOHTTP_ARTEFACTOS")
-	if dir == "" {
-		return
-	}
-	png, err := p.Captura(ctx)
-	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, nombre), png, 0o644)
-	}
-	if err != nil {
-		t.Logf("captura %s: %v", nombre, err)
-	}
-}
-
-func js(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // A prediction asked to a class of 30 in a real Chromium: the projector's page at 1280×800, three
@@ -115,34 +73,20 @@ func js(s string) string {
 // late answer is refused; with the instructor's session, each student by name, as text.
 func TestPrediccionEnNavegador(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("arranca Chromium; se salta con -short")
-	}
+	nav := navegador.Arrancar(t, 1280, 800)
 	ctx, cancelar := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancelar()
 
-	nav, err := navegador.Abrir(t.TempDir(), 1280, 800)
-	if errors.Is(err, navegador.ErrSinNavegador) {
-		if os.Getenv(envCI) != "" {
-			t.Fatalf("%s está puesta y Chromium no arranca: %v", envCI, err)
-		}
-		t.Skip(strings.SplitN(err.Error(), "\n", 2)[0])
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nav.Cerrar)
-
 	nombres := treinta()
 	e := arrancar(t, nombres...)
-	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
 		t.Fatalf("abrir: %d %s", codigo, cuerpo)
 	}
-	proyector, err := nav.Abrir(ctx, e.pizarra+panel.RutaProyector, 1280, 800)
+	proyector, err := nav.Abrir(ctx, e.pizarra+pizarra.RutaProyector, 1280, 800)
 	if err != nil {
 		t.Fatal(err)
 	}
-	esperarEn(ctx, t, proyector, `document.querySelector("#cuenta").textContent === "0 de 30 respondieron"`, "el proyector no muestra la pregunta")
+	navegador.Esperar(ctx, t, proyector, `document.querySelector("#cuenta").textContent === "0 de 30 respondieron"`, "el proyector no muestra la pregunta")
 	if v := leerProyector(ctx, t, proyector); len(v.Preguntas) != 3 || v.Estado != "abierta: se puede responder" ||
 		!strings.Contains(v.Texto, "6.5.4-4xx — Un 4xx no se reintenta") || !strings.Contains(v.Texto, e.pizarra+"/clase/predecir") || v.Profesor {
 		t.Errorf("el proyector, abierta: %+v", v)
@@ -156,41 +100,41 @@ func TestPrediccionEnNavegador(t *testing.T) {
 	}
 	var telefonos []*navegador.Pagina
 	for i := range 3 {
-		p, err := nav.Abrir(ctx, e.pizarra+panel.RutaPredecir, 390, 844)
+		p, err := nav.Abrir(ctx, e.pizarra+pizarra.RutaPredecir, 390, 844)
 		if err != nil {
 			t.Fatal(err)
 		}
 		telefonos = append(telefonos, p)
-		esperarEn(ctx, t, p, `!document.querySelector("#entrar").hidden`, "el teléfono no pide la credencial")
-		evaluarEn(ctx, t, p, `document.querySelector("#credencial").value = `+js(e.creds[nombres[i]])+`; document.querySelector("#entrar").requestSubmit()`, nil)
-		esperarEn(ctx, t, p, `document.querySelectorAll("#preguntas > li").length === 3 && document.querySelector("#quien").textContent === `+
-			js("respondes como "+nombres[i]), "el teléfono de "+nombres[i]+" no muestra la pregunta")
+		navegador.Esperar(ctx, t, p, `!document.querySelector("#entrar").hidden`, "el teléfono no pide la credencial")
+		navegador.Evaluar(ctx, t, p, `document.querySelector("#credencial").value = `+navegador.Literal(e.creds[nombres[i]])+`; document.querySelector("#entrar").requestSubmit()`, nil)
+		navegador.Esperar(ctx, t, p, `document.querySelectorAll("#preguntas > li").length === 3 && document.querySelector("#quien").textContent === `+
+			navegador.Literal("respondes como "+nombres[i]), "el teléfono de "+nombres[i]+" no muestra la pregunta")
 		var donde struct {
 			URL, Guardada string
 			Tipo          string
 		}
-		evaluarEn(ctx, t, p, `({URL: location.href, Guardada: sessionStorage.getItem("cursohttp-credencial"), Tipo: document.querySelector("#credencial").type})`, &donde)
-		if strings.Contains(donde.URL, e.creds[nombres[i]]) || donde.URL != e.pizarra+panel.RutaPredecir || donde.Guardada != e.creds[nombres[i]] || donde.Tipo != "password" {
+		navegador.Evaluar(ctx, t, p, `({URL: location.href, Guardada: sessionStorage.getItem("cursohttp-credencial"), Tipo: document.querySelector("#credencial").type})`, &donde)
+		if strings.Contains(donde.URL, e.creds[nombres[i]]) || donde.URL != e.pizarra+pizarra.RutaPredecir || donde.Guardada != e.creds[nombres[i]] || donde.Tipo != "password" {
 			t.Errorf("la credencial de %s: dirección %q, guardada %q", nombres[i], donde.URL, donde.Guardada)
 		}
 		r := respuestaDe(i)
 		rellenar := func(intentos string) {
-			evaluarEn(ctx, t, p, `(() => {
+			navegador.Evaluar(ctx, t, p, `(() => {
 				const li = id => document.querySelector('#preguntas > li[data-pregunta="' + id + '"]');
-				li("intentos").querySelector("input").value = `+js(intentos)+`;
-				li("final").querySelector('input[value=`+js(r["final"])+`]').checked = true;
-				li("salida").querySelector("input").value = `+js(r["salida"])+`;
+				li("intentos").querySelector("input").value = `+navegador.Literal(intentos)+`;
+				li("final").querySelector('input[value=`+navegador.Literal(r["final"])+`]').checked = true;
+				li("salida").querySelector("input").value = `+navegador.Literal(r["salida"])+`;
 				document.querySelector("#responder").requestSubmit();
 			})()`, nil)
 		}
 		if i == 0 {
 			// A wrong type: the lab's sentence beside its question, nothing kept.
 			rellenar("cuatro")
-			esperarEn(ctx, t, p, `document.querySelector('#preguntas > li[data-pregunta="intentos"] .error').textContent.includes("«cuatro» no es un número entero")`,
+			navegador.Esperar(ctx, t, p, `document.querySelector('#preguntas > li[data-pregunta="intentos"] .error').textContent.includes("«cuatro» no es un número entero")`,
 				"el teléfono no dice qué está mal")
 		}
 		rellenar(r["intentos"])
-		esperarEn(ctx, t, p, `document.querySelector("#guardada").textContent.startsWith("respuesta guardada")`, "el teléfono de "+nombres[i]+" no guardó")
+		navegador.Esperar(ctx, t, p, `document.querySelector("#guardada").textContent.startsWith("respuesta guardada")`, "el teléfono de "+nombres[i]+" no guardó")
 	}
 
 	// The other 27 from their terminals, at once; the last of them first answers something else.
@@ -208,7 +152,7 @@ func TestPrediccionEnNavegador(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	esperarEn(ctx, t, proyector, `document.querySelector("#cuenta").textContent === "30 de 30 respondieron"`, "el proyector no cuenta a los 30")
+	navegador.Esperar(ctx, t, proyector, `document.querySelector("#cuenta").textContent === "30 de 30 respondieron"`, "el proyector no cuenta a los 30")
 	sinNombres := func(v vistaProyector, cuando string) {
 		t.Helper()
 		for _, n := range nombres {
@@ -238,10 +182,10 @@ func TestPrediccionEnNavegador(t *testing.T) {
 			quiere[p][valor]++
 		}
 	}
-	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionHistograma, tokenDePrueba, nil); codigo != http.StatusOK {
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccionHistograma, tokenDePrueba, nil); codigo != http.StatusOK {
 		t.Fatalf("el histograma: %d %s", codigo, cuerpo)
 	}
-	esperarEn(ctx, t, proyector, `document.querySelectorAll(".barras").length === 3`, "el proyector no muestra el histograma")
+	navegador.Esperar(ctx, t, proyector, `document.querySelectorAll(".barras").length === 3`, "el proyector no muestra el histograma")
 	v = leerProyector(ctx, t, proyector)
 	sinNombres(v, "con el histograma")
 	for _, q := range v.Preguntas {
@@ -258,15 +202,15 @@ func TestPrediccionEnNavegador(t *testing.T) {
 	if q := v.Preguntas[1]; len(q.Barras) != len(finales) {
 		t.Errorf("una pregunta de opciones muestra %d barras; tiene %d opciones", len(q.Barras), len(finales))
 	}
-	capturar(ctx, t, proyector, "prediccion-histograma.png")
+	navegador.Capturar(ctx, t, proyector, "prediccion-histograma.png")
 
 	// The reveal: the class lab's run; the projector marks the real answer, the share and why.
-	codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionRevelar, tokenDePrueba, nil)
+	codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccionRevelar, tokenDePrueba, nil)
 	var revelada predecir.EnClase
 	if codigo != http.StatusOK || json.Unmarshal([]byte(cuerpo), &revelada) != nil || revelada.Fase != predecir.FaseRevelada {
 		t.Fatalf("revelar: %d %s", codigo, cuerpo)
 	}
-	esperarEn(ctx, t, proyector, `document.querySelectorAll("#preguntas .resultado").length === 3`, "el proyector no revela")
+	navegador.Esperar(ctx, t, proyector, `document.querySelectorAll("#preguntas .resultado").length === 3`, "el proyector no revela")
 	v = leerProyector(ctx, t, proyector)
 	sinNombres(v, "revelada")
 	if v.Estado != "revelada: esto es lo que pasó" || v.Aviso != "" {
@@ -293,15 +237,15 @@ func TestPrediccionEnNavegador(t *testing.T) {
 			}
 		}
 	}
-	capturar(ctx, t, proyector, "prediccion-revelada.png")
+	navegador.Capturar(ctx, t, proyector, "prediccion-revelada.png")
 
 	// Each phone: its own answer beside the run's, the form closed; a late answer is refused.
 	for i, p := range telefonos {
-		esperarEn(ctx, t, p, `document.querySelectorAll("#preguntas .resultado").length === 3`, "el teléfono de "+nombres[i]+" no ve la revelación")
+		navegador.Esperar(ctx, t, p, `document.querySelectorAll("#preguntas .resultado").length === 3`, "el teléfono de "+nombres[i]+" no ve la revelación")
 		var resultados []string
 		var cerrado bool
-		evaluarEn(ctx, t, p, `[...document.querySelectorAll("#preguntas .resultado")].map(r => r.textContent)`, &resultados)
-		evaluarEn(ctx, t, p, `document.querySelector("#enviar").disabled && [...document.querySelectorAll("#responder input")].every(x => x.disabled)`, &cerrado)
+		navegador.Evaluar(ctx, t, p, `[...document.querySelectorAll("#preguntas .resultado")].map(r => r.textContent)`, &resultados)
+		navegador.Evaluar(ctx, t, p, `document.querySelector("#enviar").disabled && [...document.querySelectorAll("#responder input")].every(x => x.disabled)`, &cerrado)
 		for k, q := range ejercicio.Preguntas {
 			dada, real := respuestaDe(i)[q.ID], revelada.Reales[q.ID].Valor
 			marca := map[bool]string{true: "✔", false: "✘"}[q.Acierta(dada, real)]
@@ -313,10 +257,10 @@ func TestPrediccionEnNavegador(t *testing.T) {
 			t.Errorf("%s puede seguir respondiendo en su teléfono", nombres[i])
 		}
 	}
-	capturar(ctx, t, telefonos[0], "prediccion-telefono.png")
+	navegador.Capturar(ctx, t, telefonos[0], "prediccion-telefono.png")
 	// Forced open on the page, the lab still refuses it.
-	evaluarEn(ctx, t, telefonos[1], `document.querySelectorAll("#responder input, #enviar").forEach(x => x.disabled = false); document.querySelector("#responder").requestSubmit()`, nil)
-	esperarEn(ctx, t, telefonos[1], `document.querySelector("#guardada").textContent.includes("la respuesta ya se reveló")`, "una respuesta tardía no se rechazó en la página")
+	navegador.Evaluar(ctx, t, telefonos[1], `document.querySelectorAll("#responder input, #enviar").forEach(x => x.disabled = false); document.querySelector("#responder").requestSubmit()`, nil)
+	navegador.Esperar(ctx, t, telefonos[1], `document.querySelector("#guardada").textContent.includes("la respuesta ya se reveló")`, "una respuesta tardía no se rechazó en la página")
 	if codigo, cuerpo := e.responderComo(t, nombres[5], predecir.PedidoRespuestas{Respuestas: respuestaDe(6)}); codigo != http.StatusConflict {
 		t.Errorf("una respuesta tardía: %d %s", codigo, cuerpo)
 	}
@@ -326,24 +270,24 @@ func TestPrediccionEnNavegador(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	esperarEn(ctx, t, entrada, `location.pathname === "/clase"`, "el enlace de una vez no llevó a la pizarra")
-	profesor, err := nav.Abrir(ctx, e.pizarra+panel.RutaProyector, 1280, 800)
+	navegador.Esperar(ctx, t, entrada, `location.pathname === "/clase"`, "el enlace de una vez no llevó a la pizarra")
+	profesor, err := nav.Abrir(ctx, e.pizarra+pizarra.RutaProyector, 1280, 800)
 	if err != nil {
 		t.Fatal(err)
 	}
-	esperarEn(ctx, t, profesor, `document.querySelectorAll("#tabla-alumnos tr").length === 31`, "el profesor no ve a cada alumno")
+	navegador.Esperar(ctx, t, profesor, `document.querySelectorAll("#tabla-alumnos tr").length === 31`, "el profesor no ve a cada alumno")
 	v = leerProyector(ctx, t, profesor)
 	if !v.Profesor || !slices.Equal(v.Filas, nombres) {
 		t.Errorf("el profesor ve %v (botones %v)", v.Filas, v.Profesor)
 	}
 	var plegada bool
-	evaluarEn(ctx, t, profesor, `!document.querySelector("#por-alumno").open`, &plegada)
+	navegador.Evaluar(ctx, t, profesor, `!document.querySelector("#por-alumno").open`, &plegada)
 	if !plegada {
 		t.Error("las respuestas por alumno no empiezan plegadas")
 	}
-	evaluarEn(ctx, t, profesor, `document.querySelector("#cerrar").click()`, nil)
-	esperarEn(ctx, t, profesor, `document.querySelector("#estado").textContent === "no hay ninguna pregunta abierta"`, "el botón cerrar no cerró")
-	if v, _ := e.vistaDe(t, panel.RutaPrediccionEstado, ""); v.Fase != predecir.FaseNinguna {
+	navegador.Evaluar(ctx, t, profesor, `document.querySelector("#cerrar").click()`, nil)
+	navegador.Esperar(ctx, t, profesor, `document.querySelector("#estado").textContent === "no hay ninguna pregunta abierta"`, "el botón cerrar no cerró")
+	if v, _ := e.vistaDe(t, pizarra.RutaPrediccionEstado, ""); v.Fase != predecir.FaseNinguna {
 		t.Errorf("tras cerrar desde la página: %+v", v)
 	}
 }

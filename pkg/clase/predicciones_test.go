@@ -14,7 +14,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/ordenes/predecir"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 )
 
 // ejercicioDePrueba is the exercise asked in these tests: three questions of three types (a
@@ -62,7 +62,7 @@ func (e *enMarcha) vistaDe(t *testing.T, ruta, credencial string) (predecir.EnCl
 
 func (e *enMarcha) responderComo(t *testing.T, alumno string, r predecir.PedidoRespuestas) (int, string) {
 	t.Helper()
-	return e.pedir(t, http.MethodPut, panel.RutaPrediccionRespuesta, e.creds[alumno], r)
+	return e.pedir(t, http.MethodPut, pizarra.RutaPrediccionRespuesta, e.creds[alumno], r)
 }
 
 // cuantosDe is a histogram's count of valor for pregunta.
@@ -88,9 +88,9 @@ func TestPrediccionEnClase(t *testing.T) {
 	t.Parallel()
 	nombres := []string{"Ana", "Luis", "Eva", "Óscar"}
 	e := arrancar(t, nombres...)
-	ruta := panel.RutaPrediccion
+	ruta := pizarra.RutaPrediccion
 
-	if v, _ := e.vistaDe(t, panel.RutaPrediccionEstado, ""); v.Fase != predecir.FaseNinguna || v.Alumnos != 4 {
+	if v, _ := e.vistaDe(t, pizarra.RutaPrediccionEstado, ""); v.Fase != predecir.FaseNinguna || v.Alumnos != 4 {
 		t.Errorf("sin pregunta, el proyector: %+v", v)
 	}
 	if v, _ := e.vistaDe(t, ruta, e.creds["Ana"]); v.Fase != predecir.FaseNinguna || v.Alumno != "Ana" {
@@ -106,9 +106,9 @@ func TestPrediccionEnClase(t *testing.T) {
 		{"abrir con la credencial de un alumno", http.MethodPost, ruta, e.creds["Ana"], abrir, http.StatusUnauthorized},
 		{"un ejercicio que no hay", http.MethodPost, ruta, tokenDePrueba, map[string]string{"ejercicio": "9.9"}, http.StatusNotFound},
 		{"un pedido que no es JSON", http.MethodPost, ruta, tokenDePrueba, "6.5.4-4xx", http.StatusBadRequest},
-		{"responder sin pregunta abierta", http.MethodPut, panel.RutaPrediccionRespuesta, e.creds["Ana"], predecir.PedidoRespuestas{}, http.StatusConflict},
-		{"el histograma sin pregunta", http.MethodPost, panel.RutaPrediccionHistograma, tokenDePrueba, nil, http.StatusConflict},
-		{"revelar sin pregunta", http.MethodPost, panel.RutaPrediccionRevelar, tokenDePrueba, nil, http.StatusConflict},
+		{"responder sin pregunta abierta", http.MethodPut, pizarra.RutaPrediccionRespuesta, e.creds["Ana"], predecir.PedidoRespuestas{}, http.StatusConflict},
+		{"el histograma sin pregunta", http.MethodPost, pizarra.RutaPrediccionHistograma, tokenDePrueba, nil, http.StatusConflict},
+		{"revelar sin pregunta", http.MethodPost, pizarra.RutaPrediccionRevelar, tokenDePrueba, nil, http.StatusConflict},
 	} {
 		if codigo, cuerpo := e.pedir(t, c.metodo, c.ruta, c.cred, c.cuerpo); codigo != c.codigo {
 			t.Errorf("%s: %d %s; se esperaba %d", c.que, codigo, cuerpo, c.codigo)
@@ -154,7 +154,7 @@ func TestPrediccionEnClase(t *testing.T) {
 		t.Errorf("Luis responde por Ana: %d %s", codigo, cuerpo)
 	}
 	for que, cred := range map[string]string{"sin credencial": "", "una inventada": "cl-inventada", "el token del profesor": tokenDePrueba} {
-		if codigo, _ := e.pedir(t, http.MethodPut, panel.RutaPrediccionRespuesta, cred, predecir.PedidoRespuestas{Respuestas: segunda}); codigo != http.StatusUnauthorized {
+		if codigo, _ := e.pedir(t, http.MethodPut, pizarra.RutaPrediccionRespuesta, cred, predecir.PedidoRespuestas{Respuestas: segunda}); codigo != http.StatusUnauthorized {
 			t.Errorf("responder con %s: %d; se esperaba 401", que, codigo)
 		}
 	}
@@ -168,7 +168,7 @@ func TestPrediccionEnClase(t *testing.T) {
 	}
 
 	// The projector: counts, no histogram yet, no name. A student sees only its own answers.
-	v, texto := e.vistaDe(t, panel.RutaPrediccionEstado, "")
+	v, texto := e.vistaDe(t, pizarra.RutaPrediccionEstado, "")
 	if v.Respondieron != 3 || v.Alumnos != 4 || v.Histograma != nil || v.Reales != nil || v.PorAlumno != nil || v.Instructor {
 		t.Errorf("el proyector antes del histograma: %s", texto)
 	}
@@ -185,26 +185,26 @@ func TestPrediccionEnClase(t *testing.T) {
 	if v.Alumno != "Ana" || !maps.Equal(v.Mias, segunda) || v.PorAlumno != nil || v.Histograma != nil {
 		t.Errorf("lo que ve Ana: %s", texto)
 	}
-	if codigo, _ := e.pedir(t, http.MethodPost, panel.RutaPrediccionHistograma, e.creds["Ana"], nil); codigo != http.StatusUnauthorized {
+	if codigo, _ := e.pedir(t, http.MethodPost, pizarra.RutaPrediccionHistograma, e.creds["Ana"], nil); codigo != http.StatusUnauthorized {
 		t.Errorf("un alumno pide el histograma: %d", codigo)
 	}
-	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionHistograma, tokenDePrueba, nil); codigo != http.StatusOK {
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccionHistograma, tokenDePrueba, nil); codigo != http.StatusOK {
 		t.Fatalf("el histograma: %d %s", codigo, cuerpo)
 	}
-	v, texto = e.vistaDe(t, panel.RutaPrediccionEstado, "")
+	v, texto = e.vistaDe(t, pizarra.RutaPrediccionEstado, "")
 	sinNombres("el proyector con el histograma", texto)
 	if cuantosDe(v, "intentos", "1") != 2 || cuantosDe(v, "intentos", "4") != 1 || cuantosDe(v, "final", "agotados") != 1 ||
 		cuantosDe(v, "final", "no-lo-arregla") != 2 || cuantosDe(v, "salida", "1") != 3 || len(v.Histograma) != 3 {
 		t.Errorf("el histograma (Ana cuenta una vez, con su última respuesta): %s", texto)
 	}
 	// The instructor's view names who answered, with what counts.
-	v, texto = e.vistaDe(t, panel.RutaPrediccionEstado, tokenDePrueba)
+	v, texto = e.vistaDe(t, pizarra.RutaPrediccionEstado, tokenDePrueba)
 	if !v.Instructor || len(v.PorAlumno) != 3 || v.PorAlumno[0].Alumno != "Ana" || !maps.Equal(v.PorAlumno[0].Respuestas, segunda) {
 		t.Errorf("la vista del profesor: %s", texto)
 	}
 
 	// The reveal: the class lab's run, which a run of our own agrees with.
-	codigo, cuerpo = e.pedir(t, http.MethodPost, panel.RutaPrediccionRevelar, tokenDePrueba, nil)
+	codigo, cuerpo = e.pedir(t, http.MethodPost, pizarra.RutaPrediccionRevelar, tokenDePrueba, nil)
 	if codigo != http.StatusOK {
 		t.Fatalf("revelar: %d %s", codigo, cuerpo)
 	}
@@ -213,7 +213,7 @@ func TestPrediccionEnClase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, texto = e.vistaDe(t, panel.RutaPrediccionEstado, "")
+	v, texto = e.vistaDe(t, pizarra.RutaPrediccionEstado, "")
 	sinNombres("el proyector revelado", texto)
 	if v.Fase != predecir.FaseRevelada || len(v.Reales) != len(ej.Preguntas) {
 		t.Fatalf("revelada: %s", texto)
@@ -239,7 +239,7 @@ func TestPrediccionEnClase(t *testing.T) {
 	if codigo, _ := e.responderComo(t, "Ana", predecir.PedidoRespuestas{Ronda: ronda, Respuestas: primera}); codigo != http.StatusConflict {
 		t.Errorf("Ana cambia su respuesta tras revelar: %d", codigo)
 	}
-	if codigo, otro := e.pedir(t, http.MethodPost, panel.RutaPrediccionRevelar, tokenDePrueba, nil); codigo != http.StatusOK || otro != cuerpo {
+	if codigo, otro := e.pedir(t, http.MethodPost, pizarra.RutaPrediccionRevelar, tokenDePrueba, nil); codigo != http.StatusOK || otro != cuerpo {
 		t.Errorf("revelar otra vez: %d %s", codigo, otro)
 	}
 	if v, _ := e.vistaDe(t, ruta, e.creds["Ana"]); !maps.Equal(v.Mias, segunda) || v.Reales == nil {
@@ -270,7 +270,7 @@ func TestPrediccionEnClase(t *testing.T) {
 	if codigo, _ := e.pedir(t, http.MethodDelete, ruta, tokenDePrueba, nil); codigo != http.StatusNoContent {
 		t.Errorf("cerrar: %d", codigo)
 	}
-	if v, _ := e.vistaDe(t, panel.RutaPrediccionEstado, ""); v.Fase != predecir.FaseNinguna {
+	if v, _ := e.vistaDe(t, pizarra.RutaPrediccionEstado, ""); v.Fase != predecir.FaseNinguna {
 		t.Errorf("cerrada: %+v", v)
 	}
 	if codigo, _ := e.responderComo(t, "Óscar", predecir.PedidoRespuestas{Respuestas: segunda}); codigo != http.StatusConflict {
@@ -288,7 +288,7 @@ func TestPaginasDePrediccion(t *testing.T) {
 	t.Parallel()
 	e := arrancar(t, "Ana")
 	for ruta, tipo := range map[string]string{
-		panel.RutaPredecir: "text/html; charset=utf-8", panel.RutaProyector: "text/html; charset=utf-8",
+		pizarra.RutaPredecir: "text/html; charset=utf-8", pizarra.RutaProyector: "text/html; charset=utf-8",
 		"/clase/prediccion/predecir.js": "text/javascript; charset=utf-8", "/clase/prediccion/proyector.js": "text/javascript; charset=utf-8",
 		"/clase/prediccion/prediccion.css": "text/css; charset=utf-8",
 	} {
@@ -325,7 +325,7 @@ func TestPredecirEnClaseDesdeLaTerminal(t *testing.T) {
 			In: strings.NewReader(""), Out: &out, Err: &errOut, Cada: 20 * time.Millisecond})
 	}()
 	prueba.Esperar(t, "Ana espera a que se abra la pregunta", func() bool { return strings.Contains(out.String(), "Espero a que el profesor abra una pregunta") })
-	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
 		t.Fatalf("abrir: %d %s", codigo, cuerpo)
 	}
 	prueba.Esperar(t, "Ana responde y espera la revelación", func() bool { return strings.Contains(out.String(), "Espero a que el profesor revele") })
@@ -338,7 +338,7 @@ func TestPredecirEnClaseDesdeLaTerminal(t *testing.T) {
 		!strings.Contains(outL.String(), "Respuesta enviada") {
 		t.Errorf("lo que vio Luis:\n%s", outL.String())
 	}
-	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionRevelar, tokenDePrueba, nil); codigo != http.StatusOK {
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccionRevelar, tokenDePrueba, nil); codigo != http.StatusOK {
 		t.Fatalf("revelar: %d %s", codigo, cuerpo)
 	}
 	select {
@@ -368,12 +368,12 @@ func TestPredecirEnClaseDesdeLaTerminal(t *testing.T) {
 			Respuestas: []string{"intentos=7", "final=hecha", "salida=0"}, Out: &outT, Err: &errT, In: strings.NewReader(""), Cada: 20 * time.Millisecond})
 	}()
 	prueba.Esperar(t, "Luis espera la pregunta siguiente", func() bool { return strings.Contains(outT.String(), "Espero a que el profesor abra") })
-	e.pedir(t, http.MethodDelete, panel.RutaPrediccion, tokenDePrueba, nil)
-	e.pedir(t, http.MethodPost, panel.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba})
+	e.pedir(t, http.MethodDelete, pizarra.RutaPrediccion, tokenDePrueba, nil)
+	e.pedir(t, http.MethodPost, pizarra.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba})
 	if c := <-siguiente; c != 0 || !strings.Contains(outT.String(), "Respuesta enviada") {
 		t.Errorf("Luis en la pregunta siguiente: código %d\n%s\n%s", c, outT.String(), errT.String())
 	}
-	if v, _ := e.vistaDe(t, panel.RutaPrediccion, e.creds["Luis"]); v.Mias["intentos"] != "7" || v.Respondieron != 1 {
+	if v, _ := e.vistaDe(t, pizarra.RutaPrediccion, e.creds["Luis"]); v.Mias["intentos"] != "7" || v.Respondieron != 1 {
 		t.Errorf("la pregunta siguiente: %+v", v)
 	}
 }
@@ -385,7 +385,7 @@ func TestResponderMientrasSeRevela(t *testing.T) {
 	t.Parallel()
 	nombres := treinta()
 	e := arrancar(t, nombres...)
-	if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
+	if codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba}); codigo != http.StatusCreated {
 		t.Fatalf("abrir: %d %s", codigo, cuerpo)
 	}
 	respuesta := map[string]string{"intentos": "2", "final": "no-lo-arregla", "salida": "1"}
@@ -416,13 +416,13 @@ func TestResponderMientrasSeRevela(t *testing.T) {
 	resto := responder(nombres[10:], empezar)
 	resto.Go(func() {
 		<-empezar
-		if codigo, cuerpo := e.pedir(t, http.MethodPost, panel.RutaPrediccionRevelar, tokenDePrueba, nil); codigo != http.StatusOK {
+		if codigo, cuerpo := e.pedir(t, http.MethodPost, pizarra.RutaPrediccionRevelar, tokenDePrueba, nil); codigo != http.StatusOK {
 			t.Errorf("revelar: %d %s", codigo, cuerpo)
 		}
 	})
 	close(empezar)
 	resto.Wait()
-	v, _ := e.vistaDe(t, panel.RutaPrediccionEstado, tokenDePrueba)
+	v, _ := e.vistaDe(t, pizarra.RutaPrediccionEstado, tokenDePrueba)
 	_, guardadas, err := e.mat.Respuestas(context.Background(), v.Ronda)
 	if err != nil {
 		t.Fatal(err)

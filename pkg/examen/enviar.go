@@ -15,7 +15,7 @@ import (
 	"cursohttp/pkg/resultados"
 )
 
-// RutaResultados is where the panel takes a grading (pkg/panel's RutaResultados; the panel is not
+// RutaResultados is where the panel takes a grading (pkg/pizarra's RutaResultados; the panel is not
 // linked here). A GET there with the same token answers 204 and changes nothing: ComprobarPanel.
 const RutaResultados = "/clase/resultados"
 

@@ -35,6 +35,7 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/fallas"
 	"cursohttp/pkg/paginas"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
@@ -107,7 +108,7 @@ type Panel struct {
 	oyentes   map[*oyente]struct{}
 	simulando string // the gateway's last known fault line
 	cerrado   bool
-	clase     *clase // the class page's results, under a lock of its own (clase.go)
+	clase     *pizarra.Clase // the local class page's results, under a lock of their own
 	mux       *http.ServeMux
 	fin       chan struct{}
 }
@@ -142,7 +143,7 @@ func Nuevo(o Opciones) *Panel {
 	indice = bytes.Replace(indice, []byte(lugarDeModos), listaDeModos(), 1)
 	indice = bytes.Replace(indice, []byte(lugarDeDesenlaces), listaDeDesenlaces(), 1)
 	p := &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
-		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}), clase: nuevaClase(),
+		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}),
 		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
 		sesiones: token.NuevasSesiones(o.Token, o.Ahora), rechazos: rechazos,
 		lectura:  bytes.Replace(indice, []byte(lugarDelAviso), []byte(`<p id="aviso-lectura" class="aviso-lectura" role="status">`+AvisoLectura+`</p>`), 1),
@@ -193,6 +194,10 @@ func listaDeModos() []byte {
 	return b.Bytes()
 }
 
+// GuardarClaseEn keeps the local class page's results in archivo (pizarra.Clase.GuardarEn):
+// they outlive a restart (laboratorio panel --datos).
+func (p *Panel) GuardarClaseEn(archivo string) error { return p.clase.GuardarEn(archivo) }
+
 // Cerrar ends every open stream, so a stopping server does not wait for the pages.
 func (p *Panel) Cerrar() {
 	p.mu.Lock()
@@ -209,7 +214,7 @@ func (p *Panel) Cerrar() {
 // goes to otra, so the mux never answers its own 404 or 405.
 func (p *Panel) rutas() *http.ServeMux {
 	m := http.NewServeMux()
-	p.montarClase(m)
+	p.clase = pizarra.Montar(m, p.exigir, p.log)
 	paginas.Montar(m)
 	m.HandleFunc("POST "+RutaEventos, func(w http.ResponseWriter, r *http.Request) {
 		if p.exigir(w, r, token.Instructor) {
@@ -254,7 +259,7 @@ func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.mux.ServeH
 
 // servirArchivo serves one of the pages' scripts and styles.
 func (p *Panel) servirArchivo(w http.ResponseWriter, r *http.Request) {
-	cabecerasDePagina(w)
+	servidor.ProtegerPagina(w)
 	// The files never change while the binary runs; a projector left open reloads them anyway.
 	w.Header().Set("Cache-Control", "no-cache")
 	p.archivos.ServeHTTP(w, r)
@@ -281,13 +286,13 @@ func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel
 		// A student posting results needs the class token, which the instructor shares: sending
 		// them after the lab's would point at the token they must not have.
 		if nivel == token.Clase {
-			motivo += ": " + PistaClase
+			motivo += ": " + pizarra.PistaClase
 		} else {
 			motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra); " +
 				"en la página, ábrela con el enlace de una vez («laboratorio lab enlace»)"
 		}
 	}
-	antesDelCuerpo(w, r, func() { respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n")) })
+	servidor.AntesDelCuerpo(w, r, func() { respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n")) })
 	return false
 }
 
@@ -299,34 +304,12 @@ func fuente(r *http.Request) string {
 	return r.RemoteAddr
 }
 
-// texto answers one line of text with its Content-Length: a staged close ends the connection
-// right after it, so the answer must say where it ends (a chunked one would be cut).
-func texto(w http.ResponseWriter, r *http.Request, codigo int, linea string) {
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(linea+"\n"))
-}
-
-// antesDelCuerpo writes an answer (escribir) to a request whose body was not read to its end, as
-// the revisor answers its 413: with "Connection: close", then the staged close
-// (servidor.CerrarEnEtapas), which reads and throws away what the client is still sending for
-// at most topes.EsperaCierre. Closing outright makes the kernel answer the rest of the upload
-// with a reset, which erases the answer before a client still sending reads it (issue 34, item 4).
-func antesDelCuerpo(w http.ResponseWriter, r *http.Request, escribir func()) {
-	if r.ContentLength == 0 {
-		escribir()
-		return
-	}
-	w.Header().Set("Connection", "close")
-	escribir()
-	servidor.CerrarEnEtapas(w, time.Now().Add(topes.EsperaCierre))
-}
-
 // servirPagina serves index.html: the instructor's, whose control acts, to a browser with the
 // instructor's session; to anybody else a page that only reads and says so. The page never
 // carries a token (issue 34, item 1): whoever can ask for it — another user of the machine, a
 // student on the class network — could read it.
 func (p *Panel) servirPagina(w http.ResponseWriter, r *http.Request) {
-	cabecerasDePagina(w)
+	servidor.ProtegerPagina(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	// Whom the page is for depends on the cookie: never kept by a cache, never sent on as a Referer.
@@ -359,7 +342,7 @@ func (p *Panel) entrar(w http.ResponseWriter, r *http.Request) {
 			p.log.Warn().Int("codigo", http.StatusForbidden).Str("metodo", r.Method).Str("ruta", r.URL.Path).
 				Msg("panel: rechazo " + motivo)
 		}
-		texto(w, r, http.StatusForbidden, "ese enlace ya se usó, venció (sirve "+strconv.Itoa(int(token.VigenciaEnlace/time.Minute))+
+		servidor.Texto(w, r, http.StatusForbidden, "ese enlace ya se usó, venció (sirve "+strconv.Itoa(int(token.VigenciaEnlace/time.Minute))+
 			" minutos) o no es de este panel: «laboratorio lab enlace» da otro; sin él, la página solo muestra")
 		return
 	}
@@ -380,8 +363,8 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 		}
 		var ev eventos.Evento
 		if err := json.Unmarshal(linea, &ev); err != nil || ev.Programa == "" || ev.Tipo == "" {
-			antesDelCuerpo(w, r, func() {
-				texto(w, r, http.StatusBadRequest, "cada línea debe ser un evento en JSON con programa y tipo")
+			servidor.AntesDelCuerpo(w, r, func() {
+				servidor.Texto(w, r, http.StatusBadRequest, "cada línea debe ser un evento en JSON con programa y tipo")
 			})
 			return
 		}
@@ -393,13 +376,13 @@ func (p *Panel) recibir(w http.ResponseWriter, r *http.Request) {
 	var grande *http.MaxBytesError
 	switch err := sc.Err(); {
 	case errors.Is(err, bufio.ErrTooLong):
-		antesDelCuerpo(w, r, func() {
-			texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(topes.Evento>>10)+" KiB: no tomo el lote")
+		servidor.AntesDelCuerpo(w, r, func() {
+			servidor.Texto(w, r, http.StatusRequestEntityTooLarge, "un evento pasa de "+strconv.Itoa(topes.Evento>>10)+" KiB: no tomo el lote")
 		})
 		return
 	case errors.As(err, &grande):
-		antesDelCuerpo(w, r, func() {
-			texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(topes.LoteDeEventos>>20)+" MiB: no lo tomo")
+		servidor.AntesDelCuerpo(w, r, func() {
+			servidor.Texto(w, r, http.StatusRequestEntityTooLarge, "un lote pasa de "+strconv.Itoa(topes.LoteDeEventos>>20)+" MiB: no lo tomo")
 		})
 		return
 	case err != nil:

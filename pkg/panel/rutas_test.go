@@ -17,6 +17,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/servidortest"
+	"cursohttp/pkg/pizarra"
 )
 
 var actualizarRutas = flag.Bool("actualizar", false, "reescribe testdata/rutas.txt con lo que responde el panel")
@@ -34,7 +35,7 @@ func TestRutasDelPanel(t *testing.T) {
 	rutas := []string{
 		"/", "/index.html", "/panel.js", "/panel.css", "/panel.js/", "/PANEL.JS", "/panel%2Ejs", "/clase.html",
 		"/clase.js", "/clase.css", "/clase.js/", "/x", "/x/", "/x/y",
-		RutaClase, RutaClase + "/", RutaResultados, RutaResultados + "/", RutaEstado, RutaEstado + "/",
+		pizarra.RutaClase, pizarra.RutaClase + "/", pizarra.RutaResultados, pizarra.RutaResultados + "/", pizarra.RutaEstado, pizarra.RutaEstado + "/",
 		"/clase/lista", "/clase/alumnos/ana",
 		RutaEventos, RutaEventos + "/", RutaFlujo, RutaFlujo + "/", "/%66lujo", RutaSimular, RutaSimular + "/",
 		RutaBorrar, RutaBorrar + "/", RutaEnlace, RutaEnlace + "/", RutaEnlace + "?codigo=x",
@@ -54,9 +55,9 @@ func TestRutasDelPanel(t *testing.T) {
 	resultados := `{"alumno":"Ana","comprobaciones":[{"id":"uno","paso":true}]}`
 	evento := `{"programa":"p","tipo":"t"}` + "\n"
 	casos = append(casos,
-		"GET "+RutaResultados+" HTTP/1.1\r\nHost: panel\r\nAuthorization: Bearer clase\r\nConnection: close\r\n\r\n",
-		"HEAD "+RutaResultados+" HTTP/1.1\r\nHost: panel\r\nAuthorization: Bearer clase\r\nConnection: close\r\n\r\n",
-		"POST "+RutaResultados+" HTTP/1.1\r\nHost: panel\r\nAuthorization: Bearer clase\r\nContent-Type: application/json\r\nContent-Length: "+
+		"GET "+pizarra.RutaResultados+" HTTP/1.1\r\nHost: panel\r\nAuthorization: Bearer clase\r\nConnection: close\r\n\r\n",
+		"HEAD "+pizarra.RutaResultados+" HTTP/1.1\r\nHost: panel\r\nAuthorization: Bearer clase\r\nConnection: close\r\n\r\n",
+		"POST "+pizarra.RutaResultados+" HTTP/1.1\r\nHost: panel\r\nAuthorization: Bearer clase\r\nContent-Type: application/json\r\nContent-Length: "+
 			strconv.Itoa(len(resultados))+"\r\nConnection: close\r\n\r\n"+resultados,
 		"POST "+RutaEventos+" HTTP/1.1\r\nHost: panel\r\nAuthorization: Bearer tok\r\nContent-Length: "+
 			strconv.Itoa(len(evento))+"\r\nConnection: close\r\n\r\n"+evento,

@@ -1,7 +1,7 @@
 // Package resultados is the wire form of one grading of local mode: what «revisor comprobar
-// cliente --enviar» posts (pkg/examen's Enviar) and the local class page takes (pkg/panel, POST
-// /clase/resultados). One type for both ends, so they cannot drift apart; a leaf, so the panel
-// links nothing of the grader's.
+// cliente --enviar» posts (pkg/examen's Enviar) and the local class page takes (pkg/pizarra, on
+// the panel: POST /clase/resultados). One type for both ends, so they cannot drift apart; a leaf,
+// so the panel links nothing of the grader's.
 package resultados
 
 // Envio is one grading as the grader posts it.

@@ -51,7 +51,7 @@ const (
 	PlazoLlave  = 10 * time.Second // a key held by a request in progress: a lease, past which it is free
 	EsperaLlave = 5 * time.Second  // each step on the key (reserving, giving back), apart from the lease
 
-	// The panel (pkg/panel): the timeline page and the class page.
+	// The panel (pkg/panel): the timeline page, and the class page it mounts (pkg/pizarra).
 	Historia        = 20_000   // events kept for a page that opens later
 	HistoriaBytes   = 16 << 20 // and their bytes
 	LoteDeEventos   = 4 << 20  // bytes of one POST of events

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"cursohttp/pkg/curso"
-	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/reintento"
 )
 
@@ -177,7 +177,7 @@ func (c clienteDeClase) pedir(ctx context.Context, metodo, ruta string, cuerpo a
 func (c clienteDeClase) leer(ctx context.Context, dicho *bool) (EnClase, error) {
 	for {
 		var v EnClase
-		err := c.pedir(ctx, http.MethodGet, panel.RutaPrediccion, nil, &v)
+		err := c.pedir(ctx, http.MethodGet, pizarra.RutaPrediccion, nil, &v)
 		var rechazo *errClase
 		switch {
 		case err == nil:
@@ -247,7 +247,7 @@ func PredecirEnClase(ctx context.Context, o OpcionesClase) int {
 	if err != nil {
 		return fallo(err)
 	}
-	if err := c.pedir(ctx, http.MethodPut, panel.RutaPrediccionRespuesta, PedidoRespuestas{Ronda: v.Ronda, Respuestas: respuestas}, nil); err != nil {
+	if err := c.pedir(ctx, http.MethodPut, pizarra.RutaPrediccionRespuesta, PedidoRespuestas{Ronda: v.Ronda, Respuestas: respuestas}, nil); err != nil {
 		return fallo(err)
 	}
 	fmt.Fprintln(o.Out, "Respuesta enviada: cuenta la última que mandes hasta que el profesor revele la respuesta.")

@@ -18,6 +18,7 @@ import (
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 )
 
 func ejecutar(t *testing.T, correr func(context.Context, examen.Opciones) (*examen.Informe, error), args ...string) (int, string, string) {
@@ -94,7 +95,7 @@ func TestEnviarPreguntaAntes(t *testing.T) {
 	for _, c := range []struct {
 		url, tok, linea string
 	}{
-		{srv.URL, "otro", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 401: ese no es el token de la clase ni el del laboratorio: " + panel.PistaClase},
+		{srv.URL, "otro", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 401: ese no es el token de la clase ni el del laboratorio: " + pizarra.PistaClase},
 		{srv.URL, "", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 401: publicar resultados pide"},
 		{cerrado.URL, "clase", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: no llego al panel en " + cerrado.URL + " ("},
 		{srv.URL + "/otra/", "clase", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 404: "},
@@ -116,7 +117,7 @@ func TestEnviarPreguntaAntes(t *testing.T) {
 	if codigo != 0 || errOut != "" || !strings.Contains(out, "1 de 1") || corridas.Load() != 1 {
 		t.Fatalf("con el token de la clase: código %d, salida %q, error %q, %d corridas", codigo, out, errOut, corridas.Load())
 	}
-	resp, err := http.Get(srv.URL + panel.RutaEstado)
+	resp, err := http.Get(srv.URL + pizarra.RutaEstado)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package panel
+package pizarra
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/matricula"
@@ -499,8 +501,23 @@ func TestTableroCabeceras(t *testing.T) {
 		t.Errorf("la página del modo clase: %q", pagina)
 	}
 	w = httptest.NewRecorder()
-	Nuevo(Opciones{Token: "lab"}).ServeHTTP(w, httptest.NewRequest("GET", RutaClase, nil))
+	paginaLocal(t).ServeHTTP(w, httptest.NewRequest("GET", RutaClase, nil))
 	if local := w.Body.String(); w.Code != 200 || strings.Contains(local, `name="modo"`) || !strings.Contains(local, "revisor comprobar cliente --enviar") {
 		t.Errorf("la página del modo local: %d %q", w.Code, local)
 	}
+}
+
+// paginaLocal is the local class page mounted as the panel mounts it, behind a gate that lets
+// «Bearer clase» post (the panel's own gate is tested with the panel, in clase_test.go).
+func paginaLocal(t testing.TB) http.Handler {
+	t.Helper()
+	m := http.NewServeMux()
+	Montar(m, func(w http.ResponseWriter, r *http.Request, _ token.Nivel) bool {
+		if token.Portador(r) == "clase" {
+			return true
+		}
+		http.Error(w, "sin el token de la clase", http.StatusUnauthorized)
+		return false
+	}, zerolog.Nop())
+	return m
 }

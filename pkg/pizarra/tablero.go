@@ -1,4 +1,4 @@
-package panel
+package pizarra
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/respuesta"
+	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
 )
@@ -65,8 +66,7 @@ type Columna struct {
 type Tablero struct {
 	o        OpcionesTablero
 	rutas    *http.ServeMux
-	pagina   []byte // clase.html, told it is classroom mode
-	archivos http.Handler
+	pagina   []byte         // clase.html, told it is classroom mode
 	columnas map[string]int // a column's id → its place
 }
 
@@ -113,22 +113,21 @@ func NuevoTablero(o OpcionesTablero) *Tablero {
 	if o.Instructor == nil {
 		o.Instructor = func(*http.Request) bool { return false }
 	}
-	sub, _ := fs.Sub(web, "web")
 	html, _ := fs.ReadFile(web, "web/clase.html")
 	if !bytes.Contains(html, []byte(lugarDelTitulo)) || !bytes.Contains(html, []byte(lugarDelComo)) {
-		panic("panel: clase.html ya no tiene el título o la línea que el tablero reemplaza")
+		panic("pizarra: clase.html ya no tiene el título o la línea que el tablero reemplaza")
 	}
 	html = bytes.Replace(html, []byte(lugarDelTitulo),
 		[]byte(`<title>La clase — laboratorio clase</title>`+"\n"+`<meta name="modo" content="clase">`), 1)
 	html = bytes.Replace(html, []byte(lugarDelComo), []byte(`<p class="como">modo clase: cada veredicto lo da el laboratorio</p>`), 1)
-	t := &Tablero{o: o, pagina: html, archivos: http.FileServerFS(sub), columnas: map[string]int{}}
+	t := &Tablero{o: o, pagina: html, columnas: map[string]int{}}
 	for i, c := range o.Columnas {
 		t.columnas[c.ID] = i
 	}
 	m := http.NewServeMux()
 	m.HandleFunc("GET "+RutaClase, t.servirPagina)
-	m.HandleFunc("GET /clase.js", t.servirArchivo)
-	m.HandleFunc("GET /clase.css", t.servirArchivo)
+	m.HandleFunc("GET /clase.js", servirArchivo)
+	m.HandleFunc("GET /clase.css", servirArchivo)
 	m.HandleFunc("GET "+RutaEstado, t.estado)
 	m.HandleFunc("GET "+RutaHistorial, t.historial)
 	m.HandleFunc("DELETE "+RutaAlumnoClase, t.quitar)
@@ -136,18 +135,20 @@ func NuevoTablero(o OpcionesTablero) *Tablero {
 	m.HandleFunc("DELETE "+RutaCalificaciones, t.limpiarTodo)
 	// Whatever the method: the local mode's grader posting, or asking first whether it may.
 	m.HandleFunc(RutaResultados, func(w http.ResponseWriter, r *http.Request) {
-		antesDelCuerpo(w, r, func() { texto(w, r, http.StatusGone, SinVeredictosDeFuera) })
+		servidor.AntesDelCuerpo(w, r, func() { servidor.Texto(w, r, http.StatusGone, SinVeredictosDeFuera) })
 	})
 	// The board's paths with another method: 405 in the course's language, with Allow.
 	for ruta, permitidos := range map[string]string{RutaClase: "GET, HEAD", "/clase.js": "GET, HEAD", "/clase.css": "GET, HEAD",
 		RutaEstado: "GET, HEAD", RutaHistorial: "GET, HEAD, DELETE", RutaAlumnoClase: "DELETE", RutaCalificaciones: "DELETE"} {
 		m.HandleFunc(ruta, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", permitidos)
-			antesDelCuerpo(w, r, func() { texto(w, r, http.StatusMethodNotAllowed, "método no admitido: "+permitidos) })
+			servidor.AntesDelCuerpo(w, r, func() { servidor.Texto(w, r, http.StatusMethodNotAllowed, "método no admitido: "+permitidos) })
 		})
 	}
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		antesDelCuerpo(w, r, func() { texto(w, r, http.StatusNotFound, "no existe: la pizarra de la clase está en "+RutaClase) })
+		servidor.AntesDelCuerpo(w, r, func() {
+			servidor.Texto(w, r, http.StatusNotFound, "no existe: la pizarra de la clase está en "+RutaClase)
+		})
 	})
 	t.rutas = m
 	return t
@@ -156,7 +157,7 @@ func NuevoTablero(o OpcionesTablero) *Tablero {
 func (t *Tablero) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Each answer within the panel's write deadline: a page that never reads holds no connection.
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(topes.EsperaEscritura))
-	cabecerasDePagina(w)
+	servidor.ProtegerPagina(w)
 	h := w.Header()
 	// What the board says depends on who asks (instructor) and changes every grading.
 	h.Set("Cache-Control", "no-store")
@@ -168,11 +169,6 @@ func (t *Tablero) servirPagina(w http.ResponseWriter, r *http.Request) {
 	// The same for everybody (who is the instructor is in the estado's JSON): a cache may keep it.
 	w.Header().Set("Cache-Control", "no-cache")
 	respuesta.Bytes(w, r, http.StatusOK, "text/html; charset=utf-8", t.pagina)
-}
-
-func (t *Tablero) servirArchivo(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-cache")
-	t.archivos.ServeHTTP(w, r)
 }
 
 // estado is the whole board: two calls to the store whatever the class's size (the roster, then
@@ -248,7 +244,7 @@ func (t *Tablero) historial(w http.ResponseWriter, r *http.Request) {
 	}
 	cs, err := t.o.Almacen.Historial(ctx, nombre)
 	if errors.Is(err, matricula.ErrNoEsta) {
-		texto(w, r, http.StatusNotFound, noEsta(nombre))
+		servidor.Texto(w, r, http.StatusNotFound, noEsta(nombre))
 		return
 	}
 	if err != nil {
@@ -281,7 +277,7 @@ func (t *Tablero) enLaLista(ctx context.Context, w http.ResponseWriter, r *http.
 			return true
 		}
 	}
-	texto(w, r, http.StatusNotFound, noEsta(nombre))
+	servidor.Texto(w, r, http.StatusNotFound, noEsta(nombre))
 	return false
 }
 
@@ -332,7 +328,7 @@ func (t *Tablero) cambiar(w http.ResponseWriter, r *http.Request, err error, nom
 		t.o.Log.Info().Str("alumno", nombre).Msg("clase: el profesor " + hecho)
 		w.WriteHeader(http.StatusNoContent)
 	case errors.Is(err, matricula.ErrNoEsta):
-		texto(w, r, http.StatusNotFound, noEsta(nombre))
+		servidor.Texto(w, r, http.StatusNotFound, noEsta(nombre))
 	default:
 		t.fallaDelAlmacen(w, r, que, err)
 	}
@@ -352,7 +348,7 @@ func (t *Tablero) delProfesor(w http.ResponseWriter, r *http.Request) bool {
 	default:
 		return true
 	}
-	antesDelCuerpo(w, r, func() { texto(w, r, codigo, motivo) })
+	servidor.AntesDelCuerpo(w, r, func() { servidor.Texto(w, r, codigo, motivo) })
 	return false
 }
 
@@ -360,7 +356,7 @@ func (t *Tablero) delProfesor(w http.ResponseWriter, r *http.Request) bool {
 // store's error may name the instructor's files).
 func (t *Tablero) fallaDelAlmacen(w http.ResponseWriter, r *http.Request, que string, err error) {
 	t.o.Log.Error().Err(err).Msg("clase: no pude " + que + " en la matrícula: " + err.Error())
-	antesDelCuerpo(w, r, func() {
-		texto(w, r, http.StatusServiceUnavailable, "no pude "+que+" en la matrícula de la clase: el laboratorio dice por qué en su registro")
+	servidor.AntesDelCuerpo(w, r, func() {
+		servidor.Texto(w, r, http.StatusServiceUnavailable, "no pude "+que+" en la matrícula de la clase: el laboratorio dice por qué en su registro")
 	})
 }

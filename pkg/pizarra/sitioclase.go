@@ -1,7 +1,8 @@
-package panel
+package pizarra
 
 import (
 	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/servidor"
 	"fmt"
 	"io"
 	"net/http"
@@ -34,7 +35,7 @@ const (
 // CabecerasDePagina are the headers of a page of the class lab's site, the board's: its own
 // scripts and styles only, never in another site's frame, no referrer.
 func CabecerasDePagina(w http.ResponseWriter) {
-	cabecerasDePagina(w)
+	servidor.ProtegerPagina(w)
 	w.Header().Set("Referrer-Policy", "no-referrer")
 }
 

@@ -1,4 +1,4 @@
-package panel
+package pizarra
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package panel
+package pizarra_test
 
 import (
 	"context"
@@ -11,11 +11,23 @@ import (
 	"testing"
 
 	"cursohttp/pkg/examen"
+	"cursohttp/pkg/panel"
+	"cursohttp/pkg/pizarra"
 )
+
+// The local class page as the panel serves it: the panel's gate (its tokens, its sessions, its
+// hint to a refused student) is half of what these tests check, so they build the panel, from a
+// package of their own (the panel imports this one).
+
+// estadoClase is GET /clase/estado, as the page reads it.
+type estadoClase struct {
+	Comprobaciones []string          `json:"comprobaciones"`
+	Alumnos        []*pizarra.Alumno `json:"alumnos"`
+}
 
 func postar(t *testing.T, url, tok, cuerpo string, cabeceras ...string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url+RutaResultados, strings.NewReader(cuerpo))
+	req, _ := http.NewRequest(http.MethodPost, url+pizarra.RutaResultados, strings.NewReader(cuerpo))
 	if tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
 	}
@@ -33,7 +45,7 @@ func postar(t *testing.T, url, tok, cuerpo string, cabeceras ...string) (int, st
 
 func estadoDe(t *testing.T, url string) estadoClase {
 	t.Helper()
-	resp, err := http.Get(url + RutaEstado)
+	resp, err := http.Get(url + pizarra.RutaEstado)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +63,7 @@ func estadoDe(t *testing.T, url string) estadoClase {
 func TestPaginaDeLaClase(t *testing.T) {
 	t.Parallel()
 	archivo := filepath.Join(t.TempDir(), "clase.json")
-	p := Nuevo(Opciones{Token: "lab", TokenClase: "clase"})
+	p := panel.Nuevo(panel.Opciones{Token: "lab", TokenClase: "clase"})
 	if err := p.GuardarClaseEn(archivo); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +94,7 @@ func TestPaginaDeLaClase(t *testing.T) {
 	}
 	// A refused student is told where the class token comes from, not how to find the lab's.
 	for _, tok := range []string{"", "x"} {
-		if _, cuerpo := postar(t, srv.URL, tok, bien); !strings.HasSuffix(strings.TrimSpace(cuerpo), ": "+PistaClase) ||
+		if _, cuerpo := postar(t, srv.URL, tok, bien); !strings.HasSuffix(strings.TrimSpace(cuerpo), ": "+pizarra.PistaClase) ||
 			strings.Contains(cuerpo, "«laboratorio lab token»") {
 			t.Errorf("con el token %q: %q", tok, cuerpo)
 		}
@@ -107,7 +119,7 @@ func TestPaginaDeLaClase(t *testing.T) {
 	comprobar(estadoDe(t, srv.URL))
 
 	// The page and its script come with the panel's protections; the script draws with textContent.
-	resp, err := http.Get(srv.URL + RutaClase)
+	resp, err := http.Get(srv.URL + pizarra.RutaClase)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +136,7 @@ func TestPaginaDeLaClase(t *testing.T) {
 	}
 
 	// A restart with the same file.
-	otro := Nuevo(Opciones{Token: "lab", TokenClase: "clase"})
+	otro := panel.Nuevo(panel.Opciones{Token: "lab", TokenClase: "clase"})
 	if err := otro.GuardarClaseEn(archivo); err != nil {
 		t.Fatal(err)
 	}
@@ -137,14 +149,14 @@ func TestPaginaDeLaClase(t *testing.T) {
 // grading (GET /clase/resultados) refuses what the post would refuse, and changes nothing.
 func TestEnviarResultados(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(Nuevo(Opciones{Token: "lab", TokenClase: "clase"}))
+	srv := httptest.NewServer(panel.Nuevo(panel.Opciones{Token: "lab", TokenClase: "clase"}))
 	defer srv.Close()
 	ctx := context.Background()
 	cs := []examen.Comprobacion{{ID: "una-escritura", Paso: true}, {ID: "se-rinde"}, {ID: "codigo-de-salida", Estado: examen.EstadoNoJuzgada}}
 	for _, tok := range []string{"", "otro"} {
 		antes, despues := examen.ComprobarPanel(ctx, srv.URL, tok), examen.Enviar(ctx, srv.URL, tok, "Eva", cs)
 		if antes == nil || despues == nil || antes.Error() != despues.Error() ||
-			!strings.HasPrefix(antes.Error(), "el panel respondió 401: ") || !strings.HasSuffix(antes.Error(), PistaClase) {
+			!strings.HasPrefix(antes.Error(), "el panel respondió 401: ") || !strings.HasSuffix(antes.Error(), pizarra.PistaClase) {
 			t.Errorf("con el token %q: antes %v; al enviar %v", tok, antes, despues)
 		}
 	}
@@ -161,7 +173,7 @@ func TestEnviarResultados(t *testing.T) {
 		metodo, sitio string
 		codigo        int
 	}{{http.MethodGet, "cross-site", 403}, {http.MethodGet, "same-site", 403}, {http.MethodHead, "", 204}, {http.MethodGet, "", 204}} {
-		req, _ := http.NewRequest(c.metodo, srv.URL+RutaResultados, nil)
+		req, _ := http.NewRequest(c.metodo, srv.URL+pizarra.RutaResultados, nil)
 		req.Header.Set("Authorization", "Bearer clase")
 		if c.sitio != "" {
 			req.Header.Set("Sec-Fetch-Site", c.sitio)
@@ -173,7 +185,7 @@ func TestEnviarResultados(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != c.codigo || (c.codigo == 204 && len(b) != 0) {
-			t.Errorf("%s %s desde %q: %d %q", c.metodo, RutaResultados, c.sitio, resp.StatusCode, b)
+			t.Errorf("%s %s desde %q: %d %q", c.metodo, pizarra.RutaResultados, c.sitio, resp.StatusCode, b)
 		}
 	}
 	// No panel there: one line that says where it looked.
@@ -192,7 +204,7 @@ func TestEnviarResultados(t *testing.T) {
 		t.Errorf("estado %+v", e)
 	}
 	// A check not judged is neither ✔ nor ✘ on the page: its own state, never a pass.
-	if c := e.Alumnos[0].Checks["codigo-de-salida"]; c == nil || c.Paso || c.Estado != EstadoNoJuzgada || c.UltimoOK != nil {
+	if c := e.Alumnos[0].Checks["codigo-de-salida"]; c == nil || c.Paso || c.Estado != pizarra.EstadoNoJuzgada || c.UltimoOK != nil {
 		t.Errorf("no juzgada: %+v", c)
 	}
 	if codigo, _ := postar(t, srv.URL, "clase", `{"alumno":"Eva","comprobaciones":[{"id":"se-rinde","paso":true,"estado":"quizas"}]}`); codigo != http.StatusBadRequest {

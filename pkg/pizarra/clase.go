@@ -1,6 +1,13 @@
-package panel
+// Package pizarra is the lab's two class pages, which the timeline's panel used to carry: the
+// local mode's (laboratorio panel: results the graders post, kept in memory or a file; Montar puts
+// it on the panel's mux, behind the panel's gate) and classroom mode's board (laboratorio clase:
+// NuevoTablero, over the class's store), with the class lab's routes and files that laboratorio
+// names without linking the class lab (sitioclase.go). Both serve web/clase.html, its script and
+// its styles from the binary.
+package pizarra
 
 import (
+	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,11 +23,23 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rs/zerolog"
+
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/resultados"
+	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
 )
+
+//go:embed web
+var web embed.FS
+
+// archivos serves the pages' files (web/): clase.html, clase.js, clase.css.
+var archivos = func() http.Handler {
+	sub, _ := fs.Sub(web, "web")
+	return http.FileServerFS(sub)
+}()
 
 // The class page (issue 24.5): each student's last grading (revisor comprobar cliente --enviar),
 // each check and when it last passed, live, for a projector. Posting needs the class token (or
@@ -56,17 +75,21 @@ type EstadoDeCheck struct {
 	UltimoOK *time.Time `json:"ultima_vez_bien,omitempty"`
 }
 
-// clase is the class's results, kept in memory and, with a file, on disk after every change.
-type clase struct {
+// Puerta is the gate of the server that mounts the class page (the panel's exigir: the lab's
+// token, the class token or the instructor's session, from no other site): it lets r through if it
+// may do what nivel allows, and otherwise answers the refusal and says false. Passed in, so this
+// package links no panel.
+type Puerta func(w http.ResponseWriter, r *http.Request, nivel token.Nivel) bool
+
+// Clase is the local class page's results, kept in memory and, with a file, on disk after every
+// change.
+type Clase struct {
 	mu      sync.Mutex
 	archivo string
 	alumnos map[string]*Alumno
 	orden   []string // check ids in the order first seen: the page's columns
 	ahora   func() time.Time
-}
-
-func nuevaClase() *clase {
-	return &clase{alumnos: map[string]*Alumno{}, ahora: time.Now}
+	log     zerolog.Logger // the mounting server's: a file that cannot be written is said there
 }
 
 // estadoClase is what the file and GET /clase/estado hold.
@@ -75,10 +98,9 @@ type estadoClase struct {
 	Alumnos        []*Alumno `json:"alumnos"`
 }
 
-// GuardarClaseEn keeps the class's results in archivo: what it holds is loaded now, and every
-// result received is written to it, so they outlive a restart (laboratorio panel --datos).
-func (p *Panel) GuardarClaseEn(archivo string) error {
-	c := p.clase
+// GuardarEn keeps the class's results in archivo: what it holds is loaded now, and every result
+// received is written to it, so they outlive a restart (laboratorio panel --datos).
+func (c *Clase) GuardarEn(archivo string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, err := os.ReadFile(archivo)
@@ -107,7 +129,7 @@ func (p *Panel) GuardarClaseEn(archivo string) error {
 
 // guardar writes the file whole, through a temporary one renamed over it: a crash leaves the old
 // results or the new ones, never half. Called with mu held.
-func (c *clase) guardar() error {
+func (c *Clase) guardar() error {
 	if c.archivo == "" {
 		return nil
 	}
@@ -131,7 +153,7 @@ func (c *clase) guardar() error {
 }
 
 // estado is the class, students by name. Called with mu held.
-func (c *clase) estado() estadoClase {
+func (c *Clase) estado() estadoClase {
 	e := estadoClase{Comprobaciones: append([]string{}, c.orden...), Alumnos: []*Alumno{}}
 	for _, a := range c.alumnos {
 		e.Alumnos = append(e.Alumnos, a)
@@ -140,23 +162,24 @@ func (c *clase) estado() estadoClase {
 	return e
 }
 
-// montarClase puts the class page's routes on the panel's mux.
-func (p *Panel) montarClase(m *http.ServeMux) {
+// Montar puts the local class page's routes on mux (the panel's), a post let through by exigir,
+// and returns the results it keeps. log gets a results file that cannot be written.
+func Montar(m *http.ServeMux, exigir Puerta, log zerolog.Logger) *Clase {
+	c := &Clase{alumnos: map[string]*Alumno{}, ahora: time.Now, log: log}
 	m.HandleFunc("POST "+RutaResultados, func(w http.ResponseWriter, r *http.Request) {
-		if p.exigir(w, r, token.Clase) {
-			p.recibirResultados(w, r)
+		if exigir(w, r, token.Clase) {
+			c.recibirResultados(w, r)
 		}
 	})
 	m.HandleFunc("GET "+RutaResultados, func(w http.ResponseWriter, r *http.Request) {
 		// The grader asks this before grading a client (seconds of work), so that a wrong token
 		// or address is said at once: the same guard as the POST, and nothing changes.
-		if p.exigir(w, r, token.Clase) {
+		if exigir(w, r, token.Clase) {
 			w.Header().Set("Cache-Control", "no-store")
 			w.WriteHeader(http.StatusNoContent)
 		}
 	})
 	m.HandleFunc("GET "+RutaEstado, func(w http.ResponseWriter, r *http.Request) {
-		c := p.clase
 		c.mu.Lock()
 		b, _ := json.Marshal(c.estado())
 		c.mu.Unlock()
@@ -166,23 +189,24 @@ func (p *Panel) montarClase(m *http.ServeMux) {
 	m.HandleFunc("GET "+RutaClase, func(w http.ResponseWriter, r *http.Request) {
 		r2 := r.Clone(r.Context())
 		r2.URL.Path = "/clase.html"
-		p.servirArchivo(w, r2)
+		servirArchivo(w, r2)
 	})
-	m.HandleFunc("GET /clase.js", p.servirArchivo)
-	m.HandleFunc("GET /clase.css", p.servirArchivo)
+	m.HandleFunc("GET /clase.js", servirArchivo)
+	m.HandleFunc("GET /clase.css", servirArchivo)
+	return c
 }
 
-// cabecerasDePagina: no other site may frame the page or load anything into it.
-func cabecerasDePagina(w http.ResponseWriter) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("X-Content-Type-Options", "nosniff")
+// servirArchivo serves one of the class pages' files, with the pages' protections.
+func servirArchivo(w http.ResponseWriter, r *http.Request) {
+	servidor.ProtegerPagina(w)
+	// The files never change while the binary runs; a projector left open reloads them anyway.
+	w.Header().Set("Cache-Control", "no-cache")
+	archivos.ServeHTTP(w, r)
 }
 
 // recibirResultados takes one grading: the student's name (text, shown as text) and each check's
 // id and result.
-func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
+func (c *Clase) recibirResultados(w http.ResponseWriter, r *http.Request) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, topes.ResultadosBytes))
 	var res resultados.Envio
 	if err == nil {
@@ -211,7 +235,6 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	c := p.clase
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a := c.alumnos[nombre]
@@ -247,7 +270,7 @@ func (p *Panel) recibirResultados(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err := c.guardar(); err != nil {
-		p.log.Error().Err(err).Msg("panel: " + err.Error())
+		c.log.Error().Err(err).Msg("panel: " + err.Error())
 	}
 	w.WriteHeader(http.StatusNoContent)
 }

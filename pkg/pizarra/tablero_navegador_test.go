@@ -1,4 +1,4 @@
-package panel
+package pizarra
 
 import (
 	"context"
@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,10 +18,6 @@ import (
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/matricula"
 )
-
-// envCI, set by .ci/run, turns the skip of a machine without Chromium into a failure (as
-// cmd/laboratorio's EnvCI): in CI the browser test must run.
-const envCI = "CURSOHTTP_CI"
 
 // nombresDeClase are n distinct names as a class has them, a few long.
 func nombresDeClase(n int) []string {
@@ -132,9 +126,7 @@ const jsLeerTablero = `(() => {
 func leerTablero(ctx context.Context, t *testing.T, p *navegador.Pagina) vistaTablero {
 	t.Helper()
 	var v vistaTablero
-	if err := p.Evaluar(ctx, jsLeerTablero, &v); err != nil {
-		t.Fatal(err)
-	}
+	navegador.Evaluar(ctx, t, p, jsLeerTablero, &v)
 	return v
 }
 
@@ -187,36 +179,7 @@ func hora(t time.Time) string { return t.Local().Format("15:04:05") }
 
 // filaJS is the row of a student in the page, for an expression.
 func filaJS(nombre string) string {
-	b, _ := json.Marshal(nombre)
-	return `[...document.querySelectorAll("#bloques tbody tr")].find(f => f.firstChild.textContent === ` + string(b) + `)`
-}
-
-func evaluar(ctx context.Context, t *testing.T, p *navegador.Pagina, js string, v any) {
-	t.Helper()
-	if err := p.Evaluar(ctx, js, v); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func esperar(ctx context.Context, t *testing.T, p *navegador.Pagina, js, que string) {
-	t.Helper()
-	if err := p.Esperar(ctx, js); err != nil {
-		t.Fatalf("%s: %v", que, err)
-	}
-}
-
-func guardarCapturaDelTablero(ctx context.Context, t *testing.T, p *navegador.Pagina, nombre string) {
-	dir := os.Getenv("CURSOHTTP_ARTEFACTOS")
-	if dir == "" {
-		return
-	}
-	png, err := p.Captura(ctx)
-	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, nombre), png, 0o644)
-	}
-	if err != nil {
-		t.Logf("captura %s: %v", nombre, err)
-	}
+	return `[...document.querySelectorAll("#bloques tbody tr")].find(f => f.firstChild.textContent === ` + navegador.Literal(nombre) + `)`
 }
 
 // The class board in a real Chromium at a projector's 1280×800: 200 students (pending, passed,
@@ -225,23 +188,9 @@ func guardarCapturaDelTablero(ctx context.Context, t *testing.T, p *navegador.Pa
 // a refresh with 500 students, against the local page's.
 func TestTableroEnNavegador(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("arranca Chromium; se salta con -short")
-	}
+	nav := navegador.Arrancar(t, 1280, 800)
 	ctx, cancelar := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancelar()
-
-	nav, err := navegador.Abrir(t.TempDir(), 1280, 800)
-	if errors.Is(err, navegador.ErrSinNavegador) {
-		if os.Getenv(envCI) != "" {
-			t.Fatalf("%s está puesta y Chromium no arranca: %v", envCI, err)
-		}
-		t.Skip(strings.SplitN(err.Error(), "\n", 2)[0])
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nav.Cerrar)
 
 	const hostil = `Eva <img src=x onerror=window.xss=1>`
 	almacen := almacenDePrueba(t)
@@ -255,7 +204,7 @@ func TestTableroEnNavegador(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		esperar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(len(nombres)), "la página no mostró a todos")
+		navegador.Esperar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(len(nombres)), "la página no mostró a todos")
 		e := leerPizarra(t, lectura.URL)
 		v := leerTablero(ctx, t, pagina)
 		comprobarTablero(t, v, e)
@@ -280,7 +229,7 @@ func TestTableroEnNavegador(t *testing.T) {
 		if v.AnchoDocumento > v.Ancho || v.Letra < 16 {
 			t.Errorf("a 1280×800: el documento mide %v de ancho en %v, letra de %v px", v.AnchoDocumento, v.Ancho, v.Letra)
 		}
-		guardarCapturaDelTablero(ctx, t, pagina, "tablero-200.png")
+		navegador.Capturar(ctx, t, pagina, "tablero-200.png")
 
 		// A name opens its history: each grading, the newest first, its time, checks and report.
 		for _, nombre := range []string{nombres[2], nombres[len(nombres)-1], nombres[5]} {
@@ -293,7 +242,7 @@ func TestTableroEnNavegador(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		esperar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(len(nombres)), "la página no mostró a todos")
+		navegador.Esperar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(len(nombres)), "la página no mostró a todos")
 		v := leerTablero(ctx, t, pagina)
 		quitar := 0
 		for _, f := range v.Filas {
@@ -306,19 +255,19 @@ func TestTableroEnNavegador(t *testing.T) {
 		}
 		confirmar := func(pregunta string) {
 			t.Helper()
-			esperar(ctx, t, pagina, `document.querySelector("#confirmar").open`, "no pidió confirmación")
+			navegador.Esperar(ctx, t, pagina, `document.querySelector("#confirmar").open`, "no pidió confirmación")
 			var texto string
-			evaluar(ctx, t, pagina, `document.querySelector("#confirmar-texto").textContent`, &texto)
+			navegador.Evaluar(ctx, t, pagina, `document.querySelector("#confirmar-texto").textContent`, &texto)
 			if !strings.Contains(texto, pregunta) {
 				t.Errorf("la confirmación dice %q; se esperaba %q", texto, pregunta)
 			}
-			evaluar(ctx, t, pagina, `document.querySelector("#confirmar-si").click()`, nil)
+			navegador.Evaluar(ctx, t, pagina, `document.querySelector("#confirmar-si").click()`, nil)
 		}
 		// «quitar»: the row goes, and the student from the roster.
 		quitado := nombres[3]
-		evaluar(ctx, t, pagina, filaJS(quitado)+`.querySelector('button[data-accion="quitar"]').click()`, nil)
+		navegador.Evaluar(ctx, t, pagina, filaJS(quitado)+`.querySelector('button[data-accion="quitar"]').click()`, nil)
 		confirmar("¿Quitar a «" + quitado + "»")
-		esperar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(len(nombres)-1)+` && !`+filaJS(quitado),
+		navegador.Esperar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(len(nombres)-1)+` && !`+filaJS(quitado),
 			"la fila quitada sigue")
 		if slices.ContainsFunc(mustAlumnos(t, almacen), func(a matricula.Alumno) bool { return a.Nombre == quitado }) {
 			t.Errorf("%s sigue en la lista", quitado)
@@ -326,16 +275,16 @@ func TestTableroEnNavegador(t *testing.T) {
 		// «borrar sus calificaciones», from the history: the row reads «pendiente» again.
 		limpio := nombres[4]
 		abrirYComprobarHistorial(ctx, t, pagina, profesor.URL, limpio, true)
-		guardarCapturaDelTablero(ctx, t, pagina, "tablero-historial.png")
-		evaluar(ctx, t, pagina, `document.querySelector("#borrar-historial").click()`, nil)
+		navegador.Capturar(ctx, t, pagina, "tablero-historial.png")
+		navegador.Evaluar(ctx, t, pagina, `document.querySelector("#borrar-historial").click()`, nil)
 		confirmar("¿Borrar las calificaciones de «" + limpio + "»")
-		esperar(ctx, t, pagina, filaJS(limpio)+`.querySelector("td.pendiente") && document.querySelector("#historial-estado").textContent === "todavía no tiene calificaciones"`,
+		navegador.Esperar(ctx, t, pagina, filaJS(limpio)+`.querySelector("td.pendiente") && document.querySelector("#historial-estado").textContent === "todavía no tiene calificaciones"`,
 			"la fila no volvió a pendiente")
-		evaluar(ctx, t, pagina, `document.querySelector("#cerrar-historial").click()`, nil)
+		navegador.Evaluar(ctx, t, pagina, `document.querySelector("#cerrar-historial").click()`, nil)
 		// «limpiar la pizarra»: everybody pending, the roster kept.
-		evaluar(ctx, t, pagina, `document.querySelector("#limpiar").click()`, nil)
+		navegador.Evaluar(ctx, t, pagina, `document.querySelector("#limpiar").click()`, nil)
 		confirmar("¿Limpiar la pizarra?")
-		esperar(ctx, t, pagina, `document.querySelectorAll("#bloques td.pendiente").length === `+strconv.Itoa(len(nombres)-1), "la pizarra no se limpió")
+		navegador.Esperar(ctx, t, pagina, `document.querySelectorAll("#bloques td.pendiente").length === `+strconv.Itoa(len(nombres)-1), "la pizarra no se limpió")
 		if u, err := almacen.Ultimas(ctx); err != nil || len(u) != 0 {
 			t.Errorf("tras limpiar quedan %d calificaciones (%v)", len(u), err)
 		}
@@ -355,8 +304,8 @@ func abrirYComprobarHistorial(ctx context.Context, t *testing.T, pagina *navegad
 	if resp.StatusCode != 200 || json.Unmarshal([]byte(cuerpo), &h) != nil {
 		t.Fatalf("el historial de %s: %d %q", nombre, resp.StatusCode, cuerpo)
 	}
-	evaluar(ctx, t, pagina, filaJS(nombre)+`.querySelector('button[data-accion="historial"]').click()`, nil)
-	esperar(ctx, t, pagina, `document.querySelector("#historial").open && document.querySelector("#historial-titulo").textContent === `+string(mustJSON(nombre))+
+	navegador.Evaluar(ctx, t, pagina, filaJS(nombre)+`.querySelector('button[data-accion="historial"]').click()`, nil)
+	navegador.Esperar(ctx, t, pagina, `document.querySelector("#historial").open && document.querySelector("#historial-titulo").textContent === `+navegador.Literal(nombre)+
 		` && document.querySelector("#historial-estado").textContent !== "cargando…"`, "el historial de "+nombre+" no se abrió")
 	var vista struct {
 		Estado string
@@ -366,7 +315,7 @@ func abrirYComprobarHistorial(ctx context.Context, t *testing.T, pagina *navegad
 		}
 		Borrar bool
 	}
-	evaluar(ctx, t, pagina, `({Estado: document.querySelector("#historial-estado").textContent,
+	navegador.Evaluar(ctx, t, pagina, `({Estado: document.querySelector("#historial-estado").textContent,
 		Borrar: !document.querySelector("#borrar-historial").hidden,
 		Items: [...document.querySelectorAll("#historial-lista li")].map(li => ({Cuando: li.querySelector(".cuando").textContent,
 			Informe: li.querySelector("pre").textContent,
@@ -394,8 +343,8 @@ func abrirYComprobarHistorial(ctx context.Context, t *testing.T, pagina *navegad
 		}
 	}
 	if !instructor {
-		evaluar(ctx, t, pagina, `document.querySelector("#cerrar-historial").click()`, nil)
-		esperar(ctx, t, pagina, `!document.querySelector("#historial").open`, "el historial no se cerró")
+		navegador.Evaluar(ctx, t, pagina, `document.querySelector("#cerrar-historial").click()`, nil)
+		navegador.Esperar(ctx, t, pagina, `!document.querySelector("#historial").open`, "el historial no se cerró")
 	}
 }
 
@@ -412,13 +361,13 @@ func medirCoste(ctx context.Context, t *testing.T, nav *navegador.Navegador) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	esperar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(n), "la página no mostró a los 500")
+	navegador.Esperar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(n), "la página no mostró a los 500")
 
 	// Quiet: nothing changes, no row is built again (each keeps the mark put on it now).
-	evaluar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").forEach(tr => tr.vieja = true)`, nil)
+	navegador.Evaluar(ctx, t, pagina, `document.querySelectorAll("#bloques tbody tr").forEach(tr => tr.vieja = true)`, nil)
 	quieto, tarea := medirLecturas(ctx, t, pagina, lecturas, nil)
 	var viejas int
-	evaluar(ctx, t, pagina, `[...document.querySelectorAll("#bloques tbody tr")].filter(tr => tr.vieja).length`, &viejas)
+	navegador.Evaluar(ctx, t, pagina, `[...document.querySelectorAll("#bloques tbody tr")].filter(tr => tr.vieja).length`, &viejas)
 	if viejas != n {
 		t.Errorf("sin cambios se rehicieron %d filas de %d", n-viejas, n)
 	}
@@ -438,9 +387,9 @@ func medirCoste(ctx context.Context, t *testing.T, nav *navegador.Navegador) {
 			anotar(t, almacen, nombre, fmt.Sprintf("r%d-%d", ronda, i), fin, "otra\n", pares...)
 			ultima = nombre
 		}
-		esperar(ctx, t, pagina, filaJS(ultima)+`.querySelector("td.ultima").dataset.hora === "`+hora(fin)+`"`, "la fila cambiada no se redibujó")
+		navegador.Esperar(ctx, t, pagina, filaJS(ultima)+`.querySelector("td.ultima").dataset.hora === "`+hora(fin)+`"`, "la fila cambiada no se redibujó")
 	})
-	evaluar(ctx, t, pagina, `[...document.querySelectorAll("#bloques tbody tr")].filter(tr => tr.vieja).length`, &viejas)
+	navegador.Evaluar(ctx, t, pagina, `[...document.querySelectorAll("#bloques tbody tr")].filter(tr => tr.vieja).length`, &viejas)
 	if rehechas := n - viejas; rehechas == 0 || rehechas > 10*lecturas {
 		t.Errorf("con 10 alumnos nuevos por lectura se rehicieron %d filas en %d lecturas", rehechas, lecturas)
 	}
@@ -454,12 +403,11 @@ func medirCoste(ctx context.Context, t *testing.T, nav *navegador.Navegador) {
 		if err := almacen.Quitar(ctx, nombre); err != nil {
 			t.Fatal(err)
 		}
-		esperar(ctx, t, pagina, `!`+filaJS(nombre), "la fila quitada sigue")
+		navegador.Esperar(ctx, t, pagina, `!`+filaJS(nombre), "la fila quitada sigue")
 	})
 
 	// The local page, 500 students posted: every read builds every row.
-	local := Nuevo(Opciones{Token: "lab", TokenClase: "clase"})
-	srvLocal := servidortest.Nuevo(t, local)
+	srvLocal := servidortest.Nuevo(t, paginaLocal(t))
 	for i, nombre := range nombres {
 		var cs []map[string]any
 		for j, c := range columnasDePrueba {
@@ -474,7 +422,7 @@ func medirCoste(ctx context.Context, t *testing.T, nav *navegador.Navegador) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	esperar(ctx, t, paginaLocal, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(n), "la página local no mostró a los 500")
+	navegador.Esperar(ctx, t, paginaLocal, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(n), "la página local no mostró a los 500")
 	enLocal, tareaLocal := medirLecturas(ctx, t, paginaLocal, lecturas, nil)
 
 	_, cuerpo := pedir(t, http.MethodGet, srv.URL+RutaEstado, "")
@@ -489,7 +437,7 @@ func medirCoste(ctx context.Context, t *testing.T, nav *navegador.Navegador) {
 // and waits until the read it caused is drawn), and DevTools' main-thread time per read over them.
 func medirLecturas(ctx context.Context, t *testing.T, p *navegador.Pagina, k int, antes func()) ([]float64, float64) {
 	t.Helper()
-	evaluar(ctx, t, p, `window.medirDibujo = []`, nil)
+	navegador.Evaluar(ctx, t, p, `window.medirDibujo = []`, nil)
 	m0, err := p.Metricas(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -501,23 +449,23 @@ func medirLecturas(ctx context.Context, t *testing.T, p *navegador.Pagina, k int
 		}
 		antes()
 		var x []float64
-		evaluar(ctx, t, p, `window.medirDibujo`, &x)
+		navegador.Evaluar(ctx, t, p, `window.medirDibujo`, &x)
 		ms = append(ms, x[len(x)-1])
 	}
 	if antes == nil {
 		// One call that returns after k reads: no polling from here meanwhile, so DevTools' figure
 		// is the page's own (a timer of its own four times a second costs microseconds).
-		evaluar(ctx, t, p, `new Promise(listo => { const id = setInterval(() => {
+		navegador.Evaluar(ctx, t, p, `new Promise(listo => { const id = setInterval(() => {
 			if (window.medirDibujo.length >= `+strconv.Itoa(k)+`) { clearInterval(id); listo(); } }, 250); })`, nil)
-		evaluar(ctx, t, p, `window.medirDibujo`, &ms)
+		navegador.Evaluar(ctx, t, p, `window.medirDibujo`, &ms)
 	}
 	m1, err := p.Metricas(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var leidas int
-	evaluar(ctx, t, p, `window.medirDibujo.length`, &leidas)
-	evaluar(ctx, t, p, `delete window.medirDibujo`, nil)
+	navegador.Evaluar(ctx, t, p, `window.medirDibujo.length`, &leidas)
+	navegador.Evaluar(ctx, t, p, `delete window.medirDibujo`, nil)
 	return ms[:min(len(ms), k)], (m1["TaskDuration"] - m0["TaskDuration"]) * 1000 / float64(max(1, leidas))
 }
 
