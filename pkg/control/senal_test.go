@@ -24,8 +24,19 @@ func TestPrimerPlanoYUnaSenal(t *testing.T) {
 	senales := make(chan os.Signal, 1)
 	fin := make(chan error, 1)
 	go func() { fin <- c.PrimerPlano(senales) }()
-	prueba.Esperar(t, "los tres escuchan", func() bool {
-		return escucha(c.Servidores[0]) && escucha(c.Servidores[1]) && escucha(c.Servidores[2])
+	// Listening comes before the state file that Estado reads (anuncio): wait for both, or Estado
+	// may catch a server between the two (CI saw «no todo salió bien» once).
+	prueba.Esperar(t, "los tres escuchan y se anunciaron", func() bool {
+		infs, err := c.Informes(context.Background())
+		if err != nil || len(infs) != len(c.Servidores) {
+			return false
+		}
+		for _, inf := range infs {
+			if !inf.Vivo {
+				return false
+			}
+		}
+		return true
 	})
 	if err := c.Estado(context.Background()); err != nil {
 		t.Fatal(err)
@@ -77,8 +88,19 @@ func TestPrimerPlanoDosSenales(t *testing.T) {
 	senales := make(chan os.Signal, 2)
 	fin := make(chan error, 1)
 	go func() { fin <- c.PrimerPlano(senales) }()
-	prueba.Esperar(t, "los tres escuchan", func() bool {
-		return escucha(c.Servidores[0]) && escucha(c.Servidores[1]) && escucha(c.Servidores[2])
+	// Listening comes before the state file that Estado reads (anuncio): wait for both, or Estado
+	// may catch a server between the two (CI saw «no todo salió bien» once).
+	prueba.Esperar(t, "los tres escuchan y se anunciaron", func() bool {
+		infs, err := c.Informes(context.Background())
+		if err != nil || len(infs) != len(c.Servidores) {
+			return false
+		}
+		for _, inf := range infs {
+			if !inf.Vivo {
+				return false
+			}
+		}
+		return true
 	})
 	go func() {
 		if resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/lento/9000", c.Servidores[0].Puerto)); err == nil {
