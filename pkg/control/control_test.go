@@ -71,6 +71,25 @@ func nuevoControl(t *testing.T) (*Control, *prueba.Buffer) {
 
 func escucha(s Servidor) bool { return Ocupado("127.0.0.1", s.Puerto) }
 
+// esperarAnunciados waits until every server of c listens and has written its state file:
+// listening comes first (anuncio), so Estado may catch a server between the two (CI saw «no todo
+// salió bien» once when a test waited for the ports alone).
+func esperarAnunciados(t *testing.T, c *Control) {
+	t.Helper()
+	prueba.Esperar(t, "los servidores escuchan y se anunciaron", func() bool {
+		infs, err := c.Informes(context.Background())
+		if err != nil || len(infs) != len(c.Servidores) {
+			return false
+		}
+		for _, inf := range infs {
+			if !inf.Vivo {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 func TestArrancarEstadoDetener(t *testing.T) {
 	t.Parallel()
 	c, out := nuevoControl(t)

@@ -24,20 +24,7 @@ func TestPrimerPlanoYUnaSenal(t *testing.T) {
 	senales := make(chan os.Signal, 1)
 	fin := make(chan error, 1)
 	go func() { fin <- c.PrimerPlano(senales) }()
-	// Listening comes before the state file that Estado reads (anuncio): wait for both, or Estado
-	// may catch a server between the two (CI saw «no todo salió bien» once).
-	prueba.Esperar(t, "los tres escuchan y se anunciaron", func() bool {
-		infs, err := c.Informes(context.Background())
-		if err != nil || len(infs) != len(c.Servidores) {
-			return false
-		}
-		for _, inf := range infs {
-			if !inf.Vivo {
-				return false
-			}
-		}
-		return true
-	})
+	esperarAnunciados(t, c)
 	if err := c.Estado(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -88,20 +75,7 @@ func TestPrimerPlanoDosSenales(t *testing.T) {
 	senales := make(chan os.Signal, 2)
 	fin := make(chan error, 1)
 	go func() { fin <- c.PrimerPlano(senales) }()
-	// Listening comes before the state file that Estado reads (anuncio): wait for both, or Estado
-	// may catch a server between the two (CI saw «no todo salió bien» once).
-	prueba.Esperar(t, "los tres escuchan y se anunciaron", func() bool {
-		infs, err := c.Informes(context.Background())
-		if err != nil || len(infs) != len(c.Servidores) {
-			return false
-		}
-		for _, inf := range infs {
-			if !inf.Vivo {
-				return false
-			}
-		}
-		return true
-	})
+	esperarAnunciados(t, c)
 	go func() {
 		if resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/lento/9000", c.Servidores[0].Puerto)); err == nil {
 			resp.Body.Close()
