@@ -3,6 +3,7 @@ package revisor
 import (
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,6 +50,20 @@ type limite struct {
 	// credential by the gate (Lesson 4 exercise 3's broken variant; see pedirRevision).
 	porServicio bool
 	lim         almacen.Contador // one per limite and revisor, built by Nuevo
+}
+
+// enLaAyuda is the limit as the route list of --help says it, from the limit itself so the help
+// cannot go on saying an old quota.
+func (l *limite) enLaAyuda() string {
+	return strconv.Itoa(l.cuota) + " por " + ventanaEnPalabras(l.ventana) + " y credencial"
+}
+
+// ventanaEnPalabras is a window as the help reads it: «minuto» for the course's, else its duration.
+func ventanaEnPalabras(d time.Duration) string {
+	if d == time.Minute {
+		return "minuto"
+	}
+	return d.String()
 }
 
 type ruta struct {
@@ -183,7 +198,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		},
 		{
 			patron: conNumero("/servicios/", "/revisiones"),
-			ayuda:  ayudaRuta{puesto: 3, texto: "POST pide una revisión: 3 por minuto y credencial"},
+			ayuda:  ayudaRuta{puesto: 3, texto: "POST pide una revisión: " + revisiones.enLaAyuda()},
 			metodos: []metodo{
 				escribe("POST", (*Revisor).pedirRevision).limitado(revisiones).documentado(operacionDoc{
 					id: "pedirRevision", etiqueta: "revisiones", resumen: "Pide una revisión del servicio",
@@ -196,7 +211,7 @@ func rutas(p variantes.Eleccion) ([]ruta, []*limite) {
 		},
 		{
 			patron: conNumero("/servicios/", "/salud"),
-			ayuda:  ayudaRuta{puesto: 5, texto: "GET consulta el servicio en vivo: 3 por minuto y credencial"},
+			ayuda:  ayudaRuta{puesto: 5, texto: "GET consulta el servicio en vivo: " + consultas.enLaAyuda()},
 			metodos: []metodo{
 				lee("GET", salud).limitado(consultas).documentado(operacionDoc{
 					id: "consultarSalud", etiqueta: "servicios", resumen: "Consulta el servicio en vivo",
