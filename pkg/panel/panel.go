@@ -237,8 +237,9 @@ func (p *Panel) rutas() *http.ServeMux {
 	m.HandleFunc("HEAD "+RutaFlujo, otra)
 	m.HandleFunc("HEAD "+RutaEnlace, otra)
 	m.HandleFunc("GET /{$}", p.servirPagina)
-	m.HandleFunc("GET /panel.js", p.servirArchivo)
-	m.HandleFunc("GET /panel.css", p.servirArchivo)
+	archivos := servidor.ArchivosDePagina(p.archivos)
+	m.HandleFunc("GET /panel.js", archivos)
+	m.HandleFunc("GET /panel.css", archivos)
 	m.HandleFunc("/", otra)
 	return m
 }
@@ -256,14 +257,6 @@ func otra(w http.ResponseWriter, r *http.Request) {
 // form and an escaped slash stays inside its segment, as ServeMux does; the panel is no course
 // program, so nothing a lesson shows depends on its answers to such paths.
 func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.mux.ServeHTTP(w, r) }
-
-// servirArchivo serves one of the pages' scripts and styles.
-func (p *Panel) servirArchivo(w http.ResponseWriter, r *http.Request) {
-	servidor.ProtegerPagina(w)
-	// The files never change while the binary runs; a projector left open reloads them anyway.
-	w.Header().Set("Cache-Control", "no-cache")
-	p.archivos.ServeHTTP(w, r)
-}
 
 // exigir lets r through if it may do what nivel allows (pkg/token); otherwise it answers the
 // refusal, says it in the log, and returns false.

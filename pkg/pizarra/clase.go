@@ -197,12 +197,7 @@ func Montar(m *http.ServeMux, exigir Puerta, log zerolog.Logger) *Clase {
 }
 
 // servirArchivo serves one of the class pages' files, with the pages' protections.
-func servirArchivo(w http.ResponseWriter, r *http.Request) {
-	servidor.ProtegerPagina(w)
-	// The files never change while the binary runs; a projector left open reloads them anyway.
-	w.Header().Set("Cache-Control", "no-cache")
-	archivos.ServeHTTP(w, r)
-}
+var servirArchivo = servidor.ArchivosDePagina(archivos)
 
 // recibirResultados takes one grading: the student's name (text, shown as text) and each check's
 // id and result.

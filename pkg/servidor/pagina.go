@@ -19,6 +19,16 @@ func ProtegerPagina(w http.ResponseWriter) {
 	h.Set("X-Content-Type-Options", "nosniff")
 }
 
+// ArchivosDePagina serves a page's scripts and styles from archivos with the pages' protections;
+// they never change while the binary runs, and a projector left open reloads them anyway.
+func ArchivosDePagina(archivos http.Handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ProtegerPagina(w)
+		w.Header().Set("Cache-Control", "no-cache")
+		archivos.ServeHTTP(w, r)
+	}
+}
+
 // Texto answers one line of text with its Content-Length: a staged close ends the connection
 // right after it, so the answer must say where it ends (a chunked one would be cut).
 func Texto(w http.ResponseWriter, r *http.Request, codigo int, linea string) {
