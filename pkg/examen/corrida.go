@@ -16,6 +16,7 @@ import (
 
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/topes"
 )
 
@@ -348,7 +349,7 @@ func (d *medida) Aplicar(q *pasarela.Peticion) {
 			if r, ok := d.falla.(pasarela.Responder); ok {
 				a.Type = problemaTipo(r)
 			} else {
-				a.Type = problema.TypeDe(q.Respuesta())
+				a.Type = tabladecision.TypeDelCuerpo(q.Respuesta())
 			}
 		}
 		in.mu.Lock()

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 )
 
@@ -135,11 +134,7 @@ func (a Intento) visto() string {
 	if a.Cliente == 0 {
 		return "sin respuesta"
 	}
-	s := fmt.Sprint(a.Cliente)
-	if a.Type != "" {
-		s += strings.TrimPrefix(TipoCorto(a.Type), "")
-	}
-	return s
+	return fmt.Sprint(a.Cliente) + TipoCorto(a.Type) // TipoCorto("") is ""
 }
 
 // EscribirComprobaciones prints checks as the course's checkers do, with «N de M … pasaron» at the

@@ -29,6 +29,7 @@ import (
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/topes"
 )
 
@@ -142,7 +143,7 @@ func (m *motor) vigilar(h http.Handler) http.Handler {
 		h.ServeHTTP(rw, r)
 		a.Fin, a.Revisor, a.Cliente = time.Now(), rw.codigo, rw.codigo
 		if a.Cliente >= 400 && a.Cliente < 500 {
-			a.Type = problema.TypeDe(rw.cuerpo)
+			a.Type = tabladecision.TypeDelCuerpo(rw.cuerpo)
 		}
 		a.RetryAfter, _ = strconv.Atoi(rw.Header().Get("Retry-After"))
 		in.mu.Lock()

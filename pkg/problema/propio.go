@@ -53,15 +53,3 @@ func (p Propio) Objeto() nodejs.Objeto {
 func (p Propio) Escribir(w http.ResponseWriter, r *http.Request, cabeceras ...respuesta.Cabecera) {
 	respuesta.Bytes(w, r, p.status, TipoMedio, append(nodejs.CodificarJSON(p.Objeto()), '\n'), cabeceras...)
 }
-
-// TypeDe is the type member of a Problem Details body, "" when the body is no JSON object or has
-// no text there.
-func TypeDe(cuerpo []byte) string {
-	v, err := nodejs.DecodificarJSON(cuerpo)
-	if err != nil {
-		return ""
-	}
-	o, _ := v.(nodejs.Objeto)
-	t, _ := o.Texto("type")
-	return t
-}

@@ -167,3 +167,21 @@ func FuzzTypeDe(f *testing.F) {
 		}
 	})
 }
+
+// What the graders read from an answer they know is a problem: its type, the default for a problem
+// that names none, nothing for a body that is not JSON.
+func TestTypeDelCuerpo(t *testing.T) {
+	t.Parallel()
+	for cuerpo, want := range map[string]string{
+		`{"type":"https://revisor.example/problemas/llave-en-curso","status":409}`: "https://revisor.example/problemas/llave-en-curso",
+		`{"title":"Not Found","status":404}`:                                       "about:blank",
+		`{"type":7}`:                                                               "about:blank",
+		`no es JSON`:                                                               "",
+		``:                                                                         "",
+		`null`:                                                                     "",
+	} {
+		if got := TypeDelCuerpo([]byte(cuerpo)); got != want {
+			t.Errorf("TypeDelCuerpo(%q) = %q; se esperaba %q", cuerpo, got, want)
+		}
+	}
+}

@@ -15,8 +15,8 @@ import (
 	"cursohttp/internal/nodejs"
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/examen"
-	"cursohttp/pkg/problema"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/tabladecision"
 )
 
 // The server side, further than the course's five checks (revisor comprobar idempotencia, which
@@ -46,7 +46,7 @@ type contestacion struct {
 	cuerpo []byte
 }
 
-func (c contestacion) tipo() string { return problema.TypeDe(c.cuerpo) }
+func (c contestacion) tipo() string { return tabladecision.TypeDelCuerpo(c.cuerpo) }
 
 type sondaServidor struct {
 	o     OpcionesServidor
