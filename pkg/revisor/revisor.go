@@ -82,8 +82,8 @@ type Opciones struct {
 	// Observacion is what the server observes of its requests (servidor.Opciones.Observar): with
 	// --log-detalle or --panel every probe is a span of its own, logged and sent too.
 	Observacion observacion.Observador
-	// Credenciales, when not nil, is asked for a Bearer token that is not one of the course's
-	// (EnClase: a class lab's students).
+	// Credenciales, when not nil, is the table of Bearer tokens instead of the course's (EnClase: a
+	// class lab's students, where the course's printed credentials open nothing).
 	Credenciales func(string) (Credencial, bool)
 	// TopeServicios: live services per team; zero is topes.ServiciosPorEquipo.
 	TopeServicios int

@@ -57,6 +57,10 @@ type Opciones struct {
 	// Cabeceras is how a response's head leaves (--cabeceras): the course's order and Node's lines,
 	// or net/http's head (encabezado.Go).
 	Cabeceras encabezado.Modo
+	// Envolver, when set, wraps each accepted connection before the caps count it (pkg/montaje reads
+	// there the line that binds a class gateway's connection to a grading). The wrapper must name
+	// what it wraps with NetConn, as crypto/tls.Conn does.
+	Envolver func(net.Conn) net.Conn
 }
 
 // Banderas declares --direccion, --puerto and --log-json with the program's default port.
@@ -185,6 +189,20 @@ var duenios = map[string]string{
 	strconv.Itoa(curso.PuertoPasarela): "la pasarela", strconv.Itoa(curso.PuertoHostil): "el servicio hostil",
 }
 
+// Abrir opens a bare listening socket on addr, with one clear line when the port is busy
+// (*PuertoOcupado): what a server that is no HTTP server (pkg/montaje's door to a class gateway)
+// listens on. Every HTTP server listens with Escuchar.
+func Abrir(programa, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		if errors.Is(err, enUso) {
+			return nil, &PuertoOcupado{Programa: programa, Addr: addr}
+		}
+		return nil, fmt.Errorf("%s no puede escuchar en %s: %w", programa, addr, err)
+	}
+	return ln, nil
+}
+
 // Escuchar opens the listening socket, with the connection caps of o, wrapped for the course's
 // heads (o.Cabeceras); the server must be Nuevo's, which reports its connections' states to the
 // wrapper.
@@ -192,12 +210,9 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 	if o.TopeConexiones < 0 || o.TopePorCliente < 0 {
 		return nil, fmt.Errorf("%s: --tope-conexiones y --tope-por-cliente deben ser 0 (sin tope) o más", programa)
 	}
-	ln, err := net.Listen("tcp", o.Addr())
+	ln, err := Abrir(programa, o.Addr())
 	if err != nil {
-		if errors.Is(err, enUso) {
-			return nil, &PuertoOcupado{Programa: programa, Addr: o.Addr()}
-		}
-		return nil, fmt.Errorf("%s no puede escuchar en %s: %w", programa, o.Addr(), err)
+		return nil, err
 	}
 	if o.EstadoLab != "" {
 		anunciado, err := anuncio.Anunciar(ln, o.EstadoLab, programa)
@@ -207,7 +222,24 @@ func Escuchar(programa string, o Opciones) (net.Listener, error) {
 		}
 		ln = anunciado
 	}
+	if o.Envolver != nil {
+		ln = envuelto{ln, o.Envolver}
+	}
 	return encabezado.Envolver(limitar(ln, programa, o), encabezado.Opciones{Modo: o.Cabeceras, Ociosa: topes.EsperaOciosa}), nil
+}
+
+// envuelto passes each accepted connection through a wrapper (Opciones.Envolver).
+type envuelto struct {
+	net.Listener
+	envolver func(net.Conn) net.Conn
+}
+
+func (l envuelto) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return l.envolver(c), nil
 }
 
 // Servir serves on ln until ctx ends, then lets requests in flight finish (up to EsperaApagado).
