@@ -35,7 +35,7 @@ func claseBin(t *testing.T) string {
 // report and its stderr.
 func alumnoCalifica(ctx context.Context, t *testing.T, bin, url, credencial string, cliente ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, filepath.Join(bin, "revisor"), append([]string{"comprobar", "cliente", "--clase", url, "--json", "--"}, cliente...)...)
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "revisor"), append([]string{"comprobar", "cliente", "--clase", url, "--puertos-libres", "--json", "--"}, cliente...)...)
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "CURSOHTTP_CREDENCIAL="+credencial)
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -87,7 +87,7 @@ func TestClaseSobreviveKill9(t *testing.T) {
 	}
 	puertos := prueba.PuertosLibres(t, 2)
 	args := []string{"clase", "--dir", dir, "--lista", lista, "--puerto", strconv.Itoa(puertos[0]), "--puerto-pasarela", strconv.Itoa(puertos[1])}
-	lab := arrancarPrograma(ctx, t, filepath.Join(bin, "revisor"), carpeta, nil, "clase: pasarela en http://", args...)
+	lab := arrancarPrograma(ctx, t, filepath.Join(bin, "revisor"), carpeta, nil, "clase: la pizarra en http://", args...)
 	url := "http://127.0.0.1:" + strconv.Itoa(puertos[0])
 	creds := leerCreds(t, dir)
 
@@ -111,7 +111,7 @@ func TestClaseSobreviveKill9(t *testing.T) {
 	}
 	lab.cmd.Process.Signal(syscall.SIGKILL)
 	lab.cmd.Wait()
-	arrancarPrograma(ctx, t, filepath.Join(bin, "revisor"), carpeta, nil, "clase: pasarela en http://", args...)
+	arrancarPrograma(ctx, t, filepath.Join(bin, "revisor"), carpeta, nil, "clase: la pizarra en http://", args...)
 	<-hecho
 	if codigo != 0 || !strings.Contains(errOut, "la calificación se cortó") {
 		t.Fatalf("Eva tras el kill -9: salió con %d; se esperaba 0 y el aviso del corte\nstderr: %s\n%s", codigo, errOut, out)
@@ -172,7 +172,7 @@ func TestClaseSobreviveReinicioDePostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	puertos := prueba.PuertosLibres(t, 2)
-	lab := arrancarPrograma(ctx, t, filepath.Join(bin, "revisor"), carpeta, nil, "clase: pasarela en http://", "clase", "--dir", dir, "--lista", lista,
+	lab := arrancarPrograma(ctx, t, filepath.Join(bin, "revisor"), carpeta, nil, "clase: la pizarra en http://", "clase", "--dir", dir, "--lista", lista,
 		"--datos", pg, "--revisores", "2", "--puerto", strconv.Itoa(puertos[0]), "--puerto-pasarela", strconv.Itoa(puertos[1]))
 	url := "http://127.0.0.1:" + strconv.Itoa(puertos[0])
 	creds := leerCreds(t, dir)

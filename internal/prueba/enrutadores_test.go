@@ -17,6 +17,8 @@ var miranLaRuta = map[string]string{
 	"pkg/examen/motor.go":   "el filtro de intenciones de la pasarela del examen",
 	// The gateway forwards everything but its own /_pasarela/ routes, which a ServeMux serves.
 	"pkg/pasarela/pasarela.go": "lo que es de la pasarela (un ServeMux) frente a lo que reenvía",
+	// The class gateway's door refuses the gateway's own routes to every grading: a filter, not a router.
+	"pkg/montaje/pase.go": "la puerta de la pasarela de la clase, que no deja pasar a las rutas propias de la pasarela",
 }
 
 func TestNadieEnrutaAMano(t *testing.T) {

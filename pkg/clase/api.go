@@ -9,7 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"strconv"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,6 +18,7 @@ import (
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/pizarra"
+	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
 )
@@ -45,6 +46,13 @@ func (c *Clase) Instructor(r *http.Request) bool {
 		return false
 	}
 	return token.Iguales(token.Portador(r), c.o.Token) || c.sesiones.Valida(r)
+}
+
+// repetir answers a grader that its grading is thrown away whole, and why: it repeats it from the
+// start (examen.CabeceraRepetir).
+func repetir(w http.ResponseWriter, codigo int, texto string) {
+	w.Header().Set(examen.CabeceraRepetir, "1")
+	linea(w, codigo, texto)
 }
 
 func linea(w http.ResponseWriter, codigo int, texto string) {
@@ -104,43 +112,82 @@ func (c *Clase) nuevaCorrida(w http.ResponseWriter, r *http.Request) {
 	ec := examen.NuevaCorrida(semilla, escenarios, c.o.Limite)
 	ec.TopeIntentos = topes.IntentosPorAlta
 	ahora := c.o.Ahora()
-	cr := &corrida{Corrida: ec, id: uuid.NewString(), alumno: alumno, equipo: Equipo(alumno),
-		orden: examen.Recortar(p.Orden, 200), inicio: ahora, ultima: ahora}
+	cr := &corrida{Corrida: ec, id: uuid.NewString(), pase: token.Nuevo(), alumno: alumno, equipo: Equipo(alumno),
+		orden: examen.Recortar(p.Orden, 200), inicio: ahora, ultima: ahora, fallos: c.fallos.Load()}
 	c.mu.Lock()
-	c.olvidarViejas(ahora)
+	viejas := c.olvidarViejas(ahora)
 	if vieja := c.porAlumno[alumno]; vieja != nil {
 		// One grading at a time per student: a new one ends the one in progress, unjudged.
 		c.quitar(vieja)
-		go vieja.Cerrar()
+		viejas = append(viejas, vieja)
 	}
-	c.porSecreto[ec.Secreto()], c.porID[cr.id], c.porAlumno[alumno] = cr, cr, cr
+	c.mu.Unlock()
+	// What a cut or replaced grading left behind goes before this one starts: its attempts still
+	// in flight end (Cerrar waits for them), then the team's services go, so a grading repeated with
+	// the same seed (the same names) is judged as it would be alone.
+	for _, v := range viejas {
+		v.Cerrar()
+	}
+	if err := c.vaciarEquipo(r.Context(), cr.equipo); err != nil {
+		linea(w, http.StatusServiceUnavailable, "la clase no puede preparar tu calificación ahora (su base de datos no responde): repite en unos segundos")
+		return
+	}
+	c.mu.Lock()
+	if otra := c.porAlumno[alumno]; otra != nil {
+		// Another grading of the same student started meanwhile: this one replaces it too.
+		c.quitar(otra)
+		go otra.Cerrar()
+	}
+	c.porPase[cr.pase], c.porID[cr.id], c.porAlumno[alumno] = cr, cr, cr
 	c.mu.Unlock()
 	c.o.Log.Info().Str("alumno", alumno).Uint64("semilla", semilla).Msg("clase: " + alumno + " empieza una calificación")
-	escribirJSON(w, http.StatusCreated, examen.CorridaDeClase{ID: cr.id, Pasarela: c.urlPasarela(r), Semilla: semilla,
+	escribirJSON(w, http.StatusCreated, examen.CorridaDeClase{ID: cr.id, Pasarela: c.urlPasarela(r), Pase: cr.pase, Semilla: semilla,
 		LimiteMS: c.o.Limite.Milliseconds(), Grupos: ec.Encargos()})
+}
+
+// vaciarEquipo retires every live service of a student's team: the class's revisors hold only
+// what the gradings in progress made.
+func (c *Clase) vaciarEquipo(ctx context.Context, equipo string) error {
+	ctx, cancelar := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancelar()
+	for _, base := range []string{"a", "b"} {
+		servicios, err := c.o.Servicios.Listar(ctx, base+revisor.SeparadorClase+equipo)
+		if err != nil {
+			return err
+		}
+		for _, s := range servicios {
+			if _, err := c.o.Servicios.Retirar(ctx, s.ID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // quitar forgets a run (c.mu held).
 func (c *Clase) quitar(cr *corrida) {
-	delete(c.porSecreto, cr.Secreto())
+	delete(c.porPase, cr.pase)
 	delete(c.porID, cr.id)
 	if c.porAlumno[cr.alumno] == cr {
 		delete(c.porAlumno, cr.alumno)
 	}
 }
 
-// olvidarViejas forgets the runs nobody reported on for topes.VidaCorrida (c.mu held): a grader that
-// died leaves nothing behind, and nothing half-judged reaches the board.
-func (c *Clase) olvidarViejas(ahora time.Time) {
+// olvidarViejas forgets the runs nobody reported on for topes.VidaCorrida (c.mu held) and returns
+// them, to be closed: a grader that died leaves nothing behind, and nothing half-judged reaches the
+// board.
+func (c *Clase) olvidarViejas(ahora time.Time) []*corrida {
+	var viejas []*corrida
 	for _, cr := range c.porID {
 		cr.mu.Lock()
 		vieja := ahora.Sub(cr.ultima) > topes.VidaCorrida
 		cr.mu.Unlock()
 		if vieja {
 			c.quitar(cr)
-			go cr.Cerrar()
+			viejas = append(viejas, cr)
 		}
 	}
+	return viejas
 }
 
 // urlPasarela is the gateway's URL as this student reaches the lab.
@@ -155,7 +202,11 @@ func (c *Clase) urlPasarela(r *http.Request) string {
 	if strings.Contains(host, ":") {
 		host = "[" + host + "]"
 	}
-	return "http://" + host + ":" + strconv.Itoa(c.o.PuertoPasarela)
+	puerto := ""
+	if u, err := url.Parse(c.mj.Pasarela); err == nil {
+		puerto = u.Port()
+	}
+	return "http://" + host + ":" + puerto
 }
 
 // suya is the run {id} of r's student, answering the refusal itself when it is not.
@@ -169,7 +220,7 @@ func (c *Clase) suya(w http.ResponseWriter, r *http.Request) (*corrida, bool) {
 	c.mu.Unlock()
 	if cr == nil || cr.alumno != alumno {
 		// Another student's run reads as one that does not exist: nothing says it does.
-		linea(w, http.StatusNotFound, MotivoCortada)
+		repetir(w, http.StatusNotFound, MotivoCortada)
 		return nil, false
 	}
 	cr.mu.Lock()
@@ -267,12 +318,25 @@ func (c *Clase) veredicto(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancelar := context.WithTimeout(context.WithoutCancel(r.Context()), 30*time.Second)
 	defer cancelar()
+	// A fault of the lab's own during the run (its revisors' store, a revisor that did not answer)
+	// is never the student's: the whole grading is thrown away, and the grader repeats it.
+	motivo := cr.Fallo()
+	if motivo == "" && c.fallos.Load() != cr.fallos {
+		motivo = "la base de datos de los revisores de la clase falló mientras se calificaba"
+	}
+	if motivo != "" {
+		c.olvidar(cr)
+		c.vaciarEquipo(ctx, cr.equipo) //nolint:errcheck // the next grading of the team tries again
+		c.o.Log.Warn().Str("alumno", cr.alumno).Msg("clase: la calificación de " + cr.alumno + " no cuenta (" + motivo + "); se repite")
+		repetir(w, http.StatusServiceUnavailable, "la calificación no cuenta: "+motivo+"; se repite entera")
+		return
+	}
 	hechos := map[string]int{}
 	for _, base := range []string{"a", "b"} {
-		servicios, err := c.o.Servicios.Listar(ctx, base+"@"+cr.equipo)
+		servicios, err := c.o.Servicios.Listar(ctx, base+revisor.SeparadorClase+cr.equipo)
 		if err != nil {
 			c.olvidar(cr)
-			linea(w, http.StatusServiceUnavailable, "no pude leer los servicios del revisor de la clase: "+err.Error()+"; repite la calificación")
+			repetir(w, http.StatusServiceUnavailable, "no pude leer los servicios del revisor de la clase ("+err.Error()+"): la calificación no cuenta; se repite entera")
 			return
 		}
 		for _, s := range servicios {
@@ -308,7 +372,7 @@ func (c *Clase) veredicto(w http.ResponseWriter, r *http.Request) {
 		linea(w, http.StatusGone, "el profesor te quitó de la lista mientras se calificaba: esta calificación no cuenta")
 		return
 	case err != nil:
-		linea(w, http.StatusServiceUnavailable, "no pude guardar tu calificación ("+err.Error()+"): no cuenta; repítela")
+		repetir(w, http.StatusServiceUnavailable, "no pude guardar tu calificación ("+err.Error()+"): no cuenta; se repite entera")
 		return
 	}
 	c.o.Log.Info().Str("alumno", cr.alumno).Int("pasaron", inf.Pasaron()).Int("juzgadas", inf.Juzgadas()).

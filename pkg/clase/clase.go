@@ -5,30 +5,33 @@
 // run of its client starts and ends, and with which exit code — the one thing the board marks as
 // reported by the student.
 //
-// A student's grading is a run (examen.Corrida) made here: its intents' URLs carry the run's
-// secret, so the class gateway finds whose attempt each registration is; the gateway then puts the
-// student's own team on the client's credential («escritura-a» becomes «escritura-a@EQUIPO»,
-// revisor.EnClase), so one student never sees, changes or disturbs another's services, keys or
-// limits. The revisors listen on loopback and answer only what carries the gateway's stamp.
+// A student's grading is a run (examen.Corrida) made here, with a pase: the student's grader opens
+// every connection to the class gateway with it (pkg/montaje), so the gateway binds each request to
+// the grading it belongs to, or refuses it at its door, whatever its route or credential; what it
+// lets through carries the student's own team on its credential («escritura-a» becomes
+// «escritura-a@EQUIPO», revisor.EnClase), so one student never sees, changes or disturbs another's
+// services, keys or limits, nor the lab's. The revisors listen on loopback and answer only what
+// carries the gateway's stamp. A grading that meets a fault of the lab's own (its store, its
+// revisor, a restart) is thrown away whole and repeated by the student's grader, never recorded.
 package clase
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
-	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"cursohttp/pkg/almacen"
+	"cursohttp/pkg/curso"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/matricula"
+	"cursohttp/pkg/montaje"
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/servidor"
@@ -47,11 +50,12 @@ type Opciones struct {
 	Revisores int
 	// Token is the instructor's (the lab's token): it changes the roster and the board.
 	Token string
-	// Pasarela is the gateway's URL as the students' clients reach it; "" makes it from the host
-	// a student's grader used and PuertoPasarela.
+	// Escucha is where the class gateway listens, with its caps; the zero value is a free port of
+	// 127.0.0.1 with the lab's caps.
+	Escucha servidor.Opciones
+	// Pasarela is the gateway's URL as the students' graders reach it; "" makes it from the host
+	// a student's grader used and the gateway's port.
 	Pasarela string
-	// PuertoPasarela is the gateway's port, for Pasarela's default.
-	PuertoPasarela int
 	// Limite bounds each run of a client; 0 is topes.LimiteCliente.
 	Limite time.Duration
 	Log    zerolog.Logger
@@ -60,6 +64,8 @@ type Opciones struct {
 	Escenarios func(semilla uint64) []examen.Escenario
 	// Ahora is time.Now, or a test's clock (how long runs live).
 	Ahora func() time.Time
+	// EsperaApagado is how long Cerrar lets requests in flight finish (a Ctrl+C); 0 cuts them.
+	EsperaApagado time.Duration
 }
 
 // Bounds of what students can make the class lab hold, besides the store's own. Two are pkg/topes':
@@ -71,20 +77,21 @@ const (
 	Holgura = 5 * time.Second
 )
 
-// Clase is a class lab: its gateway, its revisors and its API for graders and the board.
+// Clase is a class lab: its gateway, its revisors and its API for graders and the board, all
+// standing in one assembly (pkg/montaje).
 type Clase struct {
-	o         Opciones
-	sello     string // what the gateway stamps on what it forwards: the revisors answer nothing else
-	gw        *pasarela.Pasarela
-	revisores []*http.Server
-	oyentes   []net.Listener
-	sesiones  *token.Sesiones
+	o        Opciones
+	mj       *montaje.Montaje
+	sesiones *token.Sesiones
+	// fallos counts the faults of the revisors' store (a database that restarted): a grading that
+	// met one is thrown away, not judged (examen.Corrida.FalloDelLaboratorio).
+	fallos atomic.Int64
 
-	mu         sync.Mutex
-	porSecreto map[string]*corrida // by the run's secret, which its intents' URLs carry
-	porID      map[string]*corrida
-	porAlumno  map[string]*corrida // the run in progress of each student: one at a time
-	juzgadas   map[string]*juzgada // each student's last verdict, given again to a repeated ask
+	mu        sync.Mutex
+	porPase   map[string]*corrida // by the pase its connections open with (pkg/montaje)
+	porID     map[string]*corrida
+	porAlumno map[string]*corrida // the run in progress of each student: one at a time
+	juzgadas  map[string]*juzgada // each student's last verdict, given again to a repeated ask
 
 	p predicciones // the prediction asked in class (predicciones.go)
 }
@@ -98,11 +105,12 @@ type juzgada struct {
 // corrida is one student's grading in progress.
 type corrida struct {
 	*examen.Corrida
-	id, alumno, equipo, orden string
-	inicio                    time.Time
-	ultima                    time.Time // the last report from the student's machine
-	mu                        sync.Mutex
-	juzgada                   bool
+	id, pase, alumno, equipo, orden string
+	inicio                          time.Time
+	fallos                          int64     // Clase.fallos when it started
+	ultima                          time.Time // the last report from the student's machine
+	mu                              sync.Mutex
+	juzgada                         bool
 }
 
 // Equipo is a student's team on the class revisors: a digest of the name, letters and digits only,
@@ -112,7 +120,8 @@ func Equipo(alumno string) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// Nueva makes a class lab; its revisors start listening on loopback now. Cerrar stops them.
+// Nueva makes a class lab: its gateway listens (Opciones.Escucha) and its revisors on loopback from
+// now on. Cerrar stops them.
 func Nueva(o Opciones) (*Clase, error) {
 	if o.Matricula == nil {
 		return nil, errors.New("clase: falta la matrícula")
@@ -129,111 +138,105 @@ func Nueva(o Opciones) (*Clase, error) {
 	if o.Ahora == nil {
 		o.Ahora = time.Now
 	}
-	c := &Clase{o: o, sello: token.Nuevo(), sesiones: token.NuevasSesiones(o.Token, o.Ahora),
-		porSecreto: map[string]*corrida{}, porID: map[string]*corrida{}, porAlumno: map[string]*corrida{}, juzgadas: map[string]*juzgada{}}
-	var destinos []*url.URL
-	for range o.Revisores {
-		rv := revisor.Nuevo(revisor.Opciones{Log: o.Log, Almacen: o.Servicios, Credenciales: revisor.EnClase})
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			c.Cerrar()
-			return nil, fmt.Errorf("clase: no puedo abrir un revisor en 127.0.0.1: %w", err)
-		}
-		srv := servidor.Nuevo(c.soloPasarela(rv))
-		go srv.Serve(ln) //nolint:errcheck // Cerrar ends it
-		c.revisores, c.oyentes = append(c.revisores, srv), append(c.oyentes, ln)
-		destinos = append(destinos, &url.URL{Scheme: "http", Host: ln.Addr().String()})
+	if o.Escucha.Direccion == "" {
+		o.Escucha.Direccion = curso.Host
 	}
-	c.gw = pasarela.Nueva(pasarela.Opciones{Destinos: destinos, Log: o.Log, Token: o.Token,
-		Transporte: sellar{pasarela.TransportePorOmision(func(string) (string, bool) { return "", false }), c.sello},
-		Guion:      func(r *http.Request) pasarela.Falla { return examen.GuionDe(r, c.buscar, c.antes) }})
+	c := &Clase{o: o, sesiones: token.NuevasSesiones(o.Token, o.Ahora),
+		porPase: map[string]*corrida{}, porID: map[string]*corrida{}, porAlumno: map[string]*corrida{}, juzgadas: map[string]*juzgada{}}
+	servicios := almacen.Vigilado(o.Servicios, func(err error) {
+		c.fallos.Add(1)
+		o.Log.Warn().Err(err).Msg("clase: falló el almacén de los revisores; las calificaciones en curso no cuentan y se repiten")
+	})
+	escucha := o.Escucha
+	mj, err := montaje.Nuevo(montaje.Opciones{
+		Revisores: o.Revisores, Sellar: true, Log: o.Log, EsperaApagado: o.EsperaApagado,
+		Revisor: func(montaje.Direcciones) revisor.Opciones {
+			return revisor.Opciones{Log: o.Log, Almacen: servicios, Credenciales: revisor.EnClase}
+		},
+		Pasarela: &montaje.Pasarela{Nombre: "la pasarela de la clase", Escucha: &escucha, Log: o.Log, Token: o.Token,
+			Guion: func(r *http.Request) pasarela.Falla { return examen.GuionDe(r, c.buscar) },
+			Pase:  c.vigente, Rechazo: DetalleRechazo,
+			// The class lab forwards no proxy settings of whoever started it.
+			Transporte: pasarela.TransportePorOmision(func(string) (string, bool) { return "", false })},
+		// Judging a run ends its attempts still held (examen.Cancelable).
+		Envolver: func(servicio string, h http.Handler) http.Handler {
+			if servicio == "pasarela" {
+				return examen.Cancelable(h)
+			}
+			return h
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.mj = mj
 	return c, nil
 }
 
-// Pasarela is the class gateway's handler: serve it where the students' clients reach it.
-func (c *Clase) Pasarela() http.Handler { return examen.Cancelable(c.gw) }
+// DetalleRechazo is the class gateway's answer to what no live grading sent.
+const DetalleRechazo = "esta pasarela es la de la clase: solo atiende lo que manda un cliente mientras «revisor comprobar cliente --clase» lo califica, por la pasarela que ese le da (PASARELA_URL); nada más llega a sus revisores"
 
-// Cerrar stops the revisors, and a prediction's run in progress.
+// Pasarela is the class gateway's URL as it listens (an unspecified address stays so).
+func (c *Clase) Pasarela() string { return c.mj.Pasarela }
+
+// Rechazadas is how many requests the class gateway refused at its door.
+func (c *Clase) Rechazadas() int64 { return c.mj.Rechazadas() }
+
+// Servir stands the class lab's site (its board and API) up where o says, beside the gateway; it
+// returns the address it listens on as a URL.
+func (c *Clase) Servir(o servidor.Opciones, h http.Handler) (string, error) {
+	return c.mj.AgregarEn("la pizarra de la clase", o, h)
+}
+
+// Esperar serves until ctx ends or a server fails, then closes everything.
+func (c *Clase) Esperar(ctx context.Context) error {
+	err := c.mj.Esperar(ctx)
+	c.Cerrar()
+	return err
+}
+
+// Cerrar stops the gateway, the revisors and the site, and a prediction's run in progress.
 func (c *Clase) Cerrar() {
-	for _, s := range c.revisores {
-		s.Close()
-	}
 	c.p.pmu.Lock()
 	if p := c.p.pred; p != nil && p.cancelar != nil {
 		p.cancelar()
 	}
 	c.p.pmu.Unlock()
+	c.mj.Cerrar()
 }
 
-// CabeceraSello carries the class gateway's stamp to its revisors.
-const CabeceraSello = "X-Clase-Sello"
-
-type sellar struct {
-	rt    http.RoundTripper
-	sello string
-}
-
-func (s sellar) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set(CabeceraSello, s.sello)
-	return s.rt.RoundTrip(r)
-}
-
-// soloPasarela: a revisor of the class answers only what its gateway forwards; anything else
-// (someone on the instructor's machine who found its port) gets 403.
-func (c *Clase) soloPasarela(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !token.Iguales(r.Header.Get(CabeceraSello), c.sello) {
-			http.Error(w, "este revisor es de la clase: se llega a él por la pasarela de la clase", http.StatusForbidden)
-			return
-		}
-		r.Header.Del(CabeceraSello)
-		h.ServeHTTP(w, r)
-	})
-}
-
-// buscar is the run a registration belongs to, by the secret its URL carries.
-func (c *Clase) buscar(cuerpo []byte) *examen.Corrida {
-	s := examen.SecretoDe(cuerpo)
-	if s == "" {
-		return nil
+// vigente is the door's question (pkg/montaje): does pase open a grading in progress now, and
+// whose team is it. A run being judged, replaced or forgotten opens nothing.
+func (c *Clase) vigente(pase string) (string, bool) {
+	c.mu.Lock()
+	cr := c.porPase[pase]
+	c.mu.Unlock()
+	if cr == nil || cr.Cerrada() {
+		return "", false
 	}
+	return cr.equipo, true
+}
+
+// buscar is the run a registration belongs to: the one its connection's pase opens.
+func (c *Clase) buscar(r *http.Request) *examen.Corrida {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cr := c.porSecreto[s]
+	cr := c.porPase[montaje.PaseDe(r.Context())]
 	if cr == nil {
 		return nil
 	}
 	return cr.Corrida
 }
 
-// antes puts the student's team on the client's credential: the course's «Bearer escritura-a»
-// reaches the revisor as «Bearer escritura-a@EQUIPO». Only the first Authorization field counts
-// (as in Node), and only a Bearer-like value with a token is changed, so every other answer (no
-// credential, another scheme, an empty token) is the course's.
-func (c *Clase) antes(ec *examen.Corrida, r *http.Request) {
-	v := r.Header["Authorization"]
-	if len(v) == 0 {
-		return
-	}
-	esquema, resto, ok := strings.Cut(v[0], " ")
-	if !ok || esquema == "" || strings.TrimLeft(resto, " ") == "" {
-		return
-	}
-	c.mu.Lock()
-	cr := c.porSecreto[ec.Secreto()]
-	c.mu.Unlock()
-	if cr == nil {
-		return
-	}
-	v[0] += revisor.SeparadorClase + cr.equipo
-}
-
 // Sitio is the class lab's site: the graders' and the instructor's routes, and the board
-// (tablero) for everything else.
+// (tablero) for everything else. Every answer says it is the class lab's (examen.CabeceraClase),
+// so a grader given another URL says so at once.
 func (c *Clase) Sitio(tablero http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	c.Rutas(mux)
 	mux.Handle("/", tablero)
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(examen.CabeceraClase, "1")
+		mux.ServeHTTP(w, r)
+	})
 }

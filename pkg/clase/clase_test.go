@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -24,7 +23,6 @@ import (
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/reintento"
-	"cursohttp/pkg/servidor"
 )
 
 // pocos are the scenarios of these tests: enough for every check to judge a correct client, few
@@ -76,22 +74,14 @@ func arrancar(t *testing.T, nombres ...string) *enMarcha {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lnP, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Nueva(Opciones{Matricula: mat, Token: "token-del-profesor", PuertoPasarela: lnP.Addr().(*net.TCPAddr).Port,
-		Log: zerolog.Nop(), Escenarios: pocos, Limite: 20 * time.Second})
+	c, err := Nueva(Opciones{Matricula: mat, Token: "token-del-profesor", Log: zerolog.Nop(), Escenarios: pocos, Limite: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Cerrar)
-	sp := servidor.Nuevo(c.Pasarela())
-	go sp.Serve(lnP) //nolint:errcheck // Close ends it
-	t.Cleanup(func() { sp.Close() })
 	st := httptest.NewServer(c.Sitio(http.NotFoundHandler()))
 	t.Cleanup(st.Close)
-	e := &enMarcha{Clase: c, mat: mat, pizarra: st.URL, pasarela: "http://" + lnP.Addr().String(), creds: map[string]string{}}
+	e := &enMarcha{Clase: c, mat: mat, pizarra: st.URL, pasarela: c.Pasarela(), creds: map[string]string{}}
 	for _, cr := range creds {
 		e.creds[cr.Alumno] = cr.Secreto
 	}
@@ -101,7 +91,7 @@ func arrancar(t *testing.T, nombres ...string) *enMarcha {
 func (e *enMarcha) calificar(t *testing.T, alumno, tipo string, semilla uint64) (map[string]string, error) {
 	t.Helper()
 	v, err := examen.CorrerEnClase(context.Background(), examen.OpcionesClase{URL: e.pizarra, Credencial: e.creds[alumno],
-		Orden: []string{tipo}, Semilla: &semilla, Lanzador: clienteDe(tipo)})
+		Orden: []string{tipo}, Semilla: &semilla, Lanzador: clienteDe(tipo), PuertosLibres: true})
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +179,7 @@ func TestClaseCalificaComoASolas(t *testing.T) {
 		}()
 	}
 	// A revisor of the class answers only its gateway.
-	resp, err := http.Post("http://"+e.oyentes[0].Addr().String()+"/servicios", "application/json", strings.NewReader(`{"nombre":"a","url":"http://a"}`))
+	resp, err := http.Post(e.mj.Revisor+"/servicios", "application/json", strings.NewReader(`{"nombre":"a","url":"http://a"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,6 +211,10 @@ func TestClaseCalificaComoASolas(t *testing.T) {
 	t.Logf("en clase: %v; la inundación mandó %d peticiones", enClase, hostiles.Load())
 	if hostiles.Load() == 0 {
 		t.Fatal("la inundación no llegó a la pasarela")
+	}
+	// Sent without a grading's pase, all of it stopped at the gateway's door.
+	if n := e.Rechazadas(); n < hostiles.Load() {
+		t.Errorf("la puerta rechazó %d de %d peticiones sin pase", n, hostiles.Load())
 	}
 	for a, tipo := range alumnos {
 		if solo := aSolas(t, tipo, semilla); !igual(enClase[a], solo) {

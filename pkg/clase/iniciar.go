@@ -2,11 +2,12 @@ package clase
 
 import (
 	"context"
-	"errors"
 	"io"
-	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"cursohttp/pkg/almacen"
@@ -77,20 +78,9 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 	}
 	op := so
 	op.Puerto = o.PuertoPasarela
-	lnP, err := servidor.Escuchar("la pasarela de la clase", op)
-	if err != nil {
-		return err
-	}
-	lnT, err := servidor.Escuchar("la pizarra de la clase", so)
-	if err != nil {
-		lnP.Close()
-		return err
-	}
 	cl, err := Nueva(Opciones{Matricula: mat, Servicios: servicios, Revisores: o.Revisores, Token: tok,
-		Pasarela: o.Pasarela, PuertoPasarela: lnP.Addr().(*net.TCPAddr).Port, Limite: o.Limite, Log: log})
+		Pasarela: o.Pasarela, Escucha: op, Limite: o.Limite, Log: log, EsperaApagado: servidor.EsperaApagado})
 	if err != nil {
-		lnP.Close()
-		lnT.Close()
 		return err
 	}
 	defer cl.Cerrar()
@@ -99,23 +89,64 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 		columnas = append(columnas, pizarra.Columna{ID: c.ID, Premisa: c.Premisa, Autodeclarada: Autodeclarada(c.ID)})
 	}
 	tablero := pizarra.NuevoTablero(pizarra.OpcionesTablero{Almacen: mat, Columnas: columnas, Instructor: cl.Instructor})
-	donde1 := servidor.DondeAbrir(lnT.Addr().String())
-	log.Info().Msg("clase: pasarela en http://" + lnP.Addr().String() + " y pizarra en http://" + lnT.Addr().String() + "/clase")
-	log.Info().Msg("clase: los alumnos califican con «revisor comprobar cliente --clase http://" + donde1 + " --credencial SU-CREDENCIAL -- ORDEN…»")
-	log.Info().Msg("clase: las predicciones en clase («laboratorio clase predecir EJERCICIO»): el proyector en http://" + donde1 + pizarra.RutaProyector +
-		"; los alumnos responden en http://" + donde1 + pizarra.RutaPredecir + " o con «revisor predecir --clase http://" + donde1 + " --credencial SU-CREDENCIAL»")
-	log.Info().Msg("clase: para quitar filas o limpiar desde la pizarra, ábrela una vez con " +
-		token.Enlace("http://"+donde1, tok, time.Now()) + " (sirve una vez)")
-	errs := make(chan error, 2)
-	go func() { errs <- servidor.Servir(ctx, lnP, servidor.Nuevo(cl.Pasarela()), log) }()
-	go func() { errs <- servidor.Servir(ctx, lnT, servidor.Nuevo(cl.Sitio(tablero)), log) }()
-	var primero error
-	for range 2 {
-		if err := <-errs; err != nil && primero == nil && !errors.Is(err, context.Canceled) {
-			primero = err
-		}
+	sitio, err := cl.Servir(so, cl.Sitio(tablero))
+	if err != nil {
+		return err
 	}
-	return primero
+	for _, l := range LineasDeInicio(Inicio{Pasarela: cl.Pasarela(), Sitio: sitio, Revisores: o.Revisores, Datos: donde,
+		Dir: o.Dir, Postgres: basesql.EsPostgres(donde)}) {
+		log.Info().Msg(l)
+	}
+	return cl.Esperar(ctx)
+}
+
+// Inicio is what the class lab's start-up lines say.
+type Inicio struct {
+	Pasarela, Sitio string // where the gateway and the board listen, as URLs
+	Revisores       int
+	Datos, Dir      string
+	Postgres        bool
+}
+
+// LineasDeInicio are the class lab's start-up lines: where it listens and how many revisors run,
+// where its data lives, and the addresses the students can reach it at (each of this machine's
+// when it listens on all of them). The instructor's one-time link is never among them: it is
+// «laboratorio clase entrar»'s, asked by the instructor alone.
+func LineasDeInicio(i Inicio) []string {
+	revisores := "1 revisor"
+	if i.Revisores > 1 {
+		revisores = strconv.Itoa(i.Revisores) + " revisores"
+	}
+	sitio := strings.TrimPrefix(i.Sitio, "http://")
+	puerto := i.Pasarela[strings.LastIndex(i.Pasarela, ":")+1:]
+	aqui := "http://" + servidor.DondeAbrir(sitio)
+	datos := "los datos de la clase en " + i.Datos + " (SQLite); los servicios de los revisores, en memoria"
+	if i.Postgres {
+		datos = "los datos de la clase y los servicios de sus revisores en PostgreSQL (" + sinClave(i.Datos) + ")"
+	}
+	l := []string{
+		"clase: la pizarra en " + aqui + pizarra.RutaClase + " (para el proyector, en esta máquina) y la pasarela de la clase en el puerto " +
+			puerto + "; " + revisores + " detrás de ella, solo en 127.0.0.1",
+		"clase: " + datos + "; las credenciales, en " + filepath.Join(i.Dir, pizarra.ArchivoCredenciales) + " (0600)",
+	}
+	alcanzables := servidor.Alcanzables(sitio)
+	for _, a := range alcanzables {
+		l = append(l, "clase: los alumnos califican con «revisor comprobar cliente --clase http://"+a+" --credencial SU-CREDENCIAL -- ORDEN…»")
+	}
+	a := "http://" + alcanzables[0]
+	l = append(l,
+		"clase: las predicciones en clase («laboratorio clase predecir EJERCICIO»): el proyector en "+aqui+pizarra.RutaProyector+
+			"; los alumnos responden en "+a+pizarra.RutaPredecir+" o con «revisor predecir --clase "+a+" --credencial SU-CREDENCIAL»",
+		"clase: para quitar filas o limpiar la pizarra desde el navegador, «laboratorio clase entrar» abre tu sesión de profesor")
+	return l
+}
+
+// sinClave is a postgres:// URL without its password, to print.
+func sinClave(u string) string {
+	if p, err := url.Parse(u); err == nil {
+		return p.Redacted()
+	}
+	return "postgres://…"
 }
 
 // agregarLista adds the names not in the roster yet, and says their credentials once.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,13 +113,13 @@ type Corrida struct {
 	Intenciones  []*Intencion
 	grupos       [][]*Intencion // in start order: each scenario's intents, run one after another
 
-	// secreto is the run's own: its intents' URLs carry it (?calificacion=), the local gateway
-	// stamps what it forwards with it (CabeceraSello), the clients' processes carry it in
-	// VariableCorrida.
+	// secreto is the run's own: its intents' URLs carry it (?calificacion=), so a request of
+	// another run is told apart; the clients' processes carry it in VariableCorrida.
 	secreto string
 	ajenas  atomic.Int64 // requests of another run (or nobody's), refused and not judged
 
 	mu       sync.Mutex
+	fallo    string                   // the first fault of the lab's own during the run; "" none
 	cerrada  bool                     // judged: no attempt is written down any more
 	enCurso  sync.WaitGroup           // attempts the gateway is still handling
 	cancelar map[*http.Request]func() // how to end each of them when the run is judged
@@ -168,20 +167,6 @@ func (c *Corrida) Secreto() string { return c.secreto }
 // another, the groups side by side.
 func (c *Corrida) Grupos() [][]*Intencion { return c.grupos }
 
-// SecretoDe is the run secret a registration's body carries in its URL's ?calificacion=; "" when
-// none: a class lab finds whose run a request is by it.
-func SecretoDe(cuerpo []byte) string {
-	var datos struct {
-		URL string `json:"url"`
-	}
-	json.Unmarshal(cuerpo, &datos) //nolint:errcheck // a body without a URL is nobody's
-	u, err := url.Parse(datos.URL)
-	if err != nil {
-		return ""
-	}
-	return u.Query().Get("calificacion")
-}
-
 // intencion is the run's intent a request's body names, by its name and its URL (which carries the
 // run's secret); nil when it is another run's, or nobody's.
 func (c *Corrida) intencion(cuerpo []byte) *Intencion {
@@ -212,17 +197,16 @@ func (c *Corrida) Ajena() { c.ajenas.Add(1) }
 // Guion is the gateway's script for this run alone: every POST /servicios is measured as an
 // attempt of the intent its body names; anything else passes untouched (X-Simular is ignored).
 func (c *Corrida) Guion(r *http.Request) pasarela.Falla {
-	return GuionDe(r, func([]byte) *Corrida { return c }, nil)
+	return GuionDe(r, func(*http.Request) *Corrida { return c })
 }
 
-// GuionDe is a gateway's script for any number of runs: buscar finds the run a registration's
-// body belongs to (nil: nobody's, refused); antes, when not nil, sees the request before it is
-// forwarded (a class lab puts the student's own credential on it).
-func GuionDe(r *http.Request, buscar func(cuerpo []byte) *Corrida, antes func(*Corrida, *http.Request)) pasarela.Falla {
+// GuionDe is a gateway's script for any number of runs: buscar finds the run a registration
+// belongs to (a class lab: by the pase of its connection, pkg/montaje; nil: nobody's, refused).
+func GuionDe(r *http.Request, buscar func(r *http.Request) *Corrida) pasarela.Falla {
 	if r.Method != http.MethodPost || r.URL.Path != "/servicios" {
 		return nil
 	}
-	return &medida{buscar: buscar, antes: antes, r: r}
+	return &medida{buscar: buscar, r: r}
 }
 
 // empezarIntento counts an attempt in flight, unless the run was judged; fin ends it.
@@ -258,6 +242,30 @@ func Cancelable(h http.Handler) http.Handler {
 	})
 }
 
+// FalloDelLaboratorio notes a fault of the lab's own during the run (its store, its revisor); the
+// first one is kept.
+func (c *Corrida) FalloDelLaboratorio(motivo string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fallo == "" && !c.cerrada {
+		c.fallo = motivo
+	}
+}
+
+// Fallo is the first fault of the lab's own the run met; "" when none.
+func (c *Corrida) Fallo() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.fallo
+}
+
+// Cerrada says whether the run is being judged or was: its connections bind to nothing any more.
+func (c *Corrida) Cerrada() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cerrada
+}
+
 // Cerrar ends the run's attempts still in flight (their clients are done) and waits until every
 // one is written down; after it no attempt is taken.
 func (c *Corrida) Cerrar() {
@@ -286,8 +294,7 @@ func (c *Corrida) Juzgar(registrada func(nombre string) bool) *Informe {
 
 // medida applies the script's fault to one attempt and writes down what happened, with times.
 type medida struct {
-	buscar func([]byte) *Corrida
-	antes  func(*Corrida, *http.Request)
+	buscar func(*http.Request) *Corrida
 	r      *http.Request
 	falla  pasarela.Falla
 }
@@ -301,7 +308,7 @@ func (d *medida) String() string {
 
 func (d *medida) Aplicar(q *pasarela.Peticion) {
 	cuerpo, _ := q.Cuerpo()
-	c := d.buscar(cuerpo)
+	c := d.buscar(d.r)
 	var in *Intencion
 	if c != nil {
 		in = c.intencion(cuerpo)
@@ -323,9 +330,6 @@ func (d *medida) Aplicar(q *pasarela.Peticion) {
 		return
 	}
 	defer fin()
-	if d.antes != nil {
-		d.antes(c, d.r)
-	}
 	if c.TopeIntentos > 0 && in.sobra(c.TopeIntentos) {
 		pasarela.Responder{Clave: problema.AltasEnCurso, Detail: detalleSobrantes}.Aplicar(q)
 		return
@@ -340,6 +344,14 @@ func (d *medida) Aplicar(q *pasarela.Peticion) {
 	}
 	defer func() {
 		a.Fin, a.Revisor, a.Cliente = time.Now(), q.Codigo(), q.Cliente()
+		// The revisor itself failing (no answer to what reached it, or a 5xx of its own) is the
+		// lab's fault, never the client's: a class lab throws such a grading away.
+		switch {
+		case q.Llego() && a.Revisor == 0:
+			c.FalloDelLaboratorio("el revisor de la clase no respondió a un intento")
+		case a.Revisor >= 500:
+			c.FalloDelLaboratorio("el revisor de la clase respondió " + strconv.Itoa(a.Revisor) + " a un intento")
+		}
 		if d.r.Context().Err() != nil {
 			// The client left (its own time limit) before the answer went out: net/http sends it
 			// when the handler returns, so a connection already closed now never carried it.

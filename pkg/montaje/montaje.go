@@ -268,7 +268,13 @@ func escuchar(nombre string, o servidor.Opciones) (net.Listener, error) {
 // Agregar stands one more server up on a free port of 127.0.0.1 (the lessons' throwaway servers:
 // laboratorio mentira) and returns its URL; Cerrar stops it with the others.
 func (m *Montaje) Agregar(nombre string, h http.Handler) (string, error) {
-	ln, err := escuchar(nombre, interna(0, m.o.Log))
+	return m.AgregarEn(nombre, interna(0, m.o.Log), h)
+}
+
+// AgregarEn stands one more server up where o says (the class lab's board on the class network)
+// and returns the address it listens on as a URL; Cerrar stops it with the others, after them.
+func (m *Montaje) AgregarEn(nombre string, o servidor.Opciones, h http.Handler) (string, error) {
+	ln, err := escuchar(nombre, o)
 	if err != nil {
 		return "", err
 	}

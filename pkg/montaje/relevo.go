@@ -22,7 +22,11 @@ import (
 type Relevo struct {
 	// Hacia is the class gateway's host:port.
 	Hacia string
-	// Pase is the grading's, as the class lab gave it.
+	// Desde, when set, is the local address the door's connections leave from (a load generator's
+	// simulated students, each a machine of its own); "" lets the system choose.
+	Desde string
+	// Pase is the grading's, as the class lab gave it; Montaje.Apuntar changes it (and Hacia) for
+	// the connections that open from then on (a grading repeated from the start).
 	Pase string
 }
 
@@ -92,7 +96,14 @@ func (r *relevo) olvidar(cs ...net.Conn) {
 
 // pasar relays one connection of the client's to the class gateway and back.
 func (r *relevo) pasar(abajo net.Conn) {
-	arriba, err := net.DialTimeout("tcp", r.Hacia, esperaConexion)
+	r.mu.Lock()
+	hacia, pase, desde := r.Hacia, r.Pase, r.Desde
+	r.mu.Unlock()
+	d := net.Dialer{Timeout: esperaConexion}
+	if desde != "" {
+		d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(desde)}
+	}
+	arriba, err := d.Dial("tcp", hacia)
 	if err != nil {
 		// Nobody answers there: the client sees its connection reset, as from a gateway that died.
 		reiniciar(abajo)
@@ -106,7 +117,7 @@ func (r *relevo) pasar(abajo net.Conn) {
 		return
 	}
 	defer r.olvidar(abajo, arriba)
-	if _, err := io.WriteString(arriba, PrefijoPase+r.Pase+"\r\n"); err != nil {
+	if _, err := io.WriteString(arriba, PrefijoPase+pase+"\r\n"); err != nil {
 		reiniciar(abajo)
 		arriba.Close()
 		return
@@ -159,6 +170,17 @@ func reiniciar(c net.Conn) {
 		t.SetLinger(0)
 	}
 	c.Close()
+}
+
+// Apuntar points the door at a class gateway (host:port) with a grading's pase, for the
+// connections that open from now on (a grading repeated from the start gets a new pase).
+func (m *Montaje) Apuntar(hacia, pase string) {
+	if m.relevo == nil {
+		return
+	}
+	m.relevo.mu.Lock()
+	m.relevo.Hacia, m.relevo.Pase = hacia, pase
+	m.relevo.mu.Unlock()
 }
 
 // cerrar stops the door: it listens no more and cuts what it still relays.

@@ -19,6 +19,9 @@ type Guion func(r *http.Request) Falla
 // whose request this is.
 func (q *Peticion) Cuerpo() (cuerpo []byte, completo bool) { return q.retenido, q.completo }
 
+// Llego says whether the request went on to the revisor.
+func (q *Peticion) Llego() bool { return q.reenviada }
+
 // Cliente is the status the client got, once the fault answered; 0 when it got none.
 func (q *Peticion) Cliente() int { return q.cliente }
 

@@ -307,3 +307,41 @@ func DondeAbrir(addr string) string {
 	}
 	return net.JoinHostPort(host, puerto)
 }
+
+// Alcanzables are the addresses (host:port) another machine reaches a server listening on addr
+// at: addr itself, or, for an unspecified address (0.0.0.0, [::]), each of this machine's own
+// addresses that is up and not loopback or link-local (IPv4 first); 127.0.0.1 when it has none.
+// What a class lab tells its students to type.
+func Alcanzables(addr string) []string {
+	host, puerto, err := net.SplitHostPort(addr)
+	if err != nil {
+		return []string{addr}
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsUnspecified() {
+		return []string{addr}
+	}
+	var v4, v6 []string
+	interfaces, _ := net.Interfaces()
+	for _, i := range interfaces {
+		if i.Flags&net.FlagUp == 0 || i.Flags&net.FlagLoopback != 0 {
+			continue
+		}
+		dirs, _ := i.Addrs()
+		for _, d := range dirs {
+			n, ok := d.(*net.IPNet)
+			if !ok || n.IP.IsLoopback() || n.IP.IsLinkLocalUnicast() || n.IP.IsLinkLocalMulticast() {
+				continue
+			}
+			if n.IP.To4() != nil {
+				v4 = append(v4, net.JoinHostPort(n.IP.String(), puerto))
+			} else if ip.To4() == nil { // [::] also takes IPv6 clients; 0.0.0.0 does not
+				v6 = append(v6, net.JoinHostPort(n.IP.String(), puerto))
+			}
+		}
+	}
+	if l := append(v4, v6...); len(l) > 0 {
+		return l
+	}
+	return []string{net.JoinHostPort(curso.Host, puerto)}
+}

@@ -65,7 +65,7 @@ func main() {
 	lanzar := cliente
 	if *procesos {
 		tipos = tipos[:3] // alta-segura has no version that never retries
-		lanzar = func(tipo string, _ net.Addr) examen.Lanzador {
+		lanzar = func(tipo string) examen.Lanzador {
 			orden := append([]string{"alta-segura"}, argumentosDe[tipo]...)
 			return examen.Proceso(filepath.Join(*bin, "alta-segura"), orden, os.Environ())
 		}
@@ -76,9 +76,9 @@ func main() {
 	}
 }
 
-// cliente is one run of the client kind tipo, in-process, dialing from local (nil: any).
-func cliente(tipo string, local net.Addr) examen.Lanzador {
-	d := &net.Dialer{Timeout: 10 * time.Second, LocalAddr: local}
+// cliente is one run of the client kind tipo, in-process.
+func cliente(tipo string) examen.Lanzador {
+	d := &net.Dialer{Timeout: 10 * time.Second}
 	c := &http.Client{Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 4, IdleConnTimeout: 2 * time.Second}}
 	return func(ctx context.Context, pasarela string, e examen.Encargo) examen.Resultado {
 		o := altasegura.Opciones{Nombre: e.Nombre, URL: e.URL, Pasarela: pasarela, Salida: io.Discard, Cliente: c}
@@ -157,7 +157,7 @@ type solo struct {
 	duracion    time.Duration
 }
 
-func correr(n int, bin string, pg bool, datosURL string, revisores int, cliente func(string, net.Addr) examen.Lanzador) error {
+func correr(n int, bin string, pg bool, datosURL string, revisores int, cliente func(string) examen.Lanzador) error {
 	ctx, cancelar := context.WithCancel(context.Background())
 	defer cancelar()
 	dir, err := os.MkdirTemp("", "clase-carga")
@@ -237,8 +237,10 @@ func correr(n int, bin string, pg bool, datosURL string, revisores int, cliente 
 			s := a.semilla
 			<-salida1
 			inicio := time.Now()
+			// Each student's door to the class gateway on a port of its own, its connections from an
+			// address of its own: a machine each, as in a classroom.
 			v, err := examen.CorrerEnClase(ctx, examen.OpcionesClase{URL: pizarra, Credencial: creds[nombres[i]], Orden: []string{a.tipo},
-				Semilla: &s, Lanzador: cliente(a.tipo, direccionDe(i))})
+				Semilla: &s, Lanzador: cliente(a.tipo), PuertosLibres: true, Desde: direccionDe(i)})
 			a.duracion = time.Since(inicio)
 			if err != nil {
 				a.err = err
@@ -259,7 +261,7 @@ func correr(n int, bin string, pg bool, datosURL string, revisores int, cliente 
 			continue
 		}
 		inicio := time.Now()
-		inf, err := examen.Correr(ctx, examen.Opciones{Orden: []string{a.tipo}, Semilla: a.semilla, PuertosLibres: true, Lanzador: cliente(a.tipo, nil)})
+		inf, err := examen.Correr(ctx, examen.Opciones{Orden: []string{a.tipo}, Semilla: a.semilla, PuertosLibres: true, Lanzador: cliente(a.tipo)})
 		if err != nil {
 			return fmt.Errorf("a solas %s: %w", k, err)
 		}
@@ -322,11 +324,11 @@ func correr(n int, bin string, pg bool, datosURL string, revisores int, cliente 
 }
 
 // direccionDe is student i's own loopback address (Linux routes all of 127/8 to lo); elsewhere nil.
-func direccionDe(i int) net.Addr {
+func direccionDe(i int) string {
 	if runtime.GOOS != "linux" {
-		return nil
+		return ""
 	}
-	return &net.TCPAddr{IP: net.IPv4(127, 1, byte(i/250), byte(2+i%250))}
+	return net.IPv4(127, 1, byte(i/250), byte(2+i%250)).String()
 }
 
 func p95(l []time.Duration) time.Duration {

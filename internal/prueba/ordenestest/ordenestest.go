@@ -10,30 +10,33 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"github.com/spf13/cobra"
 
 	"cursohttp/internal/prueba"
-	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/bitacora"
 	"cursohttp/pkg/cli"
-	"cursohttp/pkg/laboratorio"
+	"cursohttp/pkg/montaje"
 	"cursohttp/pkg/ordenes/entorno"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/variantes"
 )
 
-// Laboratorio starts our laboratory on an ephemeral port, with its per-request log.
+// Laboratorio starts our laboratory on an ephemeral port (pkg/montaje), with its per-request log.
 func Laboratorio(t *testing.T) (string, *prueba.Buffer) {
 	t.Helper()
 	registro := &prueba.Buffer{}
 	log := bitacora.NuevoLogger(registro, registro, false)
-	ts := servidortest.Nuevo(t, bitacora.Registrar(log, laboratorio.Nuevo(zerolog.Nop())))
-	return ts.URL, registro
+	m, err := montaje.Nuevo(montaje.Opciones{Banco: true, Envolver: func(_ string, h http.Handler) http.Handler { return bitacora.Registrar(log, h) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Cerrar)
+	return m.Banco, registro
 }
 
 // Revisor starts our revisor in-process, freshly (ids 1-6 seeded, so the next is 7), with its
@@ -53,10 +56,16 @@ func RevisorVariante(t *testing.T, guardar time.Duration, pedido variantes.Pedid
 	}
 	registro := &prueba.Buffer{}
 	log := bitacora.NuevoLogger(registro, registro, false)
-	rv := revisor.Nuevo(revisor.Opciones{Log: log, Guardar: guardar, EsperaCierre: 10 * time.Millisecond, Programa: programa})
-	t.Cleanup(rv.Cerrar)
-	ts := servidortest.Nuevo(t, bitacora.Registrar(log, rv))
-	return ts.URL, registro
+	m, err := montaje.Nuevo(montaje.Opciones{Revisores: 1,
+		Revisor: func(montaje.Direcciones) revisor.Opciones {
+			return revisor.Opciones{Log: log, Guardar: guardar, EsperaCierre: 10 * time.Millisecond, Programa: programa}
+		},
+		Envolver: func(_ string, h http.Handler) http.Handler { return bitacora.Registrar(log, h) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Cerrar)
+	return m.Revisor, registro
 }
 
 // SinEsperas sleeps no time at all but still honours ctx, so retry loops run instantly.

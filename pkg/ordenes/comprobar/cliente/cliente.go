@@ -192,9 +192,9 @@ const VariableCredencial = "CURSOHTTP_CREDENCIAL"
 
 // enClase is the grading in classroom mode: the class lab makes and judges the run.
 func enClase(c *cobra.Command, f *entorno.Fabrica, clase, credencial, semilla string, args []string, o examen.Opciones, comoJSON bool) error {
-	for _, b := range []string{"enviar", "alumno", "token", "puertos-libres", "limite"} {
+	for _, b := range []string{"enviar", "alumno", "token", "limite"} {
 		if c.Flags().Changed(b) {
-			return cli.UsoMal("%s: --%s no va con --clase: en el modo clase el laboratorio de la clase pone la pasarela, el límite y la pizarra", c.CommandPath(), b)
+			return cli.UsoMal("%s: --%s no va con --clase: en el modo clase el laboratorio de la clase pone el límite y la pizarra", c.CommandPath(), b)
 		}
 	}
 	if credencial == "" {
@@ -203,7 +203,7 @@ func enClase(c *cobra.Command, f *entorno.Fabrica, clase, credencial, semilla st
 	if credencial == "" {
 		return cli.UsoMal("%s: --clase pide tu credencial de la clase: --credencial C (o CURSOHTTP_CREDENCIAL), la que te dio el profesor", c.CommandPath())
 	}
-	oc := examen.OpcionesClase{URL: clase, Credencial: credencial, Orden: args, Paralelo: o.Paralelo,
+	oc := examen.OpcionesClase{URL: clase, Credencial: credencial, Orden: args, Paralelo: o.Paralelo, PuertosLibres: o.PuertosLibres,
 		Cortada: func(motivo string) {
 			fmt.Fprintf(f.Err, "%s: la calificación se cortó (%s); la repito desde el principio\n", c.CommandPath(), motivo)
 		}}
