@@ -179,9 +179,6 @@ const DetalleRechazo = "esta pasarela es la de la clase: solo atiende lo que man
 // Pasarela is the class gateway's URL as it listens (an unspecified address stays so).
 func (c *Clase) Pasarela() string { return c.mj.Pasarela }
 
-// Rechazadas is how many requests the class gateway refused at its door.
-func (c *Clase) Rechazadas() int64 { return c.mj.Rechazadas() }
-
 // Servir stands the class lab's site (its board and API) up where o says, beside the gateway; it
 // returns the address it listens on as a URL.
 func (c *Clase) Servir(o servidor.Opciones, h http.Handler) (string, error) {

@@ -213,7 +213,7 @@ func TestClaseCalificaComoASolas(t *testing.T) {
 		t.Fatal("la inundación no llegó a la pasarela")
 	}
 	// Sent without a grading's pase, all of it stopped at the gateway's door.
-	if n := e.Rechazadas(); n < hostiles.Load() {
+	if n := e.mj.Rechazadas(); n < hostiles.Load() {
 		t.Errorf("la puerta rechazó %d de %d peticiones sin pase", n, hostiles.Load())
 	}
 	for a, tipo := range alumnos {
