@@ -69,6 +69,11 @@ CURSOHTTP_TOKEN_CLASE). Antes de calificar pregunta al panel si aceptará ese to
 token, otra URL, el panel no está), lo dice en una línea y sale con 1 sin correr el cliente.
 Esos resultados los declara el alumno: la página los muestra como tales.
 
+Cada calificación a solas queda en tu historial, en esta máquina (calificaciones.jsonl en tu
+directorio de configuración, cursohttp/; --historial otro, "" no guarda nada): cuándo, la
+semilla, la orden, «N de M» y el estado de cada comprobación. «revisor comprobar historial» lo
+muestra. Si no se puede guardar, lo dice en una línea y la calificación vale igual.
+
 En el modo clase (laboratorio clase, del profesor), con --clase URL --credencial C (o
 CURSOHTTP_CREDENCIAL), califica el laboratorio de la clase: él hace la calificación, su pasarela
 aplica las fallas y él juzga con lo que vieron su pasarela y su revisor, y lo anota en la pizarra
@@ -87,7 +92,7 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	}
 	out := f.Out
 	var o examen.Opciones
-	var semilla, enviar, alumno, tokenClase, clase, credencial string
+	var semilla, enviar, alumno, tokenClase, clase, credencial, historial string
 	var comoJSON bool
 	c := &cobra.Command{
 		Use:   "cliente [opciones] [--] ORDEN [ARGUMENTOS…]",
@@ -163,6 +168,9 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 			} else {
 				inf.Escribir(out)
 			}
+			// Judged: kept on this machine, after the report (a history that cannot be written
+			// is a warning, never the grading's failure).
+			guardarEnHistorial(f.Err, c.CommandPath(), historial, inf, time.Now())
 			if enviar != "" {
 				if err := examen.Enviar(c.Context(), enviar, tokenClase, alumno, inf.Comprobaciones); err != nil {
 					fmt.Fprintf(f.Err, "%s: no pude enviar los resultados al panel: %v\n", c.CommandPath(), err)
@@ -183,6 +191,7 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	c.Flags().StringVar(&tokenClase, "token", "", "el token de la clase que dio el profesor (si no se dice: CURSOHTTP_TOKEN_CLASE, o CURSOHTTP_TOKEN)")
 	c.Flags().Var(cli.URL{Destino: &clase, Vacia: true}, "clase", "califica en el laboratorio de la clase en esta URL (la que da el profesor), con --credencial")
 	c.Flags().StringVar(&credencial, "credencial", "", "tu credencial de la clase, la que te dio el profesor (si no se dice: CURSOHTTP_CREDENCIAL)")
+	banderaHistorial(c, &historial, "el archivo donde queda cada calificación a solas, tu historial (\"\": no guarda nada)")
 	c.Flags().BoolVar(&comoJSON, "json", false, "el informe en JSON: cada comprobación con su id y su resultado, y cada alta")
 	return c
 }
@@ -196,6 +205,9 @@ func enClase(c *cobra.Command, f *entorno.Fabrica, clase, credencial, semilla st
 		if c.Flags().Changed(b) {
 			return cli.UsoMal("%s: --%s no va con --clase: en el modo clase el laboratorio de la clase pone la pasarela, el límite y la pizarra", c.CommandPath(), b)
 		}
+	}
+	if c.Flags().Changed("historial") {
+		return cli.UsoMal("%s: --historial no va con --clase: en el modo clase tus calificaciones las guarda el laboratorio de la clase, en su pizarra", c.CommandPath())
 	}
 	if credencial == "" {
 		credencial, _ = f.Variable(VariableCredencial)

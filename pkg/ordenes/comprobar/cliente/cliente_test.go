@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -21,16 +22,24 @@ import (
 	"cursohttp/pkg/pizarra"
 )
 
+// ejecutar runs «revisor comprobar cliente args…» with a history of the test's own (never the
+// tester's).
 func ejecutar(t *testing.T, correr func(context.Context, examen.Opciones) (*examen.Informe, error), args ...string) (int, string, string) {
+	t.Helper()
+	return orden(t, correr, append([]string{"cliente", "--historial", filepath.Join(t.TempDir(), "h.jsonl")}, args...)...)
+}
+
+// orden runs «revisor comprobar args…» (cliente or historial) in-process.
+func orden(t *testing.T, correr func(context.Context, examen.Opciones) (*examen.Informe, error), args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	raiz := &cobra.Command{Use: "revisor"}
 	comprobar := &cobra.Command{Use: "comprobar"}
 	f := entorno.NuevaFabrica(&out, &errOut)
 	f.Variable = func(string) (string, bool) { return "", false } // no token from the tester's environment
-	comprobar.AddCommand(NuevoCmd(f, correr))
+	comprobar.AddCommand(NuevoCmd(f, correr), NuevoHistorialCmd(f))
 	raiz.AddCommand(comprobar)
-	codigo := cli.Ejecutar(context.Background(), raiz, append([]string{"comprobar", "cliente"}, args...), nil, &out, &errOut)
+	codigo := cli.Ejecutar(context.Background(), raiz, append([]string{"comprobar"}, args...), nil, &out, &errOut)
 	return codigo, out.String(), errOut.String()
 }
 
