@@ -226,7 +226,7 @@ un cliente con un type que llega de afuera.
 
 func nuevoPanel(f flujos) *cobra.Command {
 	var o servidor.Opciones
-	var pasarela, tokenClase, datosClase string
+	var pasarela string
 	cmd := &cobra.Command{
 		Use:   "panel",
 		Short: "la página del viaje de cada petición, en vivo, en el 18084 (para el proyector)",
@@ -245,9 +245,8 @@ si no uno nuevo, que dice al arrancar; los servidores y alta-segura lo mandan co
 (o CURSOHTTP_TOKEN), y el control lo pasa a la pasarela. La página no lo lleva nunca: quien
 la abre sin más solo mira. El profesor la abre una vez con el enlace que este programa dice
 al arrancar (o «laboratorio lab enlace»), que deja a su navegador actuar desde la página;
-lo que mande una página de otro sitio se rechaza. El token de la clase (--token-clase, CURSOHTTP_TOKEN_CLASE,
-o uno nuevo) solo sirve para publicar resultados: los de «revisor comprobar cliente --enviar», que
-la página de la clase (/clase) muestra en vivo; con --datos sobreviven a un reinicio.
+lo que mande una página de otro sitio se rechaza. La pizarra de la clase no está aquí: es la del
+modo clase («laboratorio clase iniciar»).
 
 Todo lo sirve este programa: no necesita internet. «make lab-up PANEL=1» lo arranca con los
 tres servidores ya conectados y el mismo token («laboratorio lab token» lo muestra). Se
@@ -260,30 +259,21 @@ detiene con Ctrl+C.`,
 			if err := validar(cmd, o); err != nil {
 				return err
 			}
-			// The two tokens: the flag's, else the environment's (the lab controller's), else new
-			// ones, said after the start-up line (no lesson shows the panel).
+			// The token: the flag's, else the environment's (the lab controller's), else a new one,
+			// said after the start-up line (no lesson shows the panel).
 			dado, err := token.Buscar(o.Token, o.TokenArchivo, os.LookupEnv)
 			if err != nil {
 				return cli.UsoMal("%s: %v", cmd.CommandPath(), err)
 			}
 			tok, nuevo := token.Elegir(dado, nil, token.Variable)
-			clase, nuevaClase := token.Elegir(tokenClase, os.LookupEnv, token.VariableClase)
 			var dichos []string
 			if nuevo {
 				dichos = append(dichos, "panel: token del laboratorio "+tok+" (nuevo: los servidores y alta-segura lo mandan con --token o CURSOHTTP_TOKEN)")
 			}
-			if nuevaClase {
-				dichos = append(dichos, "panel: token de la clase "+clase+" (nuevo: publica resultados con él; --token-clase o CURSOHTTP_TOKEN_CLASE)")
-			}
 			return servidor.Correr(cmd.Context(), servidor.Programa{
 				Nombre: "laboratorio panel", Opciones: o, Out: f.out, Err: f.err,
 				Armar: func(log zerolog.Logger, _ observacion.Observador) (http.Handler, func(), error) {
-					p := panel.Nuevo(panel.Opciones{Pasarela: pasarela, Log: log, Token: tok, TokenClase: clase})
-					if datosClase != "" {
-						if err := p.GuardarClaseEn(datosClase); err != nil {
-							return nil, nil, err
-						}
-					}
+					p := panel.Nuevo(panel.Opciones{Pasarela: pasarela, Log: log, Token: tok})
 					// The pages' streams never end by themselves: Ctrl+C must not wait for them.
 					soltar := context.AfterFunc(cmd.Context(), p.Cerrar)
 					return p, func() { soltar() }, nil
@@ -306,8 +296,6 @@ detiene con Ctrl+C.`,
 	cmd.Flags().Var(cli.URL{Destino: &pasarela}, "pasarela", "la pasarela cuya falla cambia el control de la página")
 	cmd.Flags().StringVar(&o.Token, "token", "", "el token del laboratorio (si no se dice: el de CURSOHTTP_TOKEN, o uno nuevo, que dice al arrancar)")
 	cmd.Flags().StringVar(&o.TokenArchivo, "token-archivo", "", token.AyudaArchivo)
-	cmd.Flags().StringVar(&datosClase, "datos", "", "el archivo donde la página de la clase (/clase) guarda los resultados, para que sigan tras un reinicio")
-	cmd.Flags().StringVar(&tokenClase, "token-clase", "", "el token de la clase, que solo publica resultados (si no se dice: el de CURSOHTTP_TOKEN_CLASE, o uno nuevo)")
 	return cmd
 }
 

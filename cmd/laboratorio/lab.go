@@ -31,14 +31,14 @@ func nuevoLab(f flujos) *cobra.Command {
 				return nil, err
 			}
 		}
-		// An instructor who exported CURSOHTTP_TOKEN or CURSOHTTP_TOKEN_ARCHIVO (or _CLASE) keeps it;
-		// else each start makes its own.
+		// An instructor who exported CURSOHTTP_TOKEN or CURSOHTTP_TOKEN_ARCHIVO keeps it; else each
+		// start makes its own.
 		tok, err := token.Buscar("", "", os.LookupEnv)
 		if err != nil {
 			return nil, err
 		}
 		return &control.Control{Dir: dir, Bin: b, Out: f.out, Panel: panel, Datos: datosRevisor, Detenerlo: ordenDetener(dir),
-			Token: tok, TokenClase: strings.TrimSpace(os.Getenv(token.VariableClase))}, nil
+			Token: tok}, nil
 	}
 	// hacer runs one of the controller's orders; ErrFallo was already explained, so it is exit 1
 	// without another line.
@@ -195,7 +195,6 @@ func ordenDetener(dir string) string {
 // nuevoToken is «laboratorio lab token»: the token alone on a line, for a file or a pipe (on a
 // command line, as $(laboratorio lab token), ps would show it to every user: issue 34.2).
 func nuevoToken(hacer func(func(*cobra.Command, *control.Control) error) func(*cobra.Command, []string) error, f flujos) *cobra.Command {
-	var clase bool
 	cmd := &cobra.Command{
 		Use:   "token",
 		Short: "muestra el token del laboratorio, el que piden el control de la pasarela y el panel",
@@ -203,8 +202,8 @@ func nuevoToken(hacer func(func(*cobra.Command, *control.Control) error) func(*c
 lab/token, legible solo por quien lo arrancó): lo piden los cambios que afectan a todos, el
 control de la falla de la pasarela (PUT /_pasarela/simular) y lo que cambia el panel (sus
 eventos, el control, «Limpiar»), en «Authorization: Bearer …». Los servidores que arranca el
-laboratorio ya lo tienen. Con --clase, el token de la clase, que solo publica resultados.
-Cada «laboratorio lab arrancar» de un laboratorio detenido hace uno nuevo.
+laboratorio ya lo tienen. Cada «laboratorio lab arrancar» de un laboratorio detenido hace
+uno nuevo.
 
 No lo pongas en una línea de órdenes («--token TOKEN», «-H "Authorization: Bearer $(…)"»):
 cualquier usuario de la máquina la lee con ps. curl lee la cabecera de lab/autorizacion
@@ -219,15 +218,10 @@ con --token-archivo o con CURSOHTTP_TOKEN_ARCHIVO.`,
 			if err != nil {
 				return err
 			}
-			if clase {
-				fmt.Fprintln(f.out, t.Clase)
-			} else {
-				fmt.Fprintln(f.out, t.Instructor)
-			}
+			fmt.Fprintln(f.out, t.Instructor)
 			return nil
 		}),
 	}
-	cmd.Flags().BoolVar(&clase, "clase", false, "el token de la clase (solo publica resultados)")
 	return cmd
 }
 

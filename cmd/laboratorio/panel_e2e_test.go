@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,7 +40,8 @@ const (
 // the intent is one trace with two attempts, the first lost after the revisor's 201, the second
 // answered with the recorded response. The client's, the gateway's and the revisor's JSON lines
 // carry the trace the page shows. The page's screenshot is kept; the control changes the gateway's
-// process-wide fault.
+// process-wide fault. The documentation's pages render in the same browser, and /clase says where
+// the class board went.
 func TestPanelEnNavegador(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -259,6 +261,20 @@ func TestPanelEnNavegador(t *testing.T) {
 	if err := doc.Esperar(ctx, `document.readyState === "complete" && getComputedStyle(document.body).maxWidth === "960px"`); err != nil {
 		t.Errorf("el estilo de /problemas no se aplicó bajo su Content-Security-Policy: %v\n%s", err, nav.Salida())
 	}
+	// The API's page and, by its link, a problem's page render what a student opens them for.
+	documentacionEnNavegador(ctx, t, nav, panelURL)
+
+	// The class page of local mode is gone (issue 40, item 9): an old bookmark of /clase reads, in
+	// the browser, the one line that says where the class board is now.
+	clase, err := nav.Abrir(ctx, panelURL+"/clase", 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := clase.Esperar(ctx, `document.readyState === "complete" && document.body.innerText.includes("laboratorio clase iniciar")`); err != nil {
+		var texto string
+		clase.Evaluar(ctx, "document.body ? document.body.innerText : ''", &texto)
+		t.Errorf("/clase en el navegador no dice dónde está la pizarra de la clase: %v\n%s", err, texto)
+	}
 }
 
 // cadaModo runs alta-segura through every fault mode at once and reads, in the page, each
@@ -460,4 +476,82 @@ func paginaDeOtroSitio(ctx context.Context, t *testing.T, nav *navegador.Navegad
 	var titulo string
 	ataque.Evaluar(ctx, "document.title", &titulo)
 	return titulo
+}
+
+// documentacionEnNavegador: the API's page and, by its link, the page of llave-en-curso render
+// what a student opens them for: the operation, the problem's heading, the real response as an
+// example, what to do and the lessons that teach it.
+func documentacionEnNavegador(ctx context.Context, t *testing.T, nav *navegador.Navegador, url string) {
+	t.Helper()
+	api, err := nav.Abrir(ctx, url+"/openapi", 1280, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enlace := `[...document.querySelectorAll("h2")].find(h => h.textContent === "POST /servicios")?.nextElementSibling?.nextElementSibling?.querySelector('a[href="/problemas/llave-en-curso"]')`
+	if err := api.Esperar(ctx, `document.readyState === "complete" && document.querySelector("h1").textContent === "La API del revisor" && `+enlace); err != nil {
+		var texto string
+		api.Evaluar(ctx, "document.body ? document.body.innerText : ''", &texto)
+		t.Fatalf("/openapi no muestra POST /servicios con su 409 llave-en-curso: %v\n%s", err, texto)
+	}
+	if err := api.Evaluar(ctx, enlace+`.click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Esperar(ctx, `location.pathname === "/problemas/llave-en-curso" && document.readyState === "complete"`); err != nil {
+		t.Fatalf("el enlace de /openapi no llevó a la página del problema: %v", err)
+	}
+	var v struct {
+		Titulo, H1, Ejemplo, Accion string
+		Secciones, Citas            []string
+		AltoH1                      float64
+	}
+	if err := api.Evaluar(ctx, `(() => ({Titulo: document.title, H1: document.querySelector("h1").innerText,
+		AltoH1: document.querySelector("h1").getBoundingClientRect().height,
+		Secciones: [...document.querySelectorAll("h2")].map(h => h.innerText),
+		Ejemplo: document.querySelector("pre") ? document.querySelector("pre").innerText : "",
+		Accion: document.querySelector("strong") ? document.querySelector("strong").innerText : "",
+		Citas: [...document.querySelectorAll("ul li")].map(li => li.innerText)}))()`, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.H1 != "llave-en-curso — 409 Esa Idempotency-Key sigue en curso" || v.AltoH1 == 0 {
+		t.Errorf("encabezado %q (alto %v)", v.H1, v.AltoH1)
+	}
+	for _, s := range []string{"Qué pasó", "Qué hacer", "Un ejemplo (una respuesta real del revisor)", "Dónde lo enseña el curso"} {
+		if !slices.Contains(v.Secciones, s) {
+			t.Errorf("falta la sección %q: %q", s, v.Secciones)
+		}
+	}
+	for _, s := range []string{"POST /servicios", "Idempotency-Key: k1", "HTTP/1.1 409 Conflict", "Content-Type: application/problem+json",
+		`"type":"https://revisor.example/problemas/llave-en-curso"`, `"status":409`} {
+		if !strings.Contains(v.Ejemplo, s) {
+			t.Errorf("el ejemplo no muestra %q:\n%s", s, v.Ejemplo)
+		}
+	}
+	if v.Accion != "esperar" {
+		t.Errorf("la acción de la tabla de decisión: %q", v.Accion)
+	}
+	if !slices.ContainsFunc(v.Citas, func(c string) bool { return strings.HasPrefix(c, "lección 6, §6.6.4 ") }) {
+		t.Errorf("no cita la lección 6, §6.6.4: %q", v.Citas)
+	}
+	guardarCaptura(ctx, t, api, "problema-llave-en-curso.png")
+}
+
+// guardarCaptura keeps a screenshot of the page among CI's artefacts (CURSOHTTP_ARTEFACTOS), never
+// in the repository.
+func guardarCaptura(ctx context.Context, t *testing.T, p *navegador.Pagina, nombre string) {
+	t.Helper()
+	png, err := p.Captura(ctx)
+	if err != nil || len(png) < 1000 {
+		t.Fatalf("captura: %v (%d bytes)", err, len(png))
+	}
+	d := os.Getenv(EnvArtefactos)
+	if d == "" {
+		return
+	}
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d, nombre), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("captura: %s", filepath.Join(d, nombre))
 }

@@ -118,8 +118,8 @@ type Control struct {
 	// Detenerlo is how the user stops the lab, said in the words they started it with ("make
 	// lab-down", "./laboratorio lab detener"); "" is «laboratorio lab detener».
 	Detenerlo string
-	// Token and TokenClase are the tokens a new lab runs with (token.go); "": new ones.
-	Token, TokenClase string
+	// Token is the token a new lab runs with (token.go); "": a new one.
+	Token string
 
 	mu    sync.Mutex
 	hijos map[int]<-chan struct{} // the servers this controller started, by pid: closed when each ends

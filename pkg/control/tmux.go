@@ -62,7 +62,7 @@ func (c *Control) AbrirTmux(t Tmux, dentro bool, dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	conTokens := []string{"-e", token.Variable + "=" + tokens.Instructor, "-e", token.VariableClase + "=" + tokens.Clase}
+	conTokens := []string{"-e", token.Variable + "=" + tokens.Instructor}
 	var primero string
 	if dentro {
 		primero, err = t.correr(append([]string{"new-window", "-n", "lab", "-c", dir, "-P", "-F", "#{pane_id}"}, conTokens...)...)

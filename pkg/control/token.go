@@ -11,24 +11,23 @@ import (
 	"cursohttp/pkg/token"
 )
 
-// The lab's two tokens (pkg/token): one pair per «laboratorio lab arrancar», handed to every server
-// it starts through their environment (never their command line, which any user of the machine
-// can read), and kept in Dir, readable only by whoever started the lab, for «laboratorio lab
-// token» to print.
+// The lab's token (pkg/token): one per «laboratorio lab arrancar», handed to every server it starts
+// through their environment (never their command line, which any user of the machine can read),
+// and kept in Dir, readable only by whoever started the lab, for «laboratorio lab token» to print.
 const (
-	ArchivoToken      = "token"       // the lab's token: the gateway's control, the panel's writes
-	ArchivoTokenClase = "token-clase" // the class token: only posting grading results
+	ArchivoToken = "token" // the lab's token: the gateway's control, the panel's writes
 	// ArchivoCabecera is the lab's token as a header line, for curl's -H @lab/autorizacion: a
 	// token expanded into a command line ($(laboratorio lab token)) shows in ps (issue 34.2).
 	ArchivoCabecera = "autorizacion"
 )
 
-// Tokens are the pair a lab runs with.
-type Tokens struct{ Instructor, Clase string }
+// Tokens are what a lab runs with: the lab's token (the class token went with the panel's class
+// page, issue 40, item 9).
+type Tokens struct{ Instructor string }
 
 // entorno is what a server started with these tokens gets besides the controller's environment.
 func (t Tokens) entorno() []string {
-	return append(os.Environ(), token.Variable+"="+t.Instructor, token.VariableClase+"="+t.Clase)
+	return append(os.Environ(), token.Variable+"="+t.Instructor)
 }
 
 func (c *Control) rutaToken(nombre string) string { return filepath.Join(c.dir(), nombre) }
@@ -45,15 +44,11 @@ func (c *Control) tokensParaArrancar() (Tokens, error) {
 			break
 		}
 	}
-	t := Tokens{Instructor: c.Token, Clase: c.TokenClase}
+	t := Tokens{Instructor: c.Token}
 	if t.Instructor == "" {
 		t.Instructor = token.Nuevo()
 	}
-	if t.Clase == "" {
-		t.Clase = token.Nuevo()
-	}
-	for nombre, valor := range map[string]string{ArchivoToken: t.Instructor, ArchivoTokenClase: t.Clase,
-		ArchivoCabecera: "Authorization: Bearer " + t.Instructor} {
+	for nombre, valor := range map[string]string{ArchivoToken: t.Instructor, ArchivoCabecera: "Authorization: Bearer " + t.Instructor} {
 		if err := escribirSecreto(c.rutaToken(nombre), valor+"\n"); err != nil {
 			return Tokens{}, fmt.Errorf("no pude guardar el token en %s: %w", c.rutaToken(nombre), err)
 		}
@@ -88,21 +83,14 @@ var ErrSinToken = errors.New("no hay token del laboratorio")
 
 // LeerTokens reads the tokens the last «laboratorio lab arrancar» kept in Dir.
 func (c *Control) LeerTokens() (Tokens, error) {
-	var t Tokens
-	for _, x := range []struct {
-		nombre string
-		valor  *string
-	}{{ArchivoToken, &t.Instructor}, {ArchivoTokenClase, &t.Clase}} {
-		b, err := os.ReadFile(c.rutaToken(x.nombre))
-		if errors.Is(err, os.ErrNotExist) {
-			return Tokens{}, fmt.Errorf("%w en %s: «laboratorio lab arrancar» lo crea", ErrSinToken, c.dir())
-		}
-		if err != nil {
-			return Tokens{}, err
-		}
-		*x.valor = strings.TrimSpace(string(b))
+	b, err := os.ReadFile(c.rutaToken(ArchivoToken))
+	if errors.Is(err, os.ErrNotExist) {
+		return Tokens{}, fmt.Errorf("%w en %s: «laboratorio lab arrancar» lo crea", ErrSinToken, c.dir())
 	}
-	return t, nil
+	if err != nil {
+		return Tokens{}, err
+	}
+	return Tokens{Instructor: strings.TrimSpace(string(b))}, nil
 }
 
 // Enlace is a one-time link to the lab's panel (issue 34, item 1): opened once in the instructor's

@@ -35,7 +35,6 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/fallas"
 	"cursohttp/pkg/paginas"
-	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/respuesta"
 	"cursohttp/pkg/servidor"
 	"cursohttp/pkg/token"
@@ -52,7 +51,16 @@ const (
 	RutaSimular = "/simular"       // POST modo, prob, semilla: sets the gateway's process-wide fault
 	RutaBorrar  = "/borrar"        // POST: forget the history (a new series)
 	RutaEnlace  = token.RutaEnlace // GET ?codigo=: a one-time link, exchanged for the instructor's session cookie
+	// RutaClase, and everything under it, is where the panel's class page of local mode was: it
+	// took any student's word for anybody's row (issue 40, item 9). It answers 410 and says where
+	// the class board is now, so an old bookmark or an old grader's post is told in one line.
+	RutaClase = "/clase"
 )
+
+// ClaseQueSeFue is the panel's answer at RutaClase (410).
+const ClaseQueSeFue = "la página de la clase ya no está en el panel: la pizarra de la clase es la del modo clase " +
+	"(el profesor la arranca con «laboratorio clase iniciar»; cada alumno califica con " +
+	"«revisor comprobar cliente --clase URL --credencial C»); a solas, «revisor comprobar historial» muestra tus calificaciones"
 
 // The three POST routes change the page for everybody: each asks for the lab's token.
 
@@ -76,8 +84,6 @@ type Opciones struct {
 	// Token is the lab's token: the events, the control and «Limpiar» ask for it, and the control
 	// sends it on to the gateway. When empty, one nobody knows: nothing changes the page.
 	Token string
-	// TokenClase is the class token, which only allows posting grading results; "": none.
-	TokenClase string
 	// EsperaEscritura bounds each write to a page's stream; topes.EsperaEscritura when 0.
 	EsperaEscritura time.Duration
 	// Ahora is the clock the one-time links are checked against; time.Now when nil.
@@ -108,7 +114,6 @@ type Panel struct {
 	oyentes   map[*oyente]struct{}
 	simulando string // the gateway's last known fault line
 	cerrado   bool
-	clase     *pizarra.Clase // the local class page's results, under a lock of their own
 	mux       *http.ServeMux
 	fin       chan struct{}
 }
@@ -144,7 +149,7 @@ func Nuevo(o Opciones) *Panel {
 	indice = bytes.Replace(indice, []byte(lugarDeDesenlaces), listaDeDesenlaces(), 1)
 	p := &Panel{pasarela: strings.TrimSuffix(o.Pasarela, "/"), log: o.Log, cliente: o.Cliente,
 		archivos: http.FileServerFS(sub), oyentes: map[*oyente]struct{}{}, fin: make(chan struct{}),
-		puerta: token.Puerta{Instructor: o.Token, Clase: o.TokenClase}, espera: o.EsperaEscritura,
+		puerta: token.Puerta{Instructor: o.Token}, espera: o.EsperaEscritura,
 		sesiones: token.NuevasSesiones(o.Token, o.Ahora), rechazos: rechazos,
 		lectura:  bytes.Replace(indice, []byte(lugarDelAviso), []byte(`<p id="aviso-lectura" class="aviso-lectura" role="status">`+AvisoLectura+`</p>`), 1),
 		profesor: bytes.Replace(bytes.Replace(indice, []byte(lugarDelAviso), nil, 1), []byte(lugarDelAcceso), []byte(`<meta name="acceso" content="profesor">`), 1)}
@@ -194,10 +199,6 @@ func listaDeModos() []byte {
 	return b.Bytes()
 }
 
-// GuardarClaseEn keeps the local class page's results in archivo (pizarra.Clase.GuardarEn):
-// they outlive a restart (laboratorio panel --datos).
-func (p *Panel) GuardarClaseEn(archivo string) error { return p.clase.GuardarEn(archivo) }
-
 // Cerrar ends every open stream, so a stopping server does not wait for the pages.
 func (p *Panel) Cerrar() {
 	p.mu.Lock()
@@ -214,21 +215,22 @@ func (p *Panel) Cerrar() {
 // goes to otra, so the mux never answers its own 404 or 405.
 func (p *Panel) rutas() *http.ServeMux {
 	m := http.NewServeMux()
-	p.clase = pizarra.Montar(m, p.exigir, p.log)
 	paginas.Montar(m)
+	m.HandleFunc(RutaClase, claseQueSeFue)
+	m.HandleFunc(RutaClase+"/", claseQueSeFue)
 	m.HandleFunc("POST "+RutaEventos, func(w http.ResponseWriter, r *http.Request) {
-		if p.exigir(w, r, token.Instructor) {
+		if p.exigir(w, r) {
 			p.recibir(w, r)
 		}
 	})
 	m.HandleFunc("GET "+RutaFlujo, p.fluir)
 	m.HandleFunc("POST "+RutaSimular, func(w http.ResponseWriter, r *http.Request) {
-		if p.exigir(w, r, token.Instructor) {
+		if p.exigir(w, r) {
 			p.simular(w, r)
 		}
 	})
 	m.HandleFunc("POST "+RutaBorrar, func(w http.ResponseWriter, r *http.Request) {
-		if p.exigir(w, r, token.Instructor) {
+		if p.exigir(w, r) {
 			p.borrar(w)
 		}
 	})
@@ -242,6 +244,12 @@ func (p *Panel) rutas() *http.ServeMux {
 	m.HandleFunc("GET /panel.css", archivos)
 	m.HandleFunc("/", otra)
 	return m
+}
+
+// claseQueSeFue answers what the class page's routes were, whatever the method: 410 and where the
+// class board is.
+func claseQueSeFue(w http.ResponseWriter, r *http.Request) {
+	servidor.AntesDelCuerpo(w, r, func() { servidor.Texto(w, r, http.StatusGone, ClaseQueSeFue) })
 }
 
 // otra answers what the panel has no route for: a page it has not, or a method a page does not take.
@@ -258,15 +266,16 @@ func otra(w http.ResponseWriter, r *http.Request) {
 // program, so nothing a lesson shows depends on its answers to such paths.
 func (p *Panel) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.mux.ServeHTTP(w, r) }
 
-// exigir lets r through if it may do what nivel allows (pkg/token); otherwise it answers the
-// refusal, says it in the log, and returns false.
-func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel) bool {
+// exigir lets r through if it may change the page for everybody (pkg/token: the lab's token, or
+// the instructor's session); otherwise it answers the refusal, says it in the log, and returns
+// false.
+func (p *Panel) exigir(w http.ResponseWriter, r *http.Request) bool {
 	// The page's own requests carry the instructor's session instead of the token; from another
 	// site they are refused below whatever they carry (SameSite=Strict keeps the cookie home too).
 	if token.MismoSitio(r) && p.sesiones.Valida(r) {
 		return true
 	}
-	codigo, motivo := p.puerta.Comprobar(r, nivel)
+	codigo, motivo := p.puerta.Comprobar(r, token.Instructor)
 	if codigo == 0 {
 		return true
 	}
@@ -276,14 +285,8 @@ func (p *Panel) exigir(w http.ResponseWriter, r *http.Request, nivel token.Nivel
 	}
 	if codigo == token.SinPermiso {
 		w.Header().Set("WWW-Authenticate", token.Desafio)
-		// A student posting results needs the class token, which the instructor shares: sending
-		// them after the lab's would point at the token they must not have.
-		if nivel == token.Clase {
-			motivo += ": " + pizarra.PistaClase
-		} else {
-			motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra); " +
-				"en la página, ábrela con el enlace de una vez («laboratorio lab enlace»)"
-		}
+		motivo += ": el panel lo toma de --token o de CURSOHTTP_TOKEN (el laboratorio se lo da: «laboratorio lab token» lo muestra); " +
+			"en la página, ábrela con el enlace de una vez («laboratorio lab enlace»)"
 	}
 	servidor.AntesDelCuerpo(w, r, func() { respuesta.Bytes(w, r, codigo, "text/plain; charset=utf-8", []byte(motivo+"\n")) })
 	return false

@@ -215,15 +215,14 @@ func postear(ruta, token, tipo, cuerpo string, cabeceras ...string) (*http.Respo
 
 // Only the instructor changes the page for everybody: without the lab's token, with another one,
 // or from a page of another site even with the right one, no event is taken, the history is not
-// cleared and the gateway's fault does not move; each refusal is a line in the panel's log. The
-// class token is not enough for any of them.
+// cleared and the gateway's fault does not move; each refusal is a line in the panel's log.
 func TestSinTokenNadaCambia(t *testing.T) {
 	t.Parallel()
 	u, _ := url.Parse("http://127.0.0.1:1")
 	pas := pasarela.Nueva(pasarela.Opciones{Destinos: []*url.URL{u}, Log: zerolog.Nop(), Token: "profe"})
 	ps := servidortest.Nuevo(t, pas)
 	var log prueba.Buffer
-	p := Nuevo(Opciones{Pasarela: ps.URL, Log: bitacora.NuevoLogger(&log, &log, false), Token: "profe", TokenClase: "clase",
+	p := Nuevo(Opciones{Pasarela: ps.URL, Log: bitacora.NuevoLogger(&log, &log, false), Token: "profe",
 		IntervaloRechazos: 50 * time.Millisecond})
 	srv := servidortest.Nuevo(t, p)
 	evento := `{"programa":"pasarela","tipo":"peticion","escritura":true,"inicio":"2026-01-01T00:00:00Z","ms":1}` + "\n"
@@ -249,7 +248,6 @@ func TestSinTokenNadaCambia(t *testing.T) {
 	}{
 		{"sin token", "", nil, 401, falta},
 		{"otro token", "profe2", nil, 401, malo},
-		{"el de la clase", "clase", nil, 401, malo},
 		{"una credencial del revisor", "escritura-a", nil, 401, malo},
 		{"de otro sitio, con el token", "profe", []string{"Sec-Fetch-Site: cross-site", "Origin: http://ataque.example"}, 403, sitio},
 		{"de otro puerto, con el token", "profe", []string{"Sec-Fetch-Site: same-site", "Origin: http://127.0.0.1:1"}, 403, sitio},
@@ -304,7 +302,7 @@ func TestSinTokenNadaCambia(t *testing.T) {
 // the instructor's session it says at its top that it only reads. Never cached, never framed.
 func TestLaPaginaNoLlevaElToken(t *testing.T) {
 	t.Parallel()
-	srv := servidortest.Nuevo(t, Nuevo(Opciones{Log: zerolog.Nop(), Token: "profe-1234567890", TokenClase: "clase-1234567890"}))
+	srv := servidortest.Nuevo(t, Nuevo(Opciones{Log: zerolog.Nop(), Token: "profe-1234567890"}))
 	for _, host := range []string{"", "localhost:18084", "[::1]:18084", "192.168.1.10:18084", "ataque.example:18084"} {
 		req, _ := http.NewRequest("GET", srv.URL+"/", nil)
 		if host != "" {
@@ -316,7 +314,7 @@ func TestLaPaginaNoLlevaElToken(t *testing.T) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != 200 || strings.Contains(string(b), "profe-1234567890") || strings.Contains(string(b), "clase-1234567890") ||
+		if resp.StatusCode != 200 || strings.Contains(string(b), "profe-1234567890") ||
 			strings.Contains(string(b), `name="token"`) {
 			t.Errorf("Host %q: %d, la página lleva un token:\n%s", host, resp.StatusCode, b)
 		}
@@ -494,5 +492,49 @@ func TestTodoDesdeElBinario(t *testing.T) {
 	Nuevo(Opciones{}).ServeHTTP(w, req)
 	if w.Code != 405 {
 		t.Errorf("DELETE /: %d", w.Code)
+	}
+}
+
+// Issue 40, item 9: the panel's class page of local mode is gone. What it served, and what an old
+// grader sends there (its question before grading, its post with a token and a body), is 410 with
+// one line that says where the class board is now; nothing is taken, and the panel's own page
+// is still there.
+func TestLaClaseSeFue(t *testing.T) {
+	t.Parallel()
+	srv := servidortest.Nuevo(t, Nuevo(Opciones{Log: zerolog.Nop(), Token: "profe"}))
+	cuerpo := `{"alumno":"Ana","comprobaciones":[{"id":"una-escritura","paso":true}]}`
+	for _, c := range []struct{ metodo, ruta, token, cuerpo string }{
+		{"GET", RutaClase, "", ""},
+		{"GET", RutaClase + "/", "", ""},
+		{"GET", RutaClase + "/estado", "", ""},
+		{"GET", RutaClase + "/resultados", "clase", ""},
+		{"POST", RutaClase + "/resultados", "clase", cuerpo},
+		{"POST", RutaClase + "/resultados", "profe", cuerpo},
+		{"DELETE", RutaClase + "/alumnos/Ana", "profe", ""},
+	} {
+		req, _ := http.NewRequest(c.metodo, srv.URL+c.ruta, strings.NewReader(c.cuerpo))
+		if c.token != "" {
+			req.Header.Set("Authorization", "Bearer "+c.token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusGone || string(b) != ClaseQueSeFue+"\n" || strings.Count(string(b), "\n") != 1 ||
+			resp.Header.Get("Content-Type") != "text/plain; charset=utf-8" {
+			t.Errorf("%s %s: %d %q", c.metodo, c.ruta, resp.StatusCode, b)
+		}
+	}
+	for _, s := range []string{"laboratorio clase iniciar", "revisor comprobar cliente --clase URL --credencial C", "revisor comprobar historial"} {
+		if !strings.Contains(ClaseQueSeFue, s) {
+			t.Errorf("la respuesta no nombra %q: %s", s, ClaseQueSeFue)
+		}
+	}
+	if resp, err := http.Get(srv.URL + "/"); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("la página del panel: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
 	}
 }

@@ -185,7 +185,7 @@ func filaJS(nombre string) string {
 // The class board in a real Chromium at a projector's 1280×800: 200 students (pending, passed,
 // failed, not judged), every row as the JSON says; the † legend; a name opens its history; no
 // instructor's button for a student, and for the instructor each of them works. Then the cost of
-// a refresh with 500 students, against the local page's.
+// a refresh with 500 students.
 func TestTableroEnNavegador(t *testing.T) {
 	t.Parallel()
 	nav := navegador.Arrancar(t, 1280, 800)
@@ -349,9 +349,9 @@ func abrirYComprobarHistorial(ctx context.Context, t *testing.T, pagina *navegad
 }
 
 // medirCoste: the main thread's time per refresh of a board of 500 students, quiet, with ten rows
-// changed, and with one student fewer (a new roster: the layout is searched again); then the local
-// page with 500, which builds every row on every read. Each figure is the page's own (from parsing
-// the JSON to the layout, window.medirDibujo) and DevTools' TaskDuration over the same reads.
+// changed, and with one student fewer (a new roster: the layout is searched again). Each figure is
+// the page's own (from parsing the JSON to the layout, window.medirDibujo) and DevTools'
+// TaskDuration over the same reads.
 func medirCoste(ctx context.Context, t *testing.T, nav *navegador.Navegador) {
 	const n, lecturas = 500, 6
 	almacen := almacenDePrueba(t)
@@ -406,31 +406,11 @@ func medirCoste(ctx context.Context, t *testing.T, nav *navegador.Navegador) {
 		navegador.Esperar(ctx, t, pagina, `!`+filaJS(nombre), "la fila quitada sigue")
 	})
 
-	// The local page, 500 students posted: every read builds every row.
-	srvLocal := servidortest.Nuevo(t, paginaLocal(t))
-	for i, nombre := range nombres {
-		var cs []map[string]any
-		for j, c := range columnasDePrueba {
-			cs = append(cs, map[string]any{"id": c.ID, "paso": (i+j)%3 != 0})
-		}
-		b, _ := json.Marshal(map[string]any{"alumno": nombre, "comprobaciones": cs})
-		if resp, cuerpo := pedir(t, http.MethodPost, srvLocal.URL+RutaResultados, string(b), "Authorization", "Bearer clase"); resp.StatusCode != 204 {
-			t.Fatalf("%s: %d %q", nombre, resp.StatusCode, cuerpo)
-		}
-	}
-	paginaLocal, err := nav.Abrir(ctx, srvLocal.URL+RutaClase, 1280, 800)
-	if err != nil {
-		t.Fatal(err)
-	}
-	navegador.Esperar(ctx, t, paginaLocal, `document.querySelectorAll("#bloques tbody tr").length === `+strconv.Itoa(n), "la página local no mostró a los 500")
-	enLocal, tareaLocal := medirLecturas(ctx, t, paginaLocal, lecturas, nil)
-
 	_, cuerpo := pedir(t, http.MethodGet, srv.URL+RutaEstado, "")
 	t.Logf("coste por lectura con %d alumnos, %d KB de JSON (hilo principal; mediana y máximo de %d lecturas):", n, len(cuerpo)>>10, lecturas)
 	t.Logf("  modo clase, sin cambios:       %s (DevTools TaskDuration: %.1f ms por lectura)", mediana(quieto), tarea)
 	t.Logf("  modo clase, 10 filas cambiadas: %s", mediana(cambiadas))
 	t.Logf("  modo clase, un alumno menos:    %s", mediana(nuevos))
-	t.Logf("  modo local (todas las filas):   %s (DevTools TaskDuration: %.1f ms por lectura)", mediana(enLocal), tareaLocal)
 }
 
 // medirLecturas collects the page's own measure of k reads (antes, when given, runs before each

@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/token"
@@ -458,7 +456,7 @@ func (p *plazos) SetWriteDeadline(d time.Time) error {
 }
 
 // Every answer, whatever it says, carries the panel page's protections and a write deadline; the
-// page is clase.html told it is classroom mode, and the local panel's stays as it was.
+// page is clase.html told it is classroom mode.
 func TestTableroCabeceras(t *testing.T) {
 	t.Parallel()
 	tablero := NuevoTablero(OpcionesTablero{Almacen: claseDePrueba(t), Columnas: columnasDePrueba, Instructor: delProfesorDePrueba})
@@ -500,24 +498,4 @@ func TestTableroCabeceras(t *testing.T) {
 		!strings.Contains(pagina, `<script src="/clase.js"`) || !strings.Contains(pagina, "† lo informa la máquina del alumno") {
 		t.Errorf("la página del modo clase: %q", pagina)
 	}
-	w = httptest.NewRecorder()
-	paginaLocal(t).ServeHTTP(w, httptest.NewRequest("GET", RutaClase, nil))
-	if local := w.Body.String(); w.Code != 200 || strings.Contains(local, `name="modo"`) || !strings.Contains(local, "revisor comprobar cliente --enviar") {
-		t.Errorf("la página del modo local: %d %q", w.Code, local)
-	}
-}
-
-// paginaLocal is the local class page mounted as the panel mounts it, behind a gate that lets
-// «Bearer clase» post (the panel's own gate is tested with the panel, in clase_test.go).
-func paginaLocal(t testing.TB) http.Handler {
-	t.Helper()
-	m := http.NewServeMux()
-	Montar(m, func(w http.ResponseWriter, r *http.Request, _ token.Nivel) bool {
-		if token.Portador(r) == "clase" {
-			return true
-		}
-		http.Error(w, "sin el token de la clase", http.StatusUnauthorized)
-		return false
-	}, zerolog.Nop())
-	return m
 }

@@ -1,9 +1,9 @@
 // Package token is the lab's token (issue 22.3): what anything that changes the lab for others
 // asks for — the gateway's process-wide fault (PUT /_pasarela/simular), the panel's control, its
-// events and its «Limpiar» — and the class token, which only lets a student's program post its
-// grading results to the panel. A server takes it from --token (or --token-clase), else from its
-// environment (CURSOHTTP_TOKEN, CURSOHTTP_TOKEN_CLASE), else makes one at start-up; the lab
-// controller makes one per «laboratorio lab arrancar» and hands it to every server it starts.
+// events and its «Limpiar». A server takes it from --token, else from its environment
+// (CURSOHTTP_TOKEN), else makes one at start-up; the lab controller makes one per «laboratorio lab
+// arrancar» and hands it to every server it starts. (The class token, which let any student post
+// grading results to the panel's class page, went with that page: issue 40, item 9.)
 //
 // A request that carries the right token may still come from a web page the student opened on
 // another site, which the browser lets send a form or a fetch without preflight (a "simple"
@@ -19,11 +19,9 @@ import (
 	"strings"
 )
 
-// The environment variables the lab's servers and programs read when no flag says the token.
-const (
-	Variable      = "CURSOHTTP_TOKEN"
-	VariableClase = "CURSOHTTP_TOKEN_CLASE"
-)
+// Variable is the environment variable the lab's servers and programs read when no flag says the
+// token.
+const Variable = "CURSOHTTP_TOKEN"
 
 // Nuevo is a fresh token: 128 random bits, base64url without padding (22 characters), safe in a
 // header, a URL, a file name and an HTML attribute.
@@ -99,52 +97,40 @@ func MismoSitio(r *http.Request) bool {
 	return strings.EqualFold(strings.TrimSpace(origenes[0]), esquema+r.Host)
 }
 
-// Nivel is what a request may do: Instructor, everything that changes the lab for others; Clase,
-// only post grading results (the instructor's token allows it too).
+// Nivel is what a request may do. Instructor, everything that changes the lab for others, is the
+// only level left since the class token went (issue 40, item 9); Comprobar keeps taking it so that
+// its callers say what they guard.
 type Nivel int
 
-const (
-	Instructor Nivel = iota
-	Clase
-)
+const Instructor Nivel = 0
 
-// Puerta holds a server's tokens and checks requests against them.
+// Puerta holds a server's token and checks requests against it.
 type Puerta struct {
 	Instructor string // the lab's token
-	Clase      string // the class token; "" where the server has no such route
 }
 
 // Refusal codes: 403 for a request from another site (no token can make it right), 401 for a
 // missing or wrong token.
 const (
-	DeOtroSitio  = http.StatusForbidden
-	SinPermiso   = http.StatusUnauthorized
-	Desafio      = `Bearer realm="laboratorio"` // WWW-Authenticate of a 401
-	MotivoSitio  = "una página de otro sitio no puede cambiar el laboratorio"
-	MotivoFalta  = "cambiar el laboratorio para todos pide el token del laboratorio (Authorization: Bearer …)"
-	MotivoMalo   = "ese no es el token del laboratorio"
-	MotivoClase  = "publicar resultados pide el token de la clase o el del laboratorio (Authorization: Bearer …)"
-	MotivoMaloCl = "ese no es el token de la clase ni el del laboratorio"
+	DeOtroSitio = http.StatusForbidden
+	SinPermiso  = http.StatusUnauthorized
+	Desafio     = `Bearer realm="laboratorio"` // WWW-Authenticate of a 401
+	MotivoSitio = "una página de otro sitio no puede cambiar el laboratorio"
+	MotivoFalta = "cambiar el laboratorio para todos pide el token del laboratorio (Authorization: Bearer …)"
+	MotivoMalo  = "ese no es el token del laboratorio"
 )
 
 // Comprobar says whether r may do what nivel allows: 0 when it may; else the status to answer
 // (DeOtroSitio or SinPermiso) and one sentence why. The cross-site check comes first: a request
 // from another site is refused whatever it carries.
-func (p Puerta) Comprobar(r *http.Request, nivel Nivel) (int, string) {
+func (p Puerta) Comprobar(r *http.Request, _ Nivel) (int, string) {
 	if !MismoSitio(r) {
 		return DeOtroSitio, MotivoSitio
 	}
 	dado := Portador(r)
-	// Both comparisons always run: which token matched does not show in the time either.
-	esInstructor := Iguales(dado, p.Instructor)
-	esClase := Iguales(dado, p.Clase)
 	switch {
-	case esInstructor, nivel == Clase && esClase:
+	case Iguales(dado, p.Instructor):
 		return 0, ""
-	case nivel == Clase && dado == "":
-		return SinPermiso, MotivoClase
-	case nivel == Clase:
-		return SinPermiso, MotivoMaloCl
 	case dado == "":
 		return SinPermiso, MotivoFalta
 	}

@@ -51,17 +51,13 @@ const (
 	PlazoLlave  = 10 * time.Second // a key held by a request in progress: a lease, past which it is free
 	EsperaLlave = 5 * time.Second  // each step on the key (reserving, giving back), apart from the lease
 
-	// The panel (pkg/panel): the timeline page, and the class page it mounts (pkg/pizarra).
-	Historia        = 20_000   // events kept for a page that opens later
-	HistoriaBytes   = 16 << 20 // and their bytes
-	LoteDeEventos   = 4 << 20  // bytes of one POST of events
-	Evento          = 64 << 10 // bytes of one event's line
-	CampoDeEvento   = 2 << 10  // bytes of one text field of an event kept
-	Flujos          = 256      // pages reading the stream at once
-	Alumnos         = 500      // students on the class page
-	NombreAlumno    = 60       // characters of a student's name
-	Comprobaciones  = 16       // checks of one posted result
-	ResultadosBytes = 16 << 10 // bytes of one POST of results
+	// The panel (pkg/panel): the timeline page.
+	Historia      = 20_000   // events kept for a page that opens later
+	HistoriaBytes = 16 << 20 // and their bytes
+	LoteDeEventos = 4 << 20  // bytes of one POST of events
+	Evento        = 64 << 10 // bytes of one event's line
+	CampoDeEvento = 2 << 10  // bytes of one text field of an event kept
+	Flujos        = 256      // pages reading the stream at once
 
 	// revisor agente mcp (pkg/agentemcp).
 	LineaMCP           = 64 << 10 // bytes of one JSON-RPC line
@@ -77,7 +73,10 @@ const (
 	LimiteCliente  = 30 * time.Second // one run of a graded client (--limite)
 	IntentosMaximo = 10               // attempts of one intent before a client counts as not giving up
 
-	// Classroom mode (pkg/clase, pkg/matricula): the roster and names are Alumnos and NombreAlumno.
+	// Classroom mode (pkg/clase, pkg/matricula, the board of pkg/pizarra).
+	Alumnos         = 500              // students on a class's roster, and rows of its board
+	NombreAlumno    = 60               // characters of a student's name
+	Comprobaciones  = 16               // checks of one class grading kept
 	IntentosPorAlta = 200              // attempts written down per intent of a class grading
 	VidaCorrida     = 10 * time.Minute // a class grading nobody reports on is forgotten, unjudged
 	HistorialClase  = 50               // gradings kept per student
@@ -179,10 +178,6 @@ func Tabla() []Tope {
 		{"evento", Evento, Bytes, "la línea de un evento"},
 		{"campo-de-evento", CampoDeEvento, Bytes, "cada texto de un evento que se guarda"},
 		{"flujos", Flujos, Cantidad, "las páginas que leen el flujo del panel a la vez"},
-		{"alumnos", Alumnos, Cantidad, "los alumnos de la página de la clase"},
-		{"nombre-alumno", NombreAlumno, Cantidad, "los caracteres del nombre de un alumno"},
-		{"comprobaciones", Comprobaciones, Cantidad, "las comprobaciones de un resultado publicado"},
-		{"resultados-bytes", ResultadosBytes, Bytes, "un POST de resultados a la clase"},
 		{"linea-mcp", LineaMCP, Bytes, "una línea JSON-RPC de revisor agente mcp"},
 		{"llamadas-mcp", LlamadasMCP, Cantidad, "las llamadas leídas y aún sin respuesta"},
 		{"llamadas-mcp-bytes", LlamadasMCPBytes, Bytes, "sus bytes"},
@@ -193,6 +188,9 @@ func Tabla() []Tope {
 		{"salida-cliente", SalidaCliente, Bytes, "lo que se guarda de la salida de un cliente calificado"},
 		{"limite-cliente", t(LimiteCliente), Tiempo, "cada corrida de un cliente calificado (--limite)"},
 		{"intentos-maximo", IntentosMaximo, Cantidad, "los intentos de un alta antes de contar como que no se rinde"},
+		{"alumnos", Alumnos, Cantidad, "los alumnos de la lista de una clase, y las filas de su pizarra"},
+		{"nombre-alumno", NombreAlumno, Cantidad, "los caracteres del nombre de un alumno"},
+		{"comprobaciones", Comprobaciones, Cantidad, "las comprobaciones que se guardan de una calificación en clase"},
 		{"intentos-por-alta", IntentosPorAlta, Cantidad, "los intentos que se anotan de cada alta de una calificación en clase"},
 		{"vida-corrida", t(VidaCorrida), Tiempo, "una calificación en clase de la que nadie dice nada"},
 		{"historial-clase", HistorialClase, Cantidad, "las calificaciones que se guardan de cada alumno"},

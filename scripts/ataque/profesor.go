@@ -35,7 +35,7 @@ func panelDelProfesor(_ context.Context, s *sesion) []resultado {
 		return fallo(err)
 	}
 	defer os.RemoveAll(dir)
-	profe, clase := token.Nuevo(), token.Nuevo()
+	profe := token.Nuevo()
 	archivo := filepath.Join(dir, "token")
 	if err := os.WriteFile(archivo, []byte(profe+"\n"), 0o600); err != nil {
 		return fallo(err)
@@ -54,7 +54,7 @@ func panelDelProfesor(_ context.Context, s *sesion) []resultado {
 
 	// 1, 2: no token in any page, nor in the panel's command line, nor in «lab token --help».
 	var vistos []string
-	paginas := []string{"/", "/panel.js", "/clase", "/clase.js", "/openapi", "/openapi.json", "/problemas", "/problemas/llave-en-curso"}
+	paginas := []string{"/", "/panel.js", "/clase", "/openapi", "/openapi.json", "/problemas", "/problemas/llave-en-curso"}
 	for _, ruta := range paginas {
 		for _, host := range []string{"", "localhost", "192.168.1.10:18084"} {
 			req, _ := http.NewRequest("GET", base+ruta, nil)
@@ -68,7 +68,7 @@ func panelDelProfesor(_ context.Context, s *sesion) []resultado {
 			}
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
-			if strings.Contains(string(b), profe) || strings.Contains(string(b), clase) {
+			if strings.Contains(string(b), profe) {
 				vistos = append(vistos, ruta+" (Host "+host+")")
 			}
 		}

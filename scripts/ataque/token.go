@@ -16,14 +16,14 @@ import (
 
 // tokenDelLaboratorio: what changes the lab for everybody, without the lab's token (issue 22.3).
 // Against the gateway's control (PUT /_pasarela/simular) and a panel in front of it (POST /eventos,
-// /simular, /borrar): no Authorization, random tokens, the course's credentials, the class token,
-// a token off by one character, and the right token from another site (Sec-Fetch-Site, Origin),
+// /simular, /borrar): no Authorization, random tokens, the course's credentials, a token off by
+// one character, and the right token from another site (Sec-Fetch-Site, Origin),
 // with the bodies a form of another site can send. Nothing may be accepted; afterwards the
 // gateway simulates nothing, and the first event the panel shows is the one sent with the token.
 func tokenDelLaboratorio(_ context.Context, s *sesion) []resultado {
 	const familia = "token"
-	profe, clase := token.Nuevo(), token.Nuevo()
-	panel, err := arrancarOrden(s.binario, "laboratorio", []string{"panel"}, "--pasarela", s.pas.url(), "--token", profe, "--token-clase", clase)
+	profe := token.Nuevo()
+	panel, err := arrancarOrden(s.binario, "laboratorio", []string{"panel"}, "--pasarela", s.pas.url(), "--token", profe)
 	if err != nil {
 		return []resultado{{familia: familia, servidor: "panel", detalle: err.Error()}}
 	}
@@ -33,7 +33,7 @@ func tokenDelLaboratorio(_ context.Context, s *sesion) []resultado {
 		otra = "B"
 	}
 	casi := profe[:len(profe)-1] + otra
-	tokens := []string{"", "escritura-a", "admin", clase, casi, "Bearer", " " + casi, strings.Repeat("a", 8<<10)}
+	tokens := []string{"", "escritura-a", "admin", casi, "Bearer", " " + casi, strings.Repeat("a", 8<<10)}
 	for range 40 {
 		tokens = append(tokens, token.Nuevo())
 	}

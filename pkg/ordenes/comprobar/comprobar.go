@@ -205,7 +205,7 @@ func NuevoCmd(f *entorno.Fabrica, hostil func() http.Handler) *cobra.Command {
 		Use:   "comprobar",
 		Short: "Comprobadores del curso: la tabla de decisión y la idempotencia",
 	}
-	c.AddCommand(nuevoCmdComprobarTabla(f, hostil, nil), nuevoCmdComprobarIdempotencia(f, nil), cliente.NuevoCmd(f, nil), delservidor.NuevoCmd(f, nil))
+	c.AddCommand(nuevoCmdComprobarTabla(f, hostil, nil), nuevoCmdComprobarIdempotencia(f, nil), cliente.NuevoCmd(f, nil), cliente.NuevoHistorialCmd(f), delservidor.NuevoCmd(f, nil))
 	return c
 }
 

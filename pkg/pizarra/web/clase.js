@@ -1,13 +1,10 @@
-// The class page: GET /clase/estado every 2 s, drawn with textContent only, so a student's name is
-// always shown as text, whatever it contains.
+// The class board of classroom mode («laboratorio clase»): GET /clase/estado every 2 s, drawn with
+// textContent only, so a student's name is always shown as text, whatever it contains.
 //
-// Two modes share it. The local one («laboratorio panel») shows what each student's grader posted,
-// its rows in alphabetical order, all built again on every read. Classroom mode («laboratorio
-// clase», <meta name="modo" content="clase">) shows the class lab's own board: the roster's rows in
-// its order, «pendiente» for a student never graded, a student's history on a click on the name,
-// and, for the instructor, buttons that remove a row or clear the board; there only the rows whose
-// student changed are built again, so a read of an unchanged class of 500 costs its JSON and a
-// comparison per row.
+// It shows the class lab's own board: the roster's rows in its order, «pendiente» for a student
+// never graded, a student's history on a click on the name, and, for the instructor, buttons that
+// remove a row or clear the board. Only the rows whose student changed are built again, so a read
+// of an unchanged class of 500 costs its JSON and a comparison per row.
 //
 // On a projector the whole class must be in sight: the page lays the rows out in one block, or in
 // two, three or four side by side (students in order down each block), with the checks' names as
@@ -16,7 +13,7 @@
 "use strict";
 
 const CADA = 2000; // ms between two reads of the class
-const ESPERA = 5000; // ms a read may take before the page says the panel does not answer
+const ESPERA = 5000; // ms a read may take before the page says the lab does not answer
 const LETRA_MINIMA = 16; // px of the rows' type: the least that reads from the back of a room
 const LETRA_COMODA = 24; // from here on, whole names and fewer blocks matter more than larger type
 const LETRA_MAXIMA = 32;
@@ -27,13 +24,12 @@ const $ = (id) => document.getElementById(id);
 let clase = null; // the last class read
 let filas = []; // its rows, built once per read and placed by colocar
 let eleccion = null; // the layout that fitted: {clave, t, bloques, abreviado, desborda}
-let ultimoBien = null; // when the panel last answered with the class
-const modoClase = document.querySelector('meta[name="modo"]')?.content === "clase";
-const quien = modoClase ? "el laboratorio" : "el panel"; // who the page reads from, as its lines say it
+let ultimoBien = null; // when the lab last answered with the class
+const quien = "el laboratorio"; // who the page reads from, as its lines say it
 let leidas = 0; // reads started: a read older than the last one drawn is not drawn
 let dibujada = 0;
-// Classroom mode: each student's row and what it shows (firma), kept across reads; and the
-// columns by id, with the instructor's flag, which the rows are built for.
+// Each student's row and what it shows (firma), kept across reads; and the columns by id, with
+// the instructor's flag, which the rows are built for.
 const filasDe = new Map();
 let columnasDe = new Map();
 let hechasPara = "";
@@ -66,48 +62,7 @@ function abreviaturas(ids) {
   return res;
 }
 
-function fila(a, ids) {
-  const tr = document.createElement("tr");
-  const nombre = document.createElement("td");
-  nombre.className = "nombre";
-  nombre.title = a.nombre; // whole, where the cell cuts a long name
-  const texto = document.createElement("span");
-  texto.textContent = a.nombre;
-  nombre.appendChild(texto);
-  tr.appendChild(nombre);
-  for (const id of ids) {
-    const c = a.comprobaciones[id];
-    const td = document.createElement("td");
-    td.dataset.id = id;
-    td.tabIndex = 0;
-    let marca = "—", tipo = "falta", nota = "no llegó su resultado";
-    if (c) {
-      marca = c.paso ? "✔" : "✘";
-      tipo = c.paso ? "bien" : "mal";
-      nota = c.ultima_vez_bien ? "pasó por última vez a las " + hora(c.ultima_vez_bien) : "nunca pasó";
-      if (c.estado === "no-juzgada") {
-        // Neither ✔ nor ✘: the client never met what the check needs (docs/comprobar.md).
-        marca = "○";
-        tipo = "sinjuicio";
-        nota = "no se juzgó; " + nota;
-      }
-    }
-    td.className = tipo;
-    td.append(marca);
-    const s = document.createElement("small");
-    s.textContent = id + ": " + nota;
-    td.appendChild(s);
-    tr.appendChild(td);
-  }
-  const ultima = document.createElement("td");
-  ultima.className = "ultima";
-  ultima.textContent = horaCorta(a.ultima);
-  ultima.title = ultima.dataset.hora = hora(a.ultima);
-  tr.appendChild(ultima);
-  return tr;
-}
-
-// MARCAS: each state of a check in classroom mode, as the local page draws it.
+// MARCAS: each state of a check, as a cell and the history draw it.
 const MARCAS = {
   paso: { marca: "✔", tipo: "bien", nota: "pasó" },
   fallo: { marca: "✘", tipo: "mal", nota: "falló" },
@@ -116,14 +71,14 @@ const MARCAS = {
 };
 const AUTODECLARADA = "lo informa la máquina del alumno";
 
-// firma is what a student's row shows in classroom mode: the same firma, the same row.
+// firma is what a student's row shows: the same firma, the same row.
 function firma(a, columnas) {
   if (a.pendiente) return "pendiente";
   const cs = a.comprobaciones || {};
   return (a.ultima || "") + "|" + columnas.map((c) => cs[c.id] || "").join(",");
 }
 
-// filaClase is a student's row in classroom mode: the name a button that opens its history,
+// filaClase is a student's row: the name a button that opens its history,
 // «pendiente» across the checks until the lab grades it, and the instructor's «quitar».
 function filaClase(a, columnas, instructor) {
   const tr = document.createElement("tr");
@@ -207,7 +162,7 @@ function cabecera(ids, cortas, abreviado) {
     }
   }
   th("última", "ultima");
-  if (modoClase && clase.instructor) th("", "accion");
+  if (clase.instructor) th("", "accion");
   const thead = document.createElement("thead");
   thead.appendChild(tr);
   return thead;
@@ -317,39 +272,24 @@ function decirEstado(texto) {
 function decir() {
   const n = clase.alumnos.length;
   let texto = n + (n === 1 ? " alumno" : " alumnos");
-  if (modoClase) {
-    const p = clase.alumnos.filter((a) => a.pendiente).length;
-    if (p > 0) texto += ", " + p + (p === 1 ? " pendiente" : " pendientes");
-  }
+  const p = clase.alumnos.filter((a) => a.pendiente).length;
+  if (p > 0) texto += ", " + p + (p === 1 ? " pendiente" : " pendientes");
   if (eleccion && eleccion.desborda) texto += " (no caben todos: desplaza para ver el resto)";
   decirEstado(texto + "; se actualiza sola");
   document.body.classList.toggle("desborda", Boolean(eleccion && eleccion.desborda));
 }
-
-const ordenAlfabetico = new Intl.Collator("es", { sensitivity: "base", numeric: true });
 
 function dibujar(e) {
   // A row built again loses the focus: the cell that had it gets it back.
   const foco = document.activeElement && document.activeElement.closest ? document.activeElement.closest("td[data-id]") : null;
   const donde = foco && { alumno: foco.parentElement.firstChild.textContent, id: foco.dataset.id };
   document.body.classList.remove("atrasada");
-  if (modoClase) dibujarClase(e);
-  else dibujarLocal(e);
+  dibujarClase(e);
   const otra = donde && filas.find((tr) => tr.firstChild.textContent === donde.alumno);
   const celda = otra && [...otra.children].find((td) => td.dataset.id === donde.id);
   if (celda) {
     if (celda !== document.activeElement) celda.focus({ preventScroll: true });
   } else detallar($("bloques").querySelector("td:hover"));
-}
-
-function dibujarLocal(e) {
-  // In the order a Spanish class list has («Óscar» before «Zoe»); the panel sends them by bytes.
-  e.alumnos.sort((a, b) => ordenAlfabetico.compare(a.nombre, b.nombre));
-  clase = e;
-  filas = e.alumnos.map((a) => fila(a, e.comprobaciones));
-  decir(); // before colocar: the status line is part of what must fit
-  colocar();
-  decir();
 }
 
 // dibujarClase draws the class lab's board, in the roster's order, building only the rows whose
@@ -395,7 +335,7 @@ function dibujarClase(e) {
   }
 }
 
-// atrasada: the panel did not give the class (motivo says how); what the page shows is the last
+// atrasada: the lab did not give the class (motivo says how); what the page shows is the last
 // class it gave, greyed, with its time.
 function atrasada(motivo) {
   document.body.classList.add("atrasada");
@@ -404,7 +344,7 @@ function atrasada(motivo) {
 }
 
 function esLaClase(e) {
-  return e && Array.isArray(e.alumnos) && (modoClase ? e.modo === "clase" && Array.isArray(e.columnas) : Array.isArray(e.comprobaciones));
+  return e && Array.isArray(e.alumnos) && e.modo === "clase" && Array.isArray(e.columnas);
 }
 
 async function leer() {

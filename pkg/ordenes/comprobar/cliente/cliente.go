@@ -16,7 +16,6 @@ import (
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/ordenes/entorno"
-	"cursohttp/pkg/token"
 	"cursohttp/pkg/topes"
 )
 
@@ -63,11 +62,10 @@ El contrato del cliente:
 «N de M» cuenta solo las juzgadas. Sale con 0 solo si se juzgan y pasan las %d, el cliente
 arrancó siempre y ningún intento se saltó la pasarela. docs/comprobar.md lo explica.
 
-Con --enviar URL --alumno NOMBRE manda el resultado a la página de la clase del panel
-(laboratorio panel, /clase), con el token de la clase que da el profesor (--token, o
-CURSOHTTP_TOKEN_CLASE). Antes de calificar pregunta al panel si aceptará ese token; si no (otro
-token, otra URL, el panel no está), lo dice en una línea y sale con 1 sin correr el cliente.
-Esos resultados los declara el alumno: la página los muestra como tales.
+Cada calificación a solas queda en tu historial, en esta máquina (calificaciones.jsonl en tu
+directorio de configuración, cursohttp/; --historial otro, "" no guarda nada): cuándo, la
+semilla, la orden, «N de M» y el estado de cada comprobación. «revisor comprobar historial» lo
+muestra. Si no se puede guardar, lo dice en una línea y la calificación vale igual.
 
 En el modo clase (laboratorio clase, del profesor), con --clase URL --credencial C (o
 CURSOHTTP_CREDENCIAL), califica el laboratorio de la clase: él hace la calificación, su pasarela
@@ -87,7 +85,8 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	}
 	out := f.Out
 	var o examen.Opciones
-	var semilla, enviar, alumno, tokenClase, clase, credencial string
+	var semilla, clase, credencial, historial string
+	var idas [3]string // --enviar, --alumno, --token: gone with the panel's class page (issue 40, item 9)
 	var comoJSON bool
 	c := &cobra.Command{
 		Use:   "cliente [opciones] [--] ORDEN [ARGUMENTOS…]",
@@ -97,9 +96,14 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
   revisor comprobar cliente --semilla 7 -- python3 mi_cliente.py
   revisor comprobar cliente --puertos-libres --json -- node cliente.mjs
   revisor comprobar cliente -- alta-segura --defecto llave-por-intento   (falla misma-llave)
-  revisor comprobar cliente --enviar http://127.0.0.1:18084 --alumno Ana -- python3 mi_cliente.py`,
+  revisor comprobar cliente --clase http://IP-DEL-PROFESOR:18084 --credencial SU-CREDENCIAL -- python3 mi_cliente.py`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			for _, b := range banderasIdas {
+				if c.Flags().Changed(b) {
+					return cli.UsoMal("%s: --%s ya no existe: %s", c.CommandPath(), b, SinEnviar)
+				}
+			}
 			if len(args) == 0 {
 				return cli.UsoMal("%s: falta la orden del cliente (revisor comprobar cliente -- ORDEN [ARGUMENTOS…])", c.CommandPath())
 			}
@@ -124,26 +128,6 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 			if credencial != "" {
 				return cli.UsoMal("%s: --credencial es del modo clase: va con --clase URL", c.CommandPath())
 			}
-			if (enviar == "") != (alumno == "") {
-				return cli.UsoMal("%s: --enviar y --alumno van juntos: a qué panel y en nombre de quién", c.CommandPath())
-			}
-			if tokenClase == "" && enviar != "" {
-				tokenClase, _ = f.Variable(token.VariableClase)
-				if tokenClase == "" {
-					tokenClase, _ = f.Variable(token.Variable)
-				}
-			}
-			// A grading takes seconds: a panel that would refuse the results (a wrong token, a
-			// wrong address, no panel) is said now, before the client runs.
-			if enviar != "" {
-				if err := examen.ComprobarPanel(c.Context(), enviar, tokenClase); err != nil {
-					if c.Context().Err() != nil {
-						return cli.Salir(curso.Interrumpido)
-					}
-					fmt.Fprintf(f.Err, "%s: no califico, el panel no aceptaría los resultados: %v\n", c.CommandPath(), err)
-					return cli.Salir(1)
-				}
-			}
 			o.Orden = args
 			inf, err := runF(c.Context(), o)
 			if err != nil {
@@ -163,12 +147,9 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 			} else {
 				inf.Escribir(out)
 			}
-			if enviar != "" {
-				if err := examen.Enviar(c.Context(), enviar, tokenClase, alumno, inf.Comprobaciones); err != nil {
-					fmt.Fprintf(f.Err, "%s: no pude enviar los resultados al panel: %v\n", c.CommandPath(), err)
-					return cli.Salir(1)
-				}
-			}
+			// Judged: kept on this machine, after the report (a history that cannot be written
+			// is a warning, never the grading's failure).
+			guardarEnHistorial(f.Err, c.CommandPath(), historial, inf, time.Now())
 			return cli.Salir(inf.Codigo())
 		},
 	}
@@ -178,24 +159,39 @@ func NuevoCmd(f *entorno.Fabrica, runF func(context.Context, examen.Opciones) (*
 	c.Flags().DurationVar(&o.Limite, "limite", topes.LimiteCliente, "cuánto puede durar cada corrida del cliente antes de detenerla")
 	c.Flags().IntVar(&o.Paralelo, "paralelo", examen.ParaleloPorOmision, "cuántas corridas del cliente a la vez (menos para un cliente que tarda en arrancar, como una JVM)")
 	c.Flags().BoolVar(&o.PuertosLibres, "puertos-libres", false, "el revisor y la pasarela en puertos libres en vez de 18080 y 18082 (el cliente los lee de PASARELA_URL)")
-	c.Flags().Var(cli.URL{Destino: &enviar, Vacia: true}, "enviar", "manda los resultados a la página de la clase del panel en esta URL (http://127.0.0.1:18084), con --alumno")
-	c.Flags().StringVar(&alumno, "alumno", "", "el nombre con el que salen los resultados en la página de la clase")
-	c.Flags().StringVar(&tokenClase, "token", "", "el token de la clase que dio el profesor (si no se dice: CURSOHTTP_TOKEN_CLASE, o CURSOHTTP_TOKEN)")
+	// The flags of the panel's class page: hidden, and said to be gone when used (SinEnviar).
+	for i, b := range banderasIdas {
+		c.Flags().StringVar(&idas[i], b, "", "ya no existe")
+		c.Flags().MarkHidden(b) //nolint:errcheck // declared just above
+	}
+	banderaHistorial(c, &historial, "el archivo donde queda cada calificación a solas, tu historial (\"\": no guarda nada)")
 	c.Flags().Var(cli.URL{Destino: &clase, Vacia: true}, "clase", "califica en el laboratorio de la clase en esta URL (la que da el profesor), con --credencial")
 	c.Flags().StringVar(&credencial, "credencial", "", "tu credencial de la clase, la que te dio el profesor (si no se dice: CURSOHTTP_CREDENCIAL)")
 	c.Flags().BoolVar(&comoJSON, "json", false, "el informe en JSON: cada comprobación con su id y su resultado, y cada alta")
 	return c
 }
 
+// banderasIdas are the flags of the panel's class page of local mode, removed in issue 40 (item 9):
+// each is refused with SinEnviar instead of cobra's «no existe la opción».
+var banderasIdas = [...]string{"enviar", "alumno", "token"}
+
+// SinEnviar is why --enviar (and its --alumno, --token) is refused, and what to use instead.
+const SinEnviar = "la página de la clase del panel se fue, y con ella el envío de resultados; en clase, " +
+	"califica con --clase URL --credencial C (la URL y la credencial te las da el profesor: laboratorio clase); " +
+	"a solas, cada calificación queda en tu historial («revisor comprobar historial»)"
+
 // VariableCredencial holds a student's class credential (so that it stays off the command line).
 const VariableCredencial = "CURSOHTTP_CREDENCIAL"
 
 // enClase is the grading in classroom mode: the class lab makes and judges the run.
 func enClase(c *cobra.Command, f *entorno.Fabrica, clase, credencial, semilla string, args []string, o examen.Opciones, comoJSON bool) error {
-	for _, b := range []string{"enviar", "alumno", "token", "limite"} {
+	for _, b := range []string{"limite"} {
 		if c.Flags().Changed(b) {
 			return cli.UsoMal("%s: --%s no va con --clase: en el modo clase el laboratorio de la clase pone el límite y la pizarra", c.CommandPath(), b)
 		}
+	}
+	if c.Flags().Changed("historial") {
+		return cli.UsoMal("%s: --historial no va con --clase: en el modo clase tus calificaciones las guarda el laboratorio de la clase, en su pizarra", c.CommandPath())
 	}
 	if credencial == "" {
 		credencial, _ = f.Variable(VariableCredencial)

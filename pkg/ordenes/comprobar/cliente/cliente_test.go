@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,20 +15,26 @@ import (
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/examen"
 	"cursohttp/pkg/ordenes/entorno"
-	"cursohttp/pkg/panel"
-	"cursohttp/pkg/pizarra"
 )
 
+// ejecutar runs «revisor comprobar cliente args…» with a history of the test's own (never the
+// tester's).
 func ejecutar(t *testing.T, correr func(context.Context, examen.Opciones) (*examen.Informe, error), args ...string) (int, string, string) {
+	t.Helper()
+	return orden(t, correr, append([]string{"cliente", "--historial", filepath.Join(t.TempDir(), "h.jsonl")}, args...)...)
+}
+
+// orden runs «revisor comprobar args…» (cliente or historial) in-process.
+func orden(t *testing.T, correr func(context.Context, examen.Opciones) (*examen.Informe, error), args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	raiz := &cobra.Command{Use: "revisor"}
 	comprobar := &cobra.Command{Use: "comprobar"}
 	f := entorno.NuevaFabrica(&out, &errOut)
-	f.Variable = func(string) (string, bool) { return "", false } // no token from the tester's environment
-	comprobar.AddCommand(NuevoCmd(f, correr))
+	f.Variable = func(string) (string, bool) { return "", false } // nothing from the tester's environment
+	comprobar.AddCommand(NuevoCmd(f, correr), NuevoHistorialCmd(f))
 	raiz.AddCommand(comprobar)
-	codigo := cli.Ejecutar(context.Background(), raiz, append([]string{"comprobar", "cliente"}, args...), nil, &out, &errOut)
+	codigo := cli.Ejecutar(context.Background(), raiz, append([]string{"comprobar"}, args...), nil, &out, &errOut)
 	return codigo, out.String(), errOut.String()
 }
 
@@ -68,7 +72,6 @@ func TestOrdenCliente(t *testing.T) {
 		"--semilla= a":        "revisor comprobar cliente: --semilla lleva un número entero no negativo, no «»",
 		"--limite 1s a":       "revisor comprobar cliente: --limite va de 5s a 10m",
 		"no-existe-el-client": "revisor comprobar cliente: no encuentro la orden «no-existe-el-client»",
-		"--alumno Ana a":      "revisor comprobar cliente: --enviar y --alumno van juntos",
 		"--paralelo 0 a":      "revisor comprobar cliente: --paralelo va de 1 a 20",
 	} {
 		codigo, out, errOut := ejecutar(t, nil, strings.Fields(args)...)
@@ -78,65 +81,41 @@ func TestOrdenCliente(t *testing.T) {
 	}
 }
 
-// With --enviar, the panel is asked first: a wrong token, no token or no panel stops the run with
-// one line and exit 1 before the client runs (a grading takes seconds); the right one lets it run
-// and post. A panel that refuses the post at the end (here, gone during the grading) is still said.
-func TestEnviarPreguntaAntes(t *testing.T) {
+// The gone flags of the panel's class page (issue 40, item 9): each, alone, with its old partners
+// or beside --clase, is one line that says it is gone and what to use instead, exit 2, and the
+// client never runs.
+func TestEnviarYaNoExiste(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(panel.Nuevo(panel.Opciones{Token: "lab", TokenClase: "clase"}))
-	defer srv.Close()
-	cerrado := httptest.NewServer(http.NotFoundHandler())
-	cerrado.Close()
 	var corridas atomic.Int32
-	informe := func(context.Context, examen.Opciones) (*examen.Informe, error) {
+	correr := func(_ context.Context, o examen.Opciones) (*examen.Informe, error) {
 		corridas.Add(1)
-		return &examen.Informe{Comprobaciones: []examen.Comprobacion{{ID: "una-escritura", Paso: true, Linea: "bien"}}}, nil
+		return informeDePrueba(o.Semilla, strings.Join(o.Orden, " ")), nil
 	}
-	for _, c := range []struct {
-		url, tok, linea string
-	}{
-		{srv.URL, "otro", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 401: ese no es el token de la clase ni el del laboratorio: " + pizarra.PistaClase},
-		{srv.URL, "", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 401: publicar resultados pide"},
-		{cerrado.URL, "clase", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: no llego al panel en " + cerrado.URL + " ("},
-		{srv.URL + "/otra/", "clase", "revisor comprobar cliente: no califico, el panel no aceptaría los resultados: el panel respondió 404: "},
+	for args, bandera := range map[string]string{
+		"--enviar http://127.0.0.1:18084 --alumno Ana -- alta-segura":              "enviar",
+		"--enviar 127.0.0.1:18084 -- alta-segura":                                  "enviar",
+		"--alumno Ana -- alta-segura":                                              "alumno",
+		"--token x -- alta-segura":                                                 "token",
+		"--enviar http://127.0.0.1:18084":                                          "enviar",
+		"--clase http://127.0.0.1:18084 --credencial c --enviar http://x -- a":     "enviar",
+		"--semilla 7 --enviar=http://127.0.0.1:18084 --alumno=Ana -- python3 c.py": "enviar",
 	} {
-		codigo, out, errOut := ejecutar(t, informe, "--enviar", c.url, "--alumno", "Ana", "--token", c.tok, "--", "alta-segura")
-		if codigo != 1 || out != "" || !strings.HasPrefix(errOut, c.linea) || strings.Count(errOut, "\n") != 1 {
-			t.Errorf("--enviar %s --token %q: código %d, salida %q, error %q", c.url, c.tok, codigo, out, errOut)
+		codigo, out, errOut := ejecutar(t, correr, strings.Fields(args)...)
+		quiere := "revisor comprobar cliente: --" + bandera + " ya no existe: " + SinEnviar + "\n"
+		if codigo != 2 || out != "" || errOut != quiere {
+			t.Errorf("%s: código %d, salida %q, error %q; se esperaba 2 y %q", args, codigo, out, errOut, quiere)
 		}
 	}
 	if n := corridas.Load(); n != 0 {
-		t.Fatalf("el cliente se calificó %d veces con un panel que no aceptaría los resultados", n)
+		t.Errorf("el cliente se calificó %d veces con una bandera que ya no existe", n)
 	}
-	if codigo, out, errOut := ejecutar(t, informe, "--enviar", "127.0.0.1:18084", "--alumno", "Ana", "--", "alta-segura"); codigo != 2 ||
-		!strings.HasPrefix(errOut, "revisor comprobar cliente: ") || !strings.Contains(errOut, "«127.0.0.1:18084»") || out != "" {
-		t.Errorf("--enviar sin http://: código %d, error %q", codigo, errOut)
+	for _, s := range []string{"--clase URL --credencial C", "revisor comprobar historial"} {
+		if !strings.Contains(SinEnviar, s) {
+			t.Errorf("el mensaje no dice %q: %s", s, SinEnviar)
+		}
 	}
-
-	codigo, out, errOut := ejecutar(t, informe, "--enviar", srv.URL, "--alumno", "Ana", "--token", "clase", "--", "alta-segura")
-	if codigo != 0 || errOut != "" || !strings.Contains(out, "1 de 1") || corridas.Load() != 1 {
-		t.Fatalf("con el token de la clase: código %d, salida %q, error %q, %d corridas", codigo, out, errOut, corridas.Load())
-	}
-	resp, err := http.Get(srv.URL + pizarra.RutaEstado)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if !strings.Contains(string(b), `"nombre":"Ana"`) {
-		t.Errorf("el panel no tiene a Ana: %s", b)
-	}
-
-	// The panel answers the question, then goes away while the client is graded.
-	otro := httptest.NewServer(panel.Nuevo(panel.Opciones{Token: "lab", TokenClase: "clase"}))
-	defer otro.Close()
-	codigo, out, errOut = ejecutar(t, func(ctx context.Context, o examen.Opciones) (*examen.Informe, error) {
-		otro.Close()
-		return informe(ctx, o)
-	}, "--enviar", otro.URL, "--alumno", "Ana", "--token", "clase", "--", "alta-segura")
-	if codigo != 1 || !strings.Contains(out, "1 de 1") ||
-		!strings.HasPrefix(errOut, "revisor comprobar cliente: no pude enviar los resultados al panel: no llego al panel en "+otro.URL) {
-		t.Errorf("el panel se fue durante la calificación: código %d, salida %q, error %q", codigo, out, errOut)
+	if strings.Contains(Ayuda(), "--enviar") {
+		t.Errorf("la ayuda sigue hablando de --enviar")
 	}
 }
 
