@@ -154,7 +154,7 @@ func Nueva(o Opciones) (*Clase, error) {
 			return revisor.Opciones{Log: o.Log, Almacen: servicios, Credenciales: revisor.EnClase}
 		},
 		Pasarela: &montaje.Pasarela{Nombre: "la pasarela de la clase", Escucha: &escucha, Log: o.Log, Token: o.Token,
-			Guion: func(r *http.Request) pasarela.Falla { return examen.GuionDe(r, c.buscar) },
+			Guion: func(r *http.Request, cuerpo []byte) pasarela.Paso { return examen.GuionDe(r, cuerpo, c.buscar) },
 			Pase:  c.vigente, Rechazo: DetalleRechazo,
 			// The class lab forwards no proxy settings of whoever started it.
 			Transporte: pasarela.TransportePorOmision(func(string) (string, bool) { return "", false })},

@@ -15,23 +15,12 @@ import (
 
 	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
-	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/topes"
 )
 
-// Intento is one attempt as the gateway saw it.
-type Intento struct {
-	Inicio, Fin time.Time
-	Llave       string // the Idempotency-Key, its repeated fields joined
-	Llaves      int    // how many Idempotency-Key fields it carried
-	Falla       string // what the script did to it ("" forwarded untouched)
-	Revisor     int    // the revisor's status; 0 when it never saw it or did not answer
-	Cliente     int    // the status the client got; 0 none
-	Type        string // the Problem Details type of a 4xx the client got
-	RetryAfter  int    // seconds the answer asked for; 0 none
-	Abandonado  bool   // the client closed the connection before the answer went out
-	Directo     bool   // it reached the revisor without passing through the gateway
-}
+// Intento is one attempt as the gateway saw it: the gateway's own record of the request
+// (pasarela.Asiento), as it handed it over; the grader writes nothing of it.
+type Intento = pasarela.Asiento
 
 // Intencion is one run of the client: one registration, one name.
 type Intencion struct {
@@ -42,8 +31,9 @@ type Intencion struct {
 	Repite    bool // it registers again what an earlier intent of its scenario did (MismoCuerpo)
 	corriendo atomic.Bool
 
-	mu       sync.Mutex
-	Intentos []Intento
+	mu        sync.Mutex
+	Intentos  []Intento
+	empezados int // attempts taken so far, each with its slot in Intentos
 
 	Inicio, Fin time.Time
 	Salida      int    // the client's exit code, when it exited by itself
@@ -54,23 +44,25 @@ type Intencion struct {
 	Sobrantes   int // attempts past the run's TopeIntentos: answered 429, counted, not written down
 }
 
-// anotar appends an attempt and returns its index.
-func (in *Intencion) anotar(a Intento) int {
+// tomar takes one more attempt and returns its index, the slot its record fills when the gateway
+// hands it over (guardar); past tope (0: none) it only counts it and says so with -1.
+func (in *Intencion) tomar(tope int) int {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	in.Intentos = append(in.Intentos, a)
+	if tope > 0 && in.empezados >= tope {
+		in.Sobrantes++
+		return -1
+	}
+	in.empezados++
+	in.Intentos = append(in.Intentos, Intento{})
 	return len(in.Intentos) - 1
 }
 
-// sobra counts an attempt past tope, and says so.
-func (in *Intencion) sobra(tope int) bool {
+// guardar keeps the gateway's record of attempt n.
+func (in *Intencion) guardar(n int, a Intento) {
 	in.mu.Lock()
-	defer in.mu.Unlock()
-	if len(in.Intentos) < tope {
-		return false
-	}
-	in.Sobrantes++
-	return true
+	in.Intentos[n] = a
+	in.mu.Unlock()
 }
 
 // detalleSobrantes answers an attempt past a run's TopeIntentos.
@@ -196,17 +188,54 @@ func (c *Corrida) Ajena() { c.ajenas.Add(1) }
 
 // Guion is the gateway's script for this run alone: every POST /servicios is measured as an
 // attempt of the intent its body names; anything else passes untouched (X-Simular is ignored).
-func (c *Corrida) Guion(r *http.Request) pasarela.Falla {
-	return GuionDe(r, func(*http.Request) *Corrida { return c })
+func (c *Corrida) Guion(r *http.Request, cuerpo []byte) pasarela.Paso {
+	return GuionDe(r, cuerpo, func(*http.Request) *Corrida { return c })
 }
 
 // GuionDe is a gateway's script for any number of runs: buscar finds the run a registration
-// belongs to (a class lab: by the pase of its connection, pkg/montaje; nil: nobody's, refused).
-func GuionDe(r *http.Request, buscar func(r *http.Request) *Corrida) pasarela.Falla {
+// belongs to (a class lab: by the pase of its connection, pkg/montaje; nil: nobody's, refused). A
+// registration of one of the run's intents gets the fault its scenario scripts for that attempt,
+// and its record, the gateway's, is kept as the attempt; one that is not the run's (another
+// grading's client, another body, a run already judged) is refused and counted, never judged.
+func GuionDe(r *http.Request, cuerpo []byte, buscar func(r *http.Request) *Corrida) pasarela.Paso {
 	if r.Method != http.MethodPost || r.URL.Path != "/servicios" {
-		return nil
+		return pasarela.Paso{}
 	}
-	return &medida{buscar: buscar, r: r}
+	c := buscar(r)
+	var in *Intencion
+	if c != nil {
+		in = c.intencion(cuerpo)
+	}
+	var fin func()
+	if in != nil {
+		var ok bool
+		if fin, ok = c.empezarIntento(r); !ok {
+			in = nil
+		}
+	}
+	if in == nil {
+		if c != nil {
+			c.ajenas.Add(1)
+		}
+		return pasarela.Paso{Falla: pasarela.Responder{Clave: problema.PermisoInsuficiente, Detail: detalleAjena}}
+	}
+	n := in.tomar(c.TopeIntentos)
+	if n < 0 {
+		fin()
+		return pasarela.Paso{Falla: pasarela.Responder{Clave: problema.AltasEnCurso, Detail: detalleSobrantes}}
+	}
+	return pasarela.Paso{Falla: in.Escenario.falla(n), Anotar: func(a pasarela.Asiento) {
+		// The revisor itself failing (no answer to what reached it, or a 5xx of its own) is the
+		// lab's fault, never the client's: a class lab throws such a grading away.
+		switch {
+		case a.Llego && a.Revisor == 0:
+			c.FalloDelLaboratorio("el revisor de la clase no respondió a un intento")
+		case a.Revisor >= 500:
+			c.FalloDelLaboratorio("el revisor de la clase respondió " + strconv.Itoa(a.Revisor) + " a un intento")
+		}
+		in.guardar(n, a)
+		fin()
+	}}
 }
 
 // empezarIntento counts an attempt in flight, unless the run was judged; fin ends it.
@@ -290,89 +319,4 @@ func (c *Corrida) Juzgar(registrada func(nombre string) bool) *Informe {
 	inf.Ajenas = int(c.ajenas.Load())
 	inf.Avisos = avisos(inf.Intenciones, inf.Ajenas)
 	return inf
-}
-
-// medida applies the script's fault to one attempt and writes down what happened, with times.
-type medida struct {
-	buscar func(*http.Request) *Corrida
-	r      *http.Request
-	falla  pasarela.Falla
-}
-
-func (d *medida) String() string {
-	if d.falla == nil {
-		return "ninguna"
-	}
-	return d.falla.String()
-}
-
-func (d *medida) Aplicar(q *pasarela.Peticion) {
-	cuerpo, _ := q.Cuerpo()
-	c := d.buscar(d.r)
-	var in *Intencion
-	if c != nil {
-		in = c.intencion(cuerpo)
-	}
-	var fin func()
-	if in != nil {
-		var ok bool
-		if fin, ok = c.empezarIntento(d.r); !ok {
-			in = nil
-		}
-	}
-	if in == nil {
-		// Not one of this run's intents (another grading's client, another body, a run already
-		// judged): refused and counted, never judged.
-		if c != nil {
-			c.ajenas.Add(1)
-		}
-		pasarela.Responder{Clave: problema.PermisoInsuficiente, Detail: detalleAjena}.Aplicar(q)
-		return
-	}
-	defer fin()
-	if c.TopeIntentos > 0 && in.sobra(c.TopeIntentos) {
-		pasarela.Responder{Clave: problema.AltasEnCurso, Detail: detalleSobrantes}.Aplicar(q)
-		return
-	}
-	a := Intento{Inicio: time.Now(), Llaves: len(d.r.Header.Values("Idempotency-Key"))}
-	a.Llave = strings.Join(d.r.Header.Values("Idempotency-Key"), ", ")
-	n := in.anotar(a)
-	d.falla = in.Escenario.falla(n)
-	a.RetryAfter = retryAfter(d.falla)
-	if d.falla != nil {
-		a.Falla = d.falla.String()
-	}
-	defer func() {
-		a.Fin, a.Revisor, a.Cliente = time.Now(), q.Codigo(), q.Cliente()
-		// The revisor itself failing (no answer to what reached it, or a 5xx of its own) is the
-		// lab's fault, never the client's: a class lab throws such a grading away.
-		switch {
-		case q.Llego() && a.Revisor == 0:
-			c.FalloDelLaboratorio("el revisor de la clase no respondió a un intento")
-		case a.Revisor >= 500:
-			c.FalloDelLaboratorio("el revisor de la clase respondió " + strconv.Itoa(a.Revisor) + " a un intento")
-		}
-		if d.r.Context().Err() != nil {
-			// The client left (its own time limit) before the answer went out: net/http sends it
-			// when the handler returns, so a connection already closed now never carried it.
-			a.Cliente, a.RetryAfter, a.Abandonado = 0, 0, true
-		}
-		if a.Cliente >= 400 && a.Cliente < 500 {
-			if r, ok := d.falla.(pasarela.Responder); ok {
-				a.Type = problemaTipo(r)
-			} else {
-				a.Type = tabladecision.TypeDelCuerpo(q.Respuesta())
-			}
-		}
-		in.mu.Lock()
-		in.Intentos[n] = a
-		in.mu.Unlock()
-	}()
-	if d.falla == nil {
-		if q.Reenviar() {
-			q.Devolver()
-		}
-		return
-	}
-	d.falla.Aplicar(q)
 }

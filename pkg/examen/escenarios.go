@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"time"
 
 	"cursohttp/pkg/curso"
 	"cursohttp/pkg/pasarela"
@@ -155,6 +156,14 @@ func (e *Escenario) sinFin() bool {
 	f := e.Guion[len(e.Guion)-1]
 	_, responde := f.(pasarela.Responder)
 	return e.Espera == NoRegistra && f != nil && !responde
+}
+
+// retiene is how long a fault holds an answer on purpose (lento:MS), by what it says of itself.
+func retiene(f pasarela.Falla) time.Duration {
+	if r, ok := f.(interface{ Retiene() time.Duration }); ok {
+		return r.Retiene()
+	}
+	return 0
 }
 
 // retryAfter is the Retry-After a scripted answer carries, in seconds; 0 when none.

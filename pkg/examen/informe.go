@@ -111,7 +111,7 @@ func (inf *Informe) JSON(w io.Writer) error {
 	for _, in := range inf.Intenciones {
 		j := intencionJSON{Escenario: in.Escenario.ID, Nombre: in.Nombre, Intentos: len(in.Intentos), Registrada: in.Registrada, Respuestas: []string{}}
 		for _, a := range in.Intentos {
-			j.Respuestas = append(j.Respuestas, a.visto())
+			j.Respuestas = append(j.Respuestas, visto(a))
 			if a.Directo {
 				j.Directos++
 			}
@@ -130,7 +130,7 @@ func (inf *Informe) JSON(w io.Writer) error {
 
 // visto is what the client got from one attempt, in a word: «201», «502», «409 llave-en-curso»,
 // «sin respuesta».
-func (a Intento) visto() string {
+func visto(a Intento) string {
 	if a.Cliente == 0 {
 		return "sin respuesta"
 	}

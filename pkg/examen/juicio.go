@@ -420,7 +420,7 @@ func loUltimo(in *Intencion) string {
 	if len(in.Intentos) == 0 {
 		return "0 intentos: ninguno llegó a la pasarela"
 	}
-	return fmt.Sprintf("%s; el último recibió %s", contar(len(in.Intentos), "intento", "intentos"), in.Intentos[len(in.Intentos)-1].visto())
+	return fmt.Sprintf("%s; el último recibió %s", contar(len(in.Intentos), "intento", "intentos"), visto(in.Intentos[len(in.Intentos)-1]))
 }
 
 func llaveDe(in *Intencion) string {

@@ -14,14 +14,13 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"cursohttp/pkg/montaje"
+	"cursohttp/pkg/pasarela"
 	"cursohttp/pkg/problema"
 	"cursohttp/pkg/servidor"
-	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/topes"
 )
 
@@ -61,7 +60,7 @@ func ordenDeSalida(es []Escenario) []int {
 	peso := func(e *Escenario) int {
 		p := len(e.Guion)
 		for _, f := range e.Guion {
-			if retryAfter(f) > 0 || (f != nil && strings.HasPrefix(f.String(), "lento")) {
+			if retryAfter(f) > 0 || retiene(f) > 0 {
 				p += 3
 			}
 		}
@@ -91,9 +90,9 @@ type motor struct {
 }
 
 // directo handles a request that reached the grader's revisor without the gateway's stamp: a POST
-// /servicios of one of the run's intents is written down as an attempt of its intent, marked
-// Directo, and judged as the others; one that is not this run's is refused. Anything else is the
-// revisor's.
+// /servicios of one of the run's intents is an attempt of its intent, marked Directo (its record is
+// written as the gateway writes its own, pasarela.RegistrarDirecto), and judged as the others; one
+// that is not this run's is refused. Anything else is the revisor's.
 func (m *motor) directo(w http.ResponseWriter, r *http.Request, rv http.Handler) {
 	if r.Method != http.MethodPost || r.URL.Path != "/servicios" {
 		rv.ServeHTTP(w, r)
@@ -107,46 +106,9 @@ func (m *motor) directo(w http.ResponseWriter, r *http.Request, rv http.Handler)
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(cuerpo))
-	a := Intento{Inicio: time.Now(), Llaves: len(r.Header.Values("Idempotency-Key")), Directo: true}
-	a.Llave = strings.Join(r.Header.Values("Idempotency-Key"), ", ")
-	n := in.anotar(a)
-	rw := &registro{ResponseWriter: w}
-	rv.ServeHTTP(rw, r)
-	a.Fin, a.Revisor, a.Cliente = time.Now(), rw.codigo, rw.codigo
-	if a.Cliente >= 400 && a.Cliente < 500 {
-		a.Type = tabladecision.TypeDelCuerpo(rw.cuerpo)
-	}
-	a.RetryAfter, _ = strconv.Atoi(rw.Header().Get("Retry-After"))
-	in.mu.Lock()
-	in.Intentos[n] = a
-	in.mu.Unlock()
+	n := in.tomar(0)
+	pasarela.RegistrarDirecto(w, r, rv, func(a pasarela.Asiento) { in.guardar(n, a) })
 }
-
-// registro keeps the status and the first bytes of an answer the revisor gives directly.
-type registro struct {
-	http.ResponseWriter
-	codigo int
-	cuerpo []byte
-}
-
-func (r *registro) WriteHeader(c int) {
-	if r.codigo == 0 {
-		r.codigo = c
-	}
-	r.ResponseWriter.WriteHeader(c)
-}
-
-func (r *registro) Write(b []byte) (int, error) {
-	if r.codigo == 0 {
-		r.codigo = http.StatusOK
-	}
-	if falta := 4096 - len(r.cuerpo); falta > 0 {
-		r.cuerpo = append(r.cuerpo, b[:min(falta, len(b))]...)
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-func (r *registro) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // Correr grades o.Orden and returns what it saw and judged. An error means nothing could be
 // graded (a command that does not exist, a port taken); ctx's end stops every client.

@@ -255,12 +255,12 @@ func TestElRelevoPasaLasFallas(t *testing.T) {
 		fallas[modo] = f
 	}
 	se := make(chan struct{}, 1)
-	guion := func(r *http.Request) pasarela.Falla {
+	guion := func(r *http.Request, _ []byte) pasarela.Paso {
 		modo := r.URL.Query().Get("modo")
 		if modo == "lento:99999" {
 			go func() { <-r.Context().Done(); se <- struct{}{} }()
 		}
-		return fallas[modo]
+		return pasarela.Paso{Falla: fallas[modo]}
 	}
 	m := claseDePrueba(t, &contador{n: map[string]int{}}, guion)
 	r, cliente := porRelevo(t, m.Pasarela, "pase-vivo")
@@ -298,9 +298,9 @@ func TestCerrarEsperaLasPeticionesEnCurso(t *testing.T) {
 	f, _ := pasarela.LeerFalla("lento:99999")
 	llego := make(chan struct{})
 	var una sync.Once
-	m, err := Nuevo(Opciones{Revisores: 1, Pasarela: &Pasarela{Guion: func(r *http.Request) pasarela.Falla {
+	m, err := Nuevo(Opciones{Revisores: 1, Pasarela: &Pasarela{Guion: func(*http.Request, []byte) pasarela.Paso {
 		una.Do(func() { close(llego) })
-		return f
+		return pasarela.Paso{Falla: f}
 	}}})
 	if err != nil {
 		t.Fatal(err)

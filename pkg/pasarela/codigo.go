@@ -15,10 +15,9 @@ type codigo int
 
 func (c codigo) String() string { return "codigo:" + strconv.Itoa(int(c)) }
 
-func (c codigo) Aplicar(q *Peticion) {
+func (c codigo) Aplicar(q *Peticion) Desenlace {
 	n := int(c)
 	q.decir("pasarela: respondo " + strconv.Itoa(n) + " sin reenviar la petición; el revisor no la ve")
-	q.cliente, q.resultado, q.desenlace = n, "nunca llegó al revisor", eventos.NuncaLlego
 	responder(q.w, nil, func() {
 		if n < 400 {
 			respuesta.Vacio(q.w, q.r, n)
@@ -26,4 +25,9 @@ func (c codigo) Aplicar(q *Peticion) {
 		}
 		problemaPropio(q.w, q.r, n, "la pasarela respondió "+strconv.Itoa(n)+" sin reenviar la petición al revisor")
 	})
+	d := Desenlace{Cliente: n, Resultado: "nunca llegó al revisor", Tipo: eventos.NuncaLlego}
+	if n >= 400 && n < 500 {
+		d.Type = "about:blank" // problemaPropio's
+	}
+	return d
 }

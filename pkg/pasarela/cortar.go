@@ -14,23 +14,25 @@ type cortar struct{}
 
 func (cortar) String() string { return "cortar" }
 
-func (cortar) Aplicar(q *Peticion) {
-	if !q.Reenviar() || !q.tirarResto() {
-		return
+func (cortar) Aplicar(q *Peticion) Desenlace {
+	if d, ok := q.Reenviar(); !ok {
+		return d
 	}
-	// The client gets no whole answer: for the ledger, none.
-	q.cliente, q.desenlace = 0, eventos.Cortada
+	if d, ok := q.tirarResto(); !ok {
+		return d
+	}
+	// The client gets no whole answer: for the record, none; the gateway then cuts the connection.
+	d := Desenlace{Tipo: eventos.Cortada, Abortar: true}
 	revisor := "pasarela: el revisor respondió " + strconv.Itoa(q.Codigo())
 	if len(q.leido) == 0 || q.r.Method == http.MethodHead {
-		q.resultado = "conexión cortada antes de responder"
+		d.Resultado = "conexión cortada antes de responder"
 		q.decir(revisor + ", pero la conexión se corta antes de responder")
 	} else {
-		q.resultado = "conexión cortada a mitad del cuerpo"
+		d.Resultado = "conexión cortada a mitad del cuerpo"
 		q.decir(revisor + ", pero la respuesta se corta a mitad del cuerpo")
 		q.p.encabezar(q.w, q.r, q.resp, int64(len(q.leido)), false)
 		q.w.Write(q.leido[:len(q.leido)/2])
 		http.NewResponseController(q.w).Flush()
 	}
-	// net/http closes the connection of a handler that aborts, without finishing the answer.
-	panic(http.ErrAbortHandler)
+	return d
 }

@@ -16,10 +16,12 @@ import (
 // Falla is one way the network between a client and the revisor fails, applied to one request:
 // Shopify/toxiproxy's toxics at the HTTP level. Aplicar decides what becomes of the request: it
 // may send it on (q.Reenviar) or answer in the revisor's place, and then hand the answer over
-// (q.Devolver), lose it (q.Perder), delay, cut or reset it. Each mode is a value of its own, in
-// a file of its own; LeerFalla is the one place that knows their names (no registry filled at init).
+// (q.Devolver), lose it (q.Perder), delay, cut or reset it; it returns what it made of the
+// request (Desenlace), from which the gateway alone writes the request's record. Each mode is a
+// value of its own, in a file of its own; LeerFalla is the one place that knows their names (no
+// registry filled at init).
 type Falla interface {
-	Aplicar(q *Peticion)
+	Aplicar(q *Peticion) Desenlace
 	// String is the mode as X-Simular and --simular write it: «perder:2», «lento:1500».
 	String() string
 }
@@ -145,21 +147,21 @@ func LeerFalla(texto string) (Falla, error) {
 // «perder» for perder-siempre included, is ignored in silence, as the course's gateway ignores any
 // value but «perder-primera», so a student who abbreviates the course's mode gets the request
 // through, as in the course, instead of losing every answer.
-func (p *Pasarela) elegir(r *http.Request) Falla {
+func (p *Pasarela) elegir(r *http.Request, cuerpo []byte) Paso {
 	if p.guion != nil {
-		return p.guion(r)
+		return p.guion(r, cuerpo)
 	}
 	if v := r.Header["X-Simular"]; len(v) > 0 {
 		// Repeated fields read as one list, which names no mode.
 		texto := strings.Join(v, ", ")
 		if f, err := LeerFalla(texto); err == nil && f.String() == texto {
-			return f
+			return Paso{Falla: f}
 		}
 	}
 	if g := p.global.Load(); g != nil {
-		return g.sortear()
+		return Paso{Falla: g.sortear()}
 	}
-	return nil
+	return Paso{}
 }
 
 // Simulacion is a process-wide fault: every request without X-Simular gets Falla with probability

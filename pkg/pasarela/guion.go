@@ -9,21 +9,20 @@ import (
 )
 
 // Guion is a fault schedule written by a program rather than by the request: given as
-// Opciones.Guion, it alone picks each request's fault (nil: none) and X-Simular and --simular are
-// ignored. The grader (revisor comprobar cliente) scripts each intent's attempts with it, so a
-// client cannot choose its own faults.
-type Guion func(r *http.Request) Falla
+// Opciones.Guion, it alone picks every request's fault, and X-Simular and --simular are ignored.
+// It gets the request and its body as the gateway holds it before forwarding (the first
+// topes.Retenido bytes), and answers the request's Paso. The grader (revisor comprobar cliente)
+// scripts each intent's attempts with it, so a client cannot choose its own faults, and takes each
+// attempt's record from it.
+type Guion func(r *http.Request, cuerpo []byte) Paso
 
-// Cuerpo is the request's body as the gateway holds it before forwarding, when it holds it whole
-// (completo false: larger than topes.Retenido, or chunked past it). A script's fault reads it to tell
-// whose request this is.
-func (q *Peticion) Cuerpo() (cuerpo []byte, completo bool) { return q.retenido, q.completo }
-
-// Llego says whether the request went on to the revisor.
-func (q *Peticion) Llego() bool { return q.reenviada }
-
-// Cliente is the status the client got, once the fault answered; 0 when it got none.
-func (q *Peticion) Cliente() int { return q.cliente }
+// Paso is what a script makes of one request: its fault (nil forwards it untouched) and, when the
+// script wants the request's record, where the gateway hands it once the request ended: the same
+// record the ledger keeps, written once, by the gateway.
+type Paso struct {
+	Falla  Falla
+	Anotar func(Asiento)
+}
 
 // Responder is a fault for scripts: the gateway answers the catalogue's problem Clave (its status,
 // application/problem+json, the Spanish title) with Detail and the extra headers Cabeceras, as the
@@ -39,15 +38,22 @@ func (f Responder) String() string {
 	return "responder:" + strconv.Itoa(problema.Buscar(f.Clave).Status) + ":" + string(f.Clave)
 }
 
-func (f Responder) Aplicar(q *Peticion) {
+func (f Responder) Aplicar(q *Peticion) Desenlace {
 	t := problema.Buscar(f.Clave)
 	q.decir("pasarela: respondo " + strconv.Itoa(t.Status) + " " + string(f.Clave) + " sin reenviar la petición; el revisor no la ve")
-	q.cliente, q.resultado = t.Status, "nunca llegó al revisor"
+	d := Desenlace{Cliente: t.Status, Resultado: "nunca llegó al revisor"}
+	if t.Status >= 400 && t.Status < 500 {
+		d.Type = t.Type
+	}
 	var opts []problema.Opcion
 	for _, c := range f.Cabeceras {
 		opts = append(opts, problema.ConCabecera(c.Nombre, c.Valor))
+		if http.CanonicalHeaderKey(c.Nombre) == "Retry-After" {
+			d.RetryAfter, _ = strconv.Atoi(c.Valor)
+		}
 	}
 	responder(q.w, nil, func() { problema.Escribir(q.w, q.r, f.Clave, f.Detail, opts...) })
+	return d
 }
 
 // Colgar is a fault for scripts: the gateway does not forward and closes the connection with a
@@ -56,14 +62,9 @@ type Colgar struct{}
 
 func (Colgar) String() string { return "colgar" }
 
-func (Colgar) Aplicar(q *Peticion) {
+func (Colgar) Aplicar(q *Peticion) Desenlace {
 	q.decir("pasarela: cuelgo sin reenviar ni responder; el revisor no la ve")
-	q.resultado = "nunca llegó al revisor"
-	c, _, err := http.NewResponseController(q.w).Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler)
-	}
-	Reiniciar(c)
+	return q.reiniciar(Desenlace{Resultado: "nunca llegó al revisor"})
 }
 
 // Respuesta is the revisor's answer body as the gateway holds it (its first topes.Respuesta bytes);

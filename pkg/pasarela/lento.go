@@ -15,9 +15,9 @@ type lento int
 
 func (l lento) String() string { return "lento:" + strconv.Itoa(int(l)) }
 
-func (l lento) Aplicar(q *Peticion) {
-	if !q.Reenviar() {
-		return
+func (l lento) Aplicar(q *Peticion) Desenlace {
+	if d, ok := q.Reenviar(); !ok {
+		return d
 	}
 	q.decir("pasarela: el revisor respondió " + strconv.Itoa(q.Codigo()) + "; la respuesta sale " + strconv.Itoa(int(l)) + " ms después")
 	// A wait on purpose: at the connection cap it gives way to a new client (servidor.EnEspera).
@@ -27,9 +27,15 @@ func (l lento) Aplicar(q *Peticion) {
 	defer t.Stop()
 	select {
 	case <-t.C:
-		q.resultado = "respuesta " + strconv.Itoa(int(l)) + " ms tarde"
-		q.Devolver()
+		d := q.Devolver()
+		d.Resultado = "respuesta " + strconv.Itoa(int(l)) + " ms tarde"
+		return d
 	case <-q.r.Context().Done():
-		q.resultado, q.desenlace = "el cliente se fue antes de la respuesta", eventos.Abandonada
+		// The gateway sees the client gone too (terminar): nothing was answered.
+		return Desenlace{Tipo: eventos.Abandonada}
 	}
 }
+
+// Retiene is how long the mode holds an answer on purpose: a grader starts the intents it stalls
+// first, since they take longest.
+func (l lento) Retiene() time.Duration { return time.Duration(l) * time.Millisecond }

@@ -160,7 +160,7 @@ func TestLibroAcotado(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range topes.Libro {
-				l.anotar(Asiento{Metodo: "GET", Ruta: "/x", Llego: true, Revisor: 200, Cliente: 200, Resultado: string(rune('a' + g)), Hora: time.Unix(int64(i), 0)}, "")
+				l.anotar(Asiento{Metodo: "GET", Ruta: "/x", Llego: true, Revisor: 200, Cliente: 200, Resultado: string(rune('a' + g)), Inicio: time.Unix(int64(i), 0)}, "")
 			}
 		}()
 	}

@@ -228,18 +228,34 @@ func (p *Pasarela) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		servidor.PeticionIlegible(w)
 		return
 	}
-	if f := p.elegir(r); f != nil {
-		q := &Peticion{w: w, r: r, p: p, retenido: retenido, completo: completo, falla: f, inicio: inicio}
-		defer q.terminar()
-		f.Aplicar(q)
+	paso := p.elegir(r, retenido)
+	if paso.Falla != nil || paso.Anotar != nil {
+		q := &Peticion{w: w, r: r, p: p, retenido: retenido, completo: completo, falla: paso.Falla, inicio: inicio, anotar: paso.Anotar}
+		var d Desenlace
+		defer func() { q.terminar(d) }()
+		if paso.Falla != nil {
+			d = paso.Falla.Aplicar(q)
+		} else if d, _ = q.Reenviar(); q.resp != nil {
+			d = q.Devolver()
+		}
+		if d.Abortar {
+			// net/http closes the connection of a handler that aborts, without finishing the answer;
+			// the record is written first (terminar, deferred).
+			panic(http.ErrAbortHandler)
+		}
 		return
 	}
 	// Without a fault the request stays on this goroutine's stack: the common path allocates
 	// nothing for it.
 	q := Peticion{w: w, r: r, p: p, retenido: retenido, completo: completo, inicio: inicio}
-	defer q.terminar()
-	if q.Reenviar() {
-		q.Devolver()
+	var d Desenlace
+	defer func() { q.terminar(d) }()
+	var ok bool
+	if d, ok = q.Reenviar(); ok {
+		d = q.Devolver()
+	}
+	if d.Abortar {
+		panic(http.ErrAbortHandler)
 	}
 }
 
@@ -375,16 +391,17 @@ func esSeguro(metodo string) bool {
 
 // devolver passes the revisor's answer on: its status and reason phrase, the allowed headers in
 // lower case, the body (leido, then resto when the answer was too large to hold).
-func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.Response, leido []byte, resto io.Reader) {
+// It returns false when the streamed rest failed halfway: the connection must then be cut.
+func (p *Pasarela) devolver(w http.ResponseWriter, r *http.Request, resp *http.Response, leido []byte, resto io.Reader) bool {
 	p.encabezar(w, r, resp, int64(len(leido)), resto != nil)
 	w.Write(leido)
 	if resto != nil {
 		if _, err := io.Copy(w, resto); err != nil {
-			// Headers are gone already: the only honest signal left is to cut the connection.
 			p.log.Info().Ctx(r.Context()).Msg("pasarela: el revisor no respondió")
-			panic(http.ErrAbortHandler)
+			return false
 		}
 	}
+	return true
 }
 
 // encabezar writes the revisor's status line and allowed headers. largo is how much of the body is

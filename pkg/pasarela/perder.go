@@ -11,10 +11,11 @@ type perderSiempre struct{}
 
 func (perderSiempre) String() string { return "perder-siempre" }
 
-func (perderSiempre) Aplicar(q *Peticion) {
-	if q.Reenviar() {
-		q.Perder()
+func (perderSiempre) Aplicar(q *Peticion) Desenlace {
+	if d, ok := q.Reenviar(); !ok {
+		return d
 	}
+	return q.Perder()
 }
 
 // perderVeces («perder:N»): like perder-primera, but the first N times the same request arrives.
@@ -23,14 +24,13 @@ type perderVeces int
 
 func (n perderVeces) String() string { return "perder:" + strconv.Itoa(int(n)) }
 
-func (n perderVeces) Aplicar(q *Peticion) {
-	if !q.Reenviar() {
-		return
+func (n perderVeces) Aplicar(q *Peticion) Desenlace {
+	if d, ok := q.Reenviar(); !ok {
+		return d
 	}
 	id := q.Identidad()
 	if q.p.vistas.sumar(sha256.Sum256(append([]byte(n.String()+"\x00"), id[:]...))) <= int(n) {
-		q.Perder()
-		return
+		return q.Perder()
 	}
-	q.Devolver()
+	return q.Devolver()
 }

@@ -7,13 +7,12 @@ type perderPrimera struct{}
 
 func (perderPrimera) String() string { return "perder-primera" }
 
-func (perderPrimera) Aplicar(q *Peticion) {
-	if !q.Reenviar() {
-		return
+func (perderPrimera) Aplicar(q *Peticion) Desenlace {
+	if d, ok := q.Reenviar(); !ok {
+		return d
 	}
 	if q.p.vistas.sumar(q.Identidad()) == 1 {
-		q.Perder()
-		return
+		return q.Perder()
 	}
-	q.Devolver()
+	return q.Devolver()
 }

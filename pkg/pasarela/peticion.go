@@ -13,12 +13,15 @@ import (
 	"cursohttp/pkg/eventos"
 	"cursohttp/pkg/observacion"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/topes"
 )
 
 // Peticion is one request in the gateway's hands, as a fault (Falla) sees it: it may send it on to
 // the revisor (Reenviar) or not, and then hand the revisor's answer over (Devolver), lose it
-// (Perder), or answer in its own way. What happened is noted for the ledger and the detailed log.
+// (Perder), or answer in its own way; each of these returns what it made of the request (a
+// Desenlace), which the fault returns in turn. The gateway alone writes the request's record from
+// it (Asiento): the ledger's, the detailed log's, the panel's and a script's (Paso.Anotar).
 type Peticion struct {
 	w        http.ResponseWriter
 	r        *http.Request
@@ -36,25 +39,43 @@ type Peticion struct {
 	// when the request ends.
 	retenidos int64
 
-	// What happened: the request went out to the revisor; the status the client got (0: none);
-	// what the status does not say.
+	// reenviada: the request went out to the revisor.
 	reenviada bool
-	cliente   int
-	resultado string
-	desenlace string // eventos.Entregada…; "" until a mode says it (asiento derives it then)
+	// anotar, when a script asked for it, gets the request's record when it ends (Paso.Anotar).
+	anotar func(Asiento)
+}
+
+// Desenlace is what a fault made of one request, as it returns it: what the client got, which the
+// gateway cannot see for itself once an answer left. The gateway builds the request's record
+// (Asiento) from it and from what it saw (the revisor's answer, the times, the client that hung
+// up); nothing else writes the record.
+type Desenlace struct {
+	// Cliente is the status the client got whole; 0 when it got none (a cut, a reset, nothing).
+	Cliente int
+	// Resultado is what the status does not say («respuesta perdida»).
+	Resultado string
+	// Tipo is what became of the request as the client lived it (eventos.Entregada…); "" lets the
+	// gateway derive it from the statuses.
+	Tipo string
+	// RetryAfter is the seconds the answer the client got asked it to wait; 0 none.
+	RetryAfter int
+	// Type is the Problem Details type of a 4xx the client got.
+	Type string
+	// Abortar: the gateway cuts the connection once the record is written (an answer half sent).
+	Abortar bool
 }
 
 // Reenviar sends the request to the revisor and holds its answer whole, as the course's gateway
 // does: a revisor that dies mid-body still gets a clean 502, and a lost answer is lost only once
 // the revisor finished it. Only an unusually large answer is streamed. If no answer comes, the
 // client gets the gateway's 502 (or the parser's 400 when it was the client's body that failed)
-// and Reenviar returns false.
+// and Reenviar returns false with that outcome.
 //
 // With several revisors it sends each request to the next in turn. One that refuses the connection
 // got nothing, so the request goes to the one after it (a body the gateway holds whole can be sent
 // again; a streamed one cannot); any other failure is the 502 as with one revisor: the request may
 // have been served, and only the client's retry with its key can settle that.
-func (q *Peticion) Reenviar() bool {
+func (q *Peticion) Reenviar() (Desenlace, bool) {
 	destinos := q.p.destinos
 	primero := q.p.primero()
 	var resp *http.Response
@@ -63,8 +84,7 @@ func (q *Peticion) Reenviar() bool {
 		destino := destinos[(primero+i)%len(destinos)]
 		salida, cuerpo, ok := q.p.peticion(destino, q.r, q.retenido, q.completo)
 		if !ok {
-			q.sinRespuesta()
-			return false
+			return q.sinRespuesta(), false
 		}
 		q.cuerpo, q.reenviada = cuerpo, true
 		resp, err = q.p.transporte.RoundTrip(salida)
@@ -78,17 +98,14 @@ func (q *Peticion) Reenviar() bool {
 		if _, falla := q.cuerpo.estado(); falla != nil {
 			// The streamed part of the body failed: the transport let the revisor go at once.
 			servidor.PeticionIlegible(q.w)
-			q.resultado, q.desenlace = "cuerpo ilegible", eventos.NuncaLlego
-			return false
+			return Desenlace{Cliente: http.StatusBadRequest, Resultado: "cuerpo ilegible", Tipo: eventos.NuncaLlego}, false
 		}
-		q.sinRespuesta()
-		return false
+		return q.sinRespuesta(), false
 	}
 	leido, entera, err := q.retenerRespuesta(resp.Body, resp.ContentLength)
 	if err != nil {
 		resp.Body.Close()
-		q.sinRespuesta()
-		return false
+		return q.sinRespuesta(), false
 	}
 	if !entera {
 		q.resto = resp.Body
@@ -97,7 +114,7 @@ func (q *Peticion) Reenviar() bool {
 		resp.Body.Close()
 	}
 	q.resp, q.leido = resp, leido
-	return true
+	return Desenlace{}, true
 }
 
 // retenerRespuesta reads the revisor's answer to hold it whole, as the course's gateway does,
@@ -149,44 +166,57 @@ func (q *Peticion) Codigo() int {
 
 // Devolver passes the revisor's answer on: its status and reason phrase, the allowed headers in
 // lower case, its body.
-func (q *Peticion) Devolver() {
-	q.cliente, q.desenlace = q.resp.StatusCode, eventos.Entregada
-	responder(q.w, q.cuerpo, func() { q.p.devolver(q.w, q.r, q.resp, q.leido, q.resto) })
+func (q *Peticion) Devolver() Desenlace {
+	d := Desenlace{Cliente: q.resp.StatusCode, Tipo: eventos.Entregada}
+	if v := q.resp.Header["Retry-After"]; len(v) > 0 {
+		d.RetryAfter, _ = strconv.Atoi(v[0])
+	}
+	if d.Cliente >= 400 && d.Cliente < 500 {
+		d.Type = tabladecision.TypeDelCuerpo(q.leido)
+	}
+	abortar := false
+	responder(q.w, q.cuerpo, func() { abortar = !q.p.devolver(q.w, q.r, q.resp, q.leido, q.resto) })
+	if abortar {
+		// Headers are gone already: the only honest signal left is to cut the connection.
+		return Desenlace{Resultado: "el revisor no respondió", Tipo: eventos.Cortada, Abortar: true}
+	}
+	return d
 }
 
 // Perder throws the revisor's answer away and answers the course's 502: the revisor did the work,
 // the client cannot know it. The log says so in the course's words.
-func (q *Peticion) Perder() {
-	if !q.tirarResto() {
-		return
+func (q *Peticion) Perder() Desenlace {
+	if d, ok := q.tirarResto(); !ok {
+		return d
 	}
 	q.decir("pasarela: el revisor respondió " + strconv.Itoa(q.resp.StatusCode) + ", pero la respuesta se pierde")
-	q.cliente, q.resultado, q.desenlace = http.StatusBadGateway, "respuesta perdida", eventos.Perdida
 	responder(q.w, q.cuerpo, func() { MalaPuerta(q.w, q.r, DetallePerdida) })
+	return Desenlace{Cliente: http.StatusBadGateway, Resultado: "respuesta perdida", Tipo: eventos.Perdida}
 }
 
 // tirarResto reads the rest of a streamed answer to its end, so that the revisor's work is done
-// before anything is decided; if that fails, the client gets the 502 of no answer.
-func (q *Peticion) tirarResto() bool {
+// before anything is decided; if that fails, the client gets the 502 of no answer, and tirarResto
+// returns false with that outcome.
+func (q *Peticion) tirarResto() (Desenlace, bool) {
 	if q.resto == nil {
-		return true
+		return Desenlace{}, true
 	}
 	if _, err := io.Copy(io.Discard, q.resto); err != nil {
-		q.sinRespuesta()
-		return false
+		return q.sinRespuesta(), false
 	}
 	q.resto = nil
-	return true
+	return Desenlace{}, true
 }
 
 // sinRespuesta is the gateway's 502 when the revisor gave no answer.
-func (q *Peticion) sinRespuesta() {
+func (q *Peticion) sinRespuesta() Desenlace {
 	q.p.log.Info().Ctx(q.r.Context()).Msg("pasarela: el revisor no respondió")
-	q.cliente, q.desenlace = http.StatusBadGateway, eventos.NuncaLlego
+	d := Desenlace{Cliente: http.StatusBadGateway, Tipo: eventos.NuncaLlego}
 	if q.reenviada {
-		q.resultado, q.desenlace = "el revisor no respondió", eventos.SinRespuesta
+		d.Resultado, d.Tipo = "el revisor no respondió", eventos.SinRespuesta
 	}
 	responder(q.w, q.cuerpo, func() { MalaPuerta(q.w, q.r, DetalleSinRevisor) })
+	return d
 }
 
 // decir writes one of the gateway's lines about this request.
@@ -219,15 +249,19 @@ func (q *Peticion) Identidad() [32]byte {
 	return sha256.Sum256(append([]byte("cuerpo\x00"), id[:]...))
 }
 
-// terminar closes what the request still holds of the revisor and notes what happened in the
-// request's record (--log-detalle, --panel).
-func (q *Peticion) terminar() {
+// terminar closes what the request still holds of the revisor and writes the request's record
+// from d, what the fault made of it: in the ledger, in the detailed log and the panel's event
+// (--log-detalle, --panel), and for a script that asked for it (Paso.Anotar).
+func (q *Peticion) terminar(d Desenlace) {
 	if q.resp != nil {
 		q.resp.Body.Close()
 	}
 	q.p.retenidas.soltar(q.retenidos)
 	q.retenidos = 0
-	a := q.p.libro.anotar(q.asiento())
+	a := q.p.libro.anotar(q.asiento(d))
+	if q.anotar != nil {
+		q.anotar(a)
+	}
 	if reg := observacion.RegistroDe(q.r.Context()); reg != nil {
 		reg.Pasarela, reg.Llego, reg.Revisor, reg.Falla = true, a.Llego, a.Revisor, a.Falla
 		reg.Escritura, reg.Exito = a.Escritura, a.Exito

@@ -13,8 +13,8 @@ type rechazar struct{}
 
 func (rechazar) String() string { return "rechazar" }
 
-func (rechazar) Aplicar(q *Peticion) {
+func (rechazar) Aplicar(q *Peticion) Desenlace {
 	q.decir("pasarela: rechazo la petición sin reenviarla; el revisor no la ve")
-	q.cliente, q.resultado, q.desenlace = http.StatusBadGateway, "nunca llegó al revisor", eventos.NuncaLlego
 	responder(q.w, nil, func() { MalaPuerta(q.w, q.r, DetalleSinRevisor) })
+	return Desenlace{Cliente: http.StatusBadGateway, Resultado: "nunca llegó al revisor", Tipo: eventos.NuncaLlego}
 }

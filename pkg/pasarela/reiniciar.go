@@ -14,17 +14,26 @@ type reiniciar struct{}
 
 func (reiniciar) String() string { return "reiniciar" }
 
-func (reiniciar) Aplicar(q *Peticion) {
-	if !q.Reenviar() || !q.tirarResto() {
-		return
+func (reiniciar) Aplicar(q *Peticion) Desenlace {
+	if d, ok := q.Reenviar(); !ok {
+		return d
 	}
-	q.resultado, q.desenlace = "conexión reiniciada", eventos.Reiniciada
+	if d, ok := q.tirarResto(); !ok {
+		return d
+	}
 	q.decir("pasarela: el revisor respondió " + strconv.Itoa(q.Codigo()) + ", pero la conexión con el cliente se reinicia")
+	return q.reiniciar(Desenlace{Resultado: "conexión reiniciada", Tipo: eventos.Reiniciada})
+}
+
+// reiniciar resets the client's connection, without a byte of answer, and returns d.
+func (q *Peticion) reiniciar(d Desenlace) Desenlace {
 	c, _, err := http.NewResponseController(q.w).Hijack()
 	if err != nil {
-		panic(http.ErrAbortHandler) // not hijackable (HTTP/2): a plain close is all there is
+		d.Abortar = true // not hijackable (HTTP/2): a plain close is all there is
+		return d
 	}
 	Reiniciar(c)
+	return d
 }
 
 // Reiniciar closes c with a reset instead of the orderly close: SO_LINGER 0 on the TCP connection
