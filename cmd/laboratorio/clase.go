@@ -119,6 +119,7 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 	agregar := &cobra.Command{
 		Use:   "agregar [NOMBRE…]",
 		Short: "añade alumnos a la lista (o los de --lista) y dice su credencial, una vez",
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			nombres := strings.Join(args, "\n")
 			if lista != "" {
@@ -206,7 +207,6 @@ type cuerpoYCancelar struct {
 func (c cuerpoYCancelar) Close() error { c.cancelar(); return c.ReadCloser.Close() }
 
 func nuevaClaseIniciar(f flujos, dir *string) *cobra.Command {
-	var bin string
 	cmd := &cobra.Command{
 		Use:   "iniciar [opciones de revisor clase]",
 		Short: "arranca el laboratorio de la clase: su pasarela (18082), sus revisores y su pizarra (18084)",
@@ -217,16 +217,23 @@ falten y dice su credencial una vez), --datos (SQLite o postgres://…), --direc
 red de la clase), --puerto (la pizarra, 18084), --puerto-pasarela (18082), --revisores.`,
 		Example: `  laboratorio clase iniciar --lista alumnos.txt --direccion 0.0.0.0
   laboratorio clase iniciar --lista alumnos.txt --datos postgres://clase@127.0.0.1/clase --revisores 2`,
+		// Its options are «revisor clase»'s, passed on as they are: this command reads only its
+		// own (--bin, --dir, --help) and takes every other word.
 		DisableFlagParsing: true,
+		Args:               cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, a := range args {
-				if a == "-h" || a == "--help" {
-					return cmd.Help()
-				}
+			propias, resto, err := opcionesDeIniciar(cmd, args)
+			if err != nil {
+				return err
 			}
-			carpeta := bin
+			if propias.ayuda {
+				return cmd.Help()
+			}
+			if propias.dir != "" {
+				*dir = propias.dir
+			}
+			carpeta := propias.bin
 			if carpeta == "" {
-				var err error
 				if carpeta, err = carpetaPropia(); err != nil {
 					return err
 				}
@@ -235,7 +242,7 @@ red de la clase), --puerto (la pizarra, 18084), --puerto-pasarela (18082), --rev
 			if runtime.GOOS == "windows" {
 				revisor += ".exe"
 			}
-			c := exec.Command(revisor, append([]string{"clase", "--dir", *dir}, args...)...)
+			c := exec.Command(revisor, append([]string{"clase", "--dir", *dir}, resto...)...)
 			c.Stdin, c.Stdout, c.Stderr = os.Stdin, f.out, f.err
 			if err := c.Start(); err != nil {
 				return fmt.Errorf("no arranca %s: %v (el laboratorio de la clase lo sirve el revisor: ¿está junto a laboratorio?)", revisor, err)
@@ -249,7 +256,7 @@ red de la clase), --puerto (la pizarra, 18084), --puerto-pasarela (18082), --rev
 				case <-hecho:
 				}
 			}()
-			err := c.Wait()
+			err = c.Wait()
 			close(hecho)
 			var salida *exec.ExitError
 			if errors.As(err, &salida) {
@@ -258,8 +265,57 @@ red de la clase), --puerto (la pizarra, 18084), --puerto-pasarela (18082), --rev
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&bin, "bin", "", "la carpeta de los programas (si no se dice: la de este programa)")
+	// Declared for the help (and completion) only: with DisableFlagParsing, opcionesDeIniciar
+	// reads them.
+	cmd.Flags().String("bin", "", "la carpeta de los programas (si no se dice: la de este programa)")
 	return cmd
+}
+
+// deIniciar are the options «laboratorio clase iniciar» reads itself.
+type deIniciar struct {
+	bin, dir string
+	ayuda    bool
+}
+
+// opcionesDeIniciar takes iniciar's own options out of args (--bin, the group's --dir and
+// --clase, -h/--help), as «--bin X» or «--bin=X», up to a «--»; the rest go to «revisor clase».
+func opcionesDeIniciar(cmd *cobra.Command, args []string) (deIniciar, []string, error) {
+	var o deIniciar
+	var resto []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			resto = append(resto, args[i:]...)
+			break
+		}
+		if a == "-h" || a == "--help" {
+			o.ayuda = true
+			continue
+		}
+		nombre, valor, conIgual := strings.Cut(a, "=")
+		var destino *string
+		switch nombre {
+		case "--bin":
+			destino = &o.bin
+		case "--dir":
+			destino = &o.dir
+		case "--clase":
+			// The board's URL is for the orders that talk to it; iniciar serves it (--puerto).
+			destino = new(string)
+		default:
+			resto = append(resto, a)
+			continue
+		}
+		if !conIgual {
+			if i+1 >= len(args) {
+				return o, nil, cli.UsoMal("%s: la opción %s necesita un valor; «%s --help» muestra las opciones", cmd.CommandPath(), nombre, cmd.CommandPath())
+			}
+			i++
+			valor = args[i]
+		}
+		*destino = valor
+	}
+	return o, resto, nil
 }
 
 // interrumpir asks the class lab to stop as Ctrl+C would; where a process cannot be interrupted
