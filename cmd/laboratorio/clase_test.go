@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -107,5 +108,146 @@ func TestClaseAgregar(t *testing.T) {
 	}
 	if codigo, out, errOut := c.laboratorio(t, "agregar"); codigo != 2 || out != "" || !strings.Contains(errOut, "¿a quién?") {
 		t.Errorf("agregar sin nombres: %d %q %q", codigo, out, errOut)
+	}
+}
+
+// credencialesEnArchivo reads credenciales.txt as lines, checking it is the instructor's only.
+func (c *claseDePrueba) credencialesEnArchivo(t *testing.T) []string {
+	t.Helper()
+	ruta := filepath.Join(c.dir, pizarra.ArchivoCredenciales)
+	b, err := os.ReadFile(ruta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(ruta); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("credenciales.txt: modo %v (%v); se esperaba 0600", fi.Mode().Perm(), err)
+	}
+	// Nothing left beside it of a rewrite.
+	if quedan, _ := filepath.Glob(filepath.Join(c.dir, ".credenciales*")); len(quedan) > 0 {
+		t.Errorf("quedan archivos a medias: %q", quedan)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// vigentes checks that the file holds each current student's current credential exactly once:
+// one line per student of the roster whose credential lives, each identifying its student.
+func (c *claseDePrueba) vigentes(t *testing.T, cuando string, quiere ...string) map[string]string {
+	t.Helper()
+	lineas := c.credencialesEnArchivo(t)
+	m := map[string]string{}
+	var nombres []string
+	for _, l := range lineas {
+		nombre, cred, ok := strings.Cut(l, "\t")
+		if !ok {
+			t.Errorf("%s: una línea sin credencial: %q", cuando, l)
+			continue
+		}
+		if _, ya := m[nombre]; ya {
+			t.Errorf("%s: %s está dos veces", cuando, nombre)
+		}
+		m[nombre] = cred
+		nombres = append(nombres, nombre)
+		if quien, ok, err := c.mat.Identificar(context.Background(), cred); err != nil || !ok || quien != nombre {
+			t.Errorf("%s: la credencial de %s en el archivo no vale (es de %q, %v, %v)", cuando, nombre, quien, ok, err)
+		}
+	}
+	if got, want := strings.Join(nombres, ", "), strings.Join(quiere, ", "); got != want {
+		t.Errorf("%s: credenciales.txt nombra a %s; se esperaba %s", cuando, got, want)
+	}
+	return m
+}
+
+// credencialDicha is the credential of nombre in an order's output.
+func credencialDicha(out, nombre string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if n, c, ok := strings.Cut(l, "\t"); ok && n == nombre {
+			return c
+		}
+	}
+	return ""
+}
+
+// credenciales.txt holds each current student's current credential once, whatever changed them
+// (agregar, renovar, rotar, quitar, revocar; a row removed from the board's page, at the next
+// order), rewritten whole, 0600; a renewed credential is said to the terminal that asked for it.
+func TestClaseCredencialesTxt(t *testing.T) {
+	t.Parallel()
+	c := nuevaClaseDePrueba(t)
+	// An older lab's list, appended to: Ana twice, a student no longer in the class.
+	vieja := "Ana\tcl-vieja\nZoe\tcl-de-zoe\n"
+	if err := os.WriteFile(filepath.Join(c.dir, pizarra.ArchivoCredenciales), []byte(vieja), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	codigo, out, errOut := c.laboratorio(t, "agregar", "Ana", "Beto")
+	if codigo != 0 || errOut != "" || !strings.HasSuffix(out, "(2 credenciales, también en "+filepath.Join(c.dir, pizarra.ArchivoCredenciales)+", que solo tú puedes leer)\n") {
+		t.Fatalf("agregar: %d %q\n%s", codigo, errOut, out)
+	}
+	primera := c.vigentes(t, "tras agregar", "Ana", "Beto")
+	codigo, out, errOut = c.laboratorio(t, "agregar", "Eva Pérez")
+	if codigo != 0 || !strings.HasSuffix(out, "(1 credencial, también en "+filepath.Join(c.dir, pizarra.ArchivoCredenciales)+", que solo tú puedes leer)\n") {
+		t.Fatalf("agregar a una: %d %q\n%s", codigo, errOut, out)
+	}
+	c.vigentes(t, "tras agregar a Eva", "Ana", "Beto", "Eva Pérez")
+
+	codigo, out, errOut = c.laboratorio(t, "renovar", "Ana")
+	nueva := credencialDicha(out, "Ana")
+	if codigo != 0 || errOut != "" || nueva == "" || nueva == primera["Ana"] {
+		t.Fatalf("renovar: %d %q\n%s", codigo, errOut, out)
+	}
+	if m := c.vigentes(t, "tras renovar", "Ana", "Beto", "Eva Pérez"); m["Ana"] != nueva {
+		t.Errorf("tras renovar, el archivo tiene %q para Ana; se dijo %q", m["Ana"], nueva)
+	}
+
+	if codigo, out, errOut := c.laboratorio(t, "revocar", "Beto"); codigo != 0 || out != "la credencial de Beto ya no vale\n" || errOut != "" {
+		t.Errorf("revocar: %d %q %q", codigo, out, errOut)
+	}
+	c.vigentes(t, "tras revocar", "Ana", "Eva Pérez")
+	if codigo, out, errOut := c.laboratorio(t, "rotar"); codigo != 0 || errOut != "" || strings.Count(out, "\tcl-") != 2 {
+		t.Errorf("rotar: %d %q\n%s", codigo, errOut, out)
+	}
+	c.vigentes(t, "tras rotar (Beto sigue revocado)", "Ana", "Eva Pérez")
+	if codigo, out, _ := c.laboratorio(t, "renovar", "Beto"); codigo != 0 || credencialDicha(out, "Beto") == "" {
+		t.Errorf("renovar a Beto: %d\n%s", codigo, out)
+	}
+	c.vigentes(t, "tras renovar a Beto", "Ana", "Beto", "Eva Pérez")
+
+	if codigo, out, errOut := c.laboratorio(t, "quitar", "Eva  Pérez"); codigo != 0 || out != "Eva  Pérez ya no está en la clase\n" || errOut != "" {
+		t.Errorf("quitar: %d %q %q", codigo, out, errOut)
+	}
+	c.vigentes(t, "tras quitar", "Ana", "Beto")
+	// Removed from the board's page (this board knows no folder): the next order drops the line.
+	if err := c.mat.Quitar(context.Background(), "Beto"); err != nil {
+		t.Fatal(err)
+	}
+	if codigo, _, _ := c.laboratorio(t, "agregar", "Iker"); codigo != 0 {
+		t.Fatal("agregar a Iker")
+	}
+	c.vigentes(t, "tras quitar a Beto desde la página", "Ana", "Iker")
+}
+
+// «laboratorio clase entrar» says a one-time link on stdout, and that it is one-time and the
+// instructor's on stderr; the link opens one session once.
+func TestClaseEntrar(t *testing.T) {
+	t.Parallel()
+	c := nuevaClaseDePrueba(t, "Ana")
+	codigo, out, errOut := c.laboratorio(t, "entrar")
+	enlace := strings.TrimSuffix(out, "\n")
+	if codigo != 0 || !strings.HasPrefix(enlace, c.url+"/entrar?codigo=") || strings.Contains(enlace, "\n") ||
+		!strings.Contains(errOut, "un enlace de una vez, solo para ti (el profesor)") || strings.Contains(out+errOut, tokenDeClase) {
+		t.Fatalf("entrar: %d %q %q", codigo, out, errOut)
+	}
+	sinSeguir := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for i, quiere := range []int{http.StatusSeeOther, http.StatusForbidden} {
+		resp, err := sinSeguir.Get(enlace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != quiere || (i == 0) != (resp.Header.Get("Set-Cookie") != "") {
+			t.Errorf("el enlace, vez %d: %d %q; se esperaba %d", i+1, resp.StatusCode, resp.Header.Get("Set-Cookie"), quiere)
+		}
+	}
+	if codigo, _, errOut := c.laboratorio(t, "enlace"); codigo != 2 || !strings.Contains(errOut, "no existe la orden «enlace»") {
+		t.Errorf("la orden vieja: %d %q", codigo, errOut)
 	}
 }

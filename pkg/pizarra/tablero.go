@@ -36,7 +36,7 @@ const SinVeredictosDeFuera = "en el modo clase cada veredicto lo calcula el labo
 
 // MotivoDelProfesor is a refused change of the board (401).
 const MotivoDelProfesor = "quitar alumnos y limpiar la pizarra es del profesor: con su token (Authorization: Bearer …) " +
-	"o desde la página abierta con su enlace de una vez"
+	"o desde la página abierta con su enlace de una vez («laboratorio clase entrar»)"
 
 // esperaAlmacen bounds each request's calls to the store: a store that hangs costs a page one
 // answer, not a connection held open.
@@ -49,6 +49,9 @@ type OpcionesTablero struct {
 	// Instructor says whether a request carries the instructor's token or session (the class lab
 	// passes it); nil: nobody is.
 	Instructor func(*http.Request) bool
+	// Dir is the class's folder: a student removed from the page leaves its list of
+	// credentials (credenciales.txt) at once. "": the list is the instructor's orders' only.
+	Dir string
 	// Log gets one line per change of the board and per failure of the store (whose error is not
 	// shown to the page); nothing when zero.
 	Log zerolog.Logger
@@ -293,7 +296,13 @@ func (t *Tablero) quitar(w http.ResponseWriter, r *http.Request) {
 	nombre := r.PathValue("nombre")
 	ctx, cancelar := context.WithTimeout(r.Context(), esperaAlmacen)
 	defer cancelar()
-	t.cambiar(w, r, t.o.Almacen.Quitar(ctx, nombre), nombre, "quitar a «"+nombre+"»", "quitó a «"+nombre+"» de la clase")
+	err := t.o.Almacen.Quitar(ctx, nombre)
+	if err == nil && t.o.Dir != "" {
+		if ruta, err := ActualizarCredenciales(t.o.Dir, CambioDeCredenciales{Quitar: []string{nombre}}); err != nil {
+			t.o.Log.Error().Err(err).Msg("clase: no pude quitar a «" + nombre + "» de " + ruta + ": " + err.Error())
+		}
+	}
+	t.cambiar(w, r, err, nombre, "quitar a «"+nombre+"»", "quitó a «"+nombre+"» de la clase")
 }
 
 // limpiarAlumno forgets one student's gradings: its row reads «pendiente» again.
