@@ -106,6 +106,17 @@ func TestClaseAgregar(t *testing.T) {
 	if got, quiere := strings.Join(c.nombres(t), ", "), "Ana, Eva Pérez, Óscar, Iker, Luis, María José"; got != quiere {
 		t.Errorf("la lista: %s; se esperaba %s", got, quiere)
 	}
+	// A name that reads as one in the list: one line naming it, nothing added.
+	c.laboratorio(t, "agregar", "Ana García")
+	for _, n := range []string{"Ana Garc\u0131\u0301a", "Ana Garcia", "ana garcía", "ANA GARCÍA", "Ana García."} {
+		quiere := "la clase respondió 409: «" + n + "» se lee igual que «Ana García», que ya está en la lista\n"
+		if codigo, out, errOut := c.laboratorio(t, "agregar", n); codigo != 1 || out != "" || errOut != quiere {
+			t.Errorf("agregar %q: %d %q %q; se esperaba 1 y %q", n, codigo, out, errOut, quiere)
+		}
+	}
+	if n := len(c.nombres(t)); n != 7 {
+		t.Errorf("la lista tiene %d nombres; se esperaban 7", n)
+	}
 	if codigo, out, errOut := c.laboratorio(t, "agregar"); codigo != 2 || out != "" || !strings.Contains(errOut, "¿a quién?") {
 		t.Errorf("agregar sin nombres: %d %q %q", codigo, out, errOut)
 	}
