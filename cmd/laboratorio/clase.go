@@ -65,7 +65,9 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
   laboratorio clase quitar "Eva Pérez"      (su fila y sus calificaciones)
   laboratorio clase limpiar                 (la pizarra, sin tocar la lista)
   laboratorio clase entrar                  (un enlace de una vez, solo para ti: la pizarra como profesor)
-  laboratorio clase predecir 6.5.4-4xx      (pregunta en clase un ejercicio de «revisor predecir»)`,
+  laboratorio clase predecir 6.5.4-4xx      (pregunta en clase un ejercicio de «revisor predecir»)
+  laboratorio clase exportar --salida notas.csv              (la pizarra, para el libro de notas)
+  laboratorio clase exportar predicciones --salida pred.csv  (las respuestas de cada alumno)`,
 	}
 	grupo.PersistentFlags().StringVar(&dir, "dir", filepath.Join("lab", "clase"), "la carpeta de la clase: su token, la lista de credenciales y, sin --datos postgres://, su base")
 	grupo.PersistentFlags().StringVar(&url_, "clase", "http://"+curso.Host+":"+strconv.Itoa(curso.PuertoPanel), "la URL de la pizarra del laboratorio de la clase (para las órdenes que le hablan)")
@@ -224,6 +226,7 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 				return err
 			}},
 		nuevaClasePredecir(f, &url_, pedirEn),
+		nuevaClaseExportar(f, pedir),
 		&cobra.Command{Use: "entrar", Short: "un enlace de una vez, solo para ti: abre la pizarra y el proyector como profesor",
 			Long: `Da un enlace de una vez para abrir en tu navegador la pizarra de la clase como profesor: esa
 página, y las que abras después en ese navegador mientras corra el laboratorio de la clase,

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -260,5 +263,94 @@ func TestClaseEntrar(t *testing.T) {
 	}
 	if codigo, _, errOut := c.laboratorio(t, "enlace"); codigo != 2 || !strings.Contains(errOut, "no existe la orden «enlace»") {
 		t.Errorf("la orden vieja: %d %q", codigo, errOut)
+	}
+}
+
+// «laboratorio clase exportar» writes the board as CSV a gradebook imports, read back here with
+// encoding/csv: the names as typed (accents, an apostrophe, a dash; a comma, a quote or a line end
+// never get into a name), each check's state, the last grading's time; to a file (0600) or to
+// stdout; «exportar predicciones» the answers, with its header even when there are none.
+func TestClaseExportar(t *testing.T) {
+	t.Parallel()
+	c := nuevaClaseDePrueba(t, "María-José O'Neill", "Ana García")
+	// What cannot be a name is refused, or split at the line end.
+	for _, n := range []string{"Pérez, Ana", `Ana "la" García`} {
+		if codigo, _, errOut := c.laboratorio(t, "agregar", n); codigo != 1 || !strings.Contains(errOut, "la clase respondió 422") {
+			t.Errorf("agregar %q: %d %q", n, codigo, errOut)
+		}
+	}
+	if codigo, _, errOut := c.laboratorio(t, "agregar", "Luis\nBeto"); codigo != 0 {
+		t.Fatalf("agregar con un salto de línea: %d %q", codigo, errOut)
+	}
+	fin := time.Date(2026, 3, 9, 10, 35, 2, 0, time.UTC)
+	var vs []matricula.Veredicto
+	for i, ch := range examen.Checks {
+		vs = append(vs, matricula.Veredicto{ID: ch.ID, Estado: []string{"paso", "fallo", "no-juzgada"}[i%3]})
+	}
+	if err := c.mat.Anotar(context.Background(), matricula.Calificacion{ID: "g1", Alumno: "María-José O'Neill", Inicio: fin.Add(-time.Minute), Fin: fin, Comprobaciones: vs}); err != nil {
+		t.Fatal(err)
+	}
+
+	salida := filepath.Join(t.TempDir(), "notas.csv")
+	codigo, out, errOut := c.laboratorio(t, "exportar", "--salida", salida)
+	if codigo != 0 || errOut != "" || out != salida+": 4 filas de alumnos y la cabecera\n" {
+		t.Fatalf("exportar --salida: %d %q %q", codigo, out, errOut)
+	}
+	if fi, err := os.Stat(salida); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("notas.csv: %v %v", fi.Mode().Perm(), err)
+	}
+	a, err := os.Open(salida)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filas, err := csv.NewReader(a).ReadAll()
+	a.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cabecera := []string{"alumno", "ultima_calificacion", "pasaron", "juzgadas"}
+	for _, ch := range examen.Checks {
+		cabecera = append(cabecera, ch.ID)
+	}
+	if !slices.Equal(filas[0], cabecera) {
+		t.Errorf("la cabecera: %q", filas[0])
+	}
+	var nombres []string
+	for _, f := range filas[1:] {
+		nombres = append(nombres, f[0])
+	}
+	if !slices.Equal(nombres, []string{"María-José O'Neill", "Ana García", "Luis", "Beto"}) {
+		t.Errorf("los nombres: %q", nombres)
+	}
+	maria := filas[1]
+	if cuando, err := time.Parse(time.RFC3339, maria[1]); err != nil || !cuando.Equal(fin) {
+		t.Errorf("la hora de María José: %q (%v)", maria[1], err)
+	}
+	for i, v := range vs {
+		if maria[4+i] != v.Estado {
+			t.Errorf("María José, %s: %q; se esperaba %q", v.ID, maria[4+i], v.Estado)
+		}
+	}
+	if ana := filas[2]; ana[1] != "" || ana[4] != "pendiente" {
+		t.Errorf("Ana, que no calificó: %q", ana)
+	}
+
+	// To stdout, the same bytes.
+	guardado, _ := os.ReadFile(salida)
+	if codigo, out, errOut := c.laboratorio(t, "exportar"); codigo != 0 || errOut != "" || out != string(guardado) {
+		t.Errorf("exportar a stdout: %d %q\n%s", codigo, errOut, out)
+	}
+	codigo, out, errOut = c.laboratorio(t, "exportar", "predicciones")
+	if codigo != 0 || errOut != "" || out != "ejercicio,abierta,pregunta,alumno,respuesta,respondida,real,acierto\r\n" {
+		t.Errorf("exportar predicciones sin ninguna: %d %q %q", codigo, out, errOut)
+	}
+	// With a token that is not the class's, nothing is written.
+	os.WriteFile(filepath.Join(c.dir, pizarra.ArchivoTokenClase), []byte("otro\n"), 0o600) //nolint:errcheck // checked by the order
+	otra := filepath.Join(t.TempDir(), "otra.csv")
+	if codigo, out, errOut := c.laboratorio(t, "exportar", "--salida", otra); codigo != 1 || out != "" || !strings.HasPrefix(errOut, "la clase respondió 401") {
+		t.Errorf("exportar con otro token: %d %q %q", codigo, out, errOut)
+	}
+	if _, err := os.Stat(otra); err == nil {
+		t.Error("con otro token se escribió el archivo")
 	}
 }

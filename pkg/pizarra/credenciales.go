@@ -74,7 +74,7 @@ func ActualizarCredenciales(dir string, c CambioDeCredenciales) (string, error) 
 	for _, l := range lineas {
 		b.WriteString(l.Alumno + "\t" + l.Secreto + "\n")
 	}
-	return ruta, escribirEntero(ruta, b.Bytes())
+	return ruta, EscribirPrivado(ruta, b.Bytes())
 }
 
 // LeerCredenciales reads the list at ruta: one credential per student, the last line of a name
@@ -107,10 +107,10 @@ func normal(nombre string) string {
 	return nombre
 }
 
-// escribirEntero replaces ruta with datos, readable by its owner only: a new file in the same
-// folder, synced to the disk, renamed over the old one, and the folder synced, so a crash leaves
-// the old list or the new one, never part of either.
-func escribirEntero(ruta string, datos []byte) error {
+// EscribirPrivado replaces ruta with datos, readable by its owner only (0600): a new file in the
+// same folder, synced to the disk, renamed over the old one, and the folder synced, so a crash
+// leaves the old file or the new one, never part of either.
+func EscribirPrivado(ruta string, datos []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(ruta), "."+filepath.Base(ruta)+".*")
 	if err != nil {
 		return err

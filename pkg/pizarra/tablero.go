@@ -136,13 +136,15 @@ func NuevoTablero(o OpcionesTablero) *Tablero {
 	m.HandleFunc("DELETE "+RutaAlumnoClase, t.quitar)
 	m.HandleFunc("DELETE "+RutaHistorial, t.limpiarAlumno)
 	m.HandleFunc("DELETE "+RutaCalificaciones, t.limpiarTodo)
+	m.HandleFunc("GET "+RutaExportarNotas, t.exportarNotas)
 	// Whatever the method: the local mode's grader posting, or asking first whether it may.
 	m.HandleFunc(RutaResultados, func(w http.ResponseWriter, r *http.Request) {
 		servidor.AntesDelCuerpo(w, r, func() { servidor.Texto(w, r, http.StatusGone, SinVeredictosDeFuera) })
 	})
 	// The board's paths with another method: 405 in the course's language, with Allow.
 	for ruta, permitidos := range map[string]string{RutaClase: "GET, HEAD", "/clase.js": "GET, HEAD", "/clase.css": "GET, HEAD",
-		RutaEstado: "GET, HEAD", RutaHistorial: "GET, HEAD, DELETE", RutaAlumnoClase: "DELETE", RutaCalificaciones: "DELETE"} {
+		RutaEstado: "GET, HEAD", RutaHistorial: "GET, HEAD, DELETE", RutaAlumnoClase: "DELETE", RutaCalificaciones: "DELETE",
+		RutaExportarNotas: "GET, HEAD"} {
 		m.HandleFunc(ruta, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", permitidos)
 			servidor.AntesDelCuerpo(w, r, func() { servidor.Texto(w, r, http.StatusMethodNotAllowed, "método no admitido: "+permitidos) })
