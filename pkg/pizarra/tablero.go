@@ -96,13 +96,16 @@ type historialTablero struct {
 	Calificaciones []calificacionTablero `json:"calificaciones"`
 }
 
+// calificacionTablero is one grading in a history. Anybody reads when it was and what each check
+// gave; its id, seed and report only the instructor: the report is what the student's terminal
+// showed, with the student's command line and what the client printed (issue 40, item 7).
 type calificacionTablero struct {
-	ID             string                `json:"id"`
+	ID             string                `json:"id,omitempty"`
 	Inicio         time.Time             `json:"inicio"`
 	Fin            time.Time             `json:"fin"`
-	Semilla        uint64                `json:"semilla,string"` // a string: JavaScript's numbers stop at 2^53
-	Comprobaciones []matricula.Veredicto `json:"comprobaciones"` // the columns' checks, in their order
-	Informe        string                `json:"informe"`
+	Semilla        uint64                `json:"semilla,string,omitempty"` // a string: JavaScript's numbers stop at 2^53
+	Comprobaciones []matricula.Veredicto `json:"comprobaciones"`           // the columns' checks, in their order
+	Informe        string                `json:"informe,omitempty"`
 }
 
 // Where clase.html says what it is for; the board serves it told it is classroom mode.
@@ -239,7 +242,8 @@ func (t *Tablero) veredictos(vs []matricula.Veredicto) []matricula.Veredicto {
 	return res
 }
 
-// historial is one student's gradings, the newest first, each with its report.
+// historial is one student's gradings, the newest first: what graded (when, each check) for
+// anybody, and for the instructor also each one's report.
 func (t *Tablero) historial(w http.ResponseWriter, r *http.Request) {
 	nombre := r.PathValue("nombre")
 	ctx, cancelar := context.WithTimeout(r.Context(), esperaAlmacen)
@@ -256,14 +260,17 @@ func (t *Tablero) historial(w http.ResponseWriter, r *http.Request) {
 		t.fallaDelAlmacen(w, r, "leer el historial", err)
 		return
 	}
+	instructor := t.o.Instructor(r)
 	h := historialTablero{Alumno: nombre, Calificaciones: make([]calificacionTablero, 0, min(len(cs), topes.HistorialClase))}
 	for _, c := range cs[:min(len(cs), topes.HistorialClase)] {
-		informe := c.Informe
-		if len(informe) > topes.InformeClase {
-			informe = informe[:topes.InformeClase]
+		ct := calificacionTablero{Inicio: c.Inicio.UTC(), Fin: c.Fin.UTC(), Comprobaciones: t.veredictos(c.Comprobaciones)}
+		if instructor {
+			ct.ID, ct.Semilla, ct.Informe = c.ID, c.Semilla, c.Informe
+			if len(ct.Informe) > topes.InformeClase {
+				ct.Informe = ct.Informe[:topes.InformeClase]
+			}
 		}
-		h.Calificaciones = append(h.Calificaciones, calificacionTablero{ID: c.ID, Inicio: c.Inicio.UTC(), Fin: c.Fin.UTC(),
-			Semilla: c.Semilla, Comprobaciones: t.veredictos(c.Comprobaciones), Informe: informe})
+		h.Calificaciones = append(h.Calificaciones, ct)
 	}
 	b, _ := json.Marshal(h)
 	respuesta.Bytes(w, r, http.StatusOK, "application/json", append(b, '\n'))
