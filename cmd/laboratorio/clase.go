@@ -64,8 +64,10 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
   laboratorio clase rotar                   (una nueva para todos)
   laboratorio clase quitar "Eva Pérez"      (su fila y sus calificaciones)
   laboratorio clase limpiar                 (la pizarra, sin tocar la lista)
-  laboratorio clase enlace                  (abre la pizarra como profesor: quitar, limpiar)
-  laboratorio clase predecir 6.5.4-4xx      (pregunta en clase un ejercicio de «revisor predecir»)`,
+  laboratorio clase entrar                  (un enlace de una vez, solo para ti: la pizarra como profesor)
+  laboratorio clase predecir 6.5.4-4xx      (pregunta en clase un ejercicio de «revisor predecir»)
+  laboratorio clase exportar --salida notas.csv              (la pizarra, para el libro de notas)
+  laboratorio clase exportar predicciones --salida pred.csv  (las respuestas de cada alumno)`,
 	}
 	grupo.PersistentFlags().StringVar(&dir, "dir", filepath.Join("lab", "clase"), "la carpeta de la clase: su token, la lista de credenciales y, sin --datos postgres://, su base")
 	grupo.PersistentFlags().StringVar(&url_, "clase", "http://"+curso.Host+":"+strconv.Itoa(curso.PuertoPanel), "la URL de la pizarra del laboratorio de la clase (para las órdenes que le hablan)")
@@ -100,13 +102,49 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 	pedir := func(metodo, ruta string, cuerpo []byte) (*http.Response, error) {
 		return pedirEn(30*time.Second, metodo, ruta, cuerpo)
 	}
-	credenciales := func(cmd *cobra.Command, resp *http.Response, reescribir bool) error {
+	// lista is the roster as the board shows it (nil when it cannot be read: the list of
+	// credentials then keeps its lines), so that a row removed from the board's page leaves it too.
+	lista := func() []string {
+		resp, err := pedir(http.MethodGet, pizarra.RutaEstado, nil)
+		if err != nil {
+			return nil
+		}
+		defer resp.Body.Close()
+		var e struct {
+			Alumnos []struct {
+				Nombre string `json:"nombre"`
+			} `json:"alumnos"`
+		}
+		if json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(&e) != nil {
+			return nil
+		}
+		nombres := make([]string, 0, len(e.Alumnos))
+		for _, a := range e.Alumnos {
+			nombres = append(nombres, a.Nombre)
+		}
+		return nombres
+	}
+	// apuntar rewrites the instructor's list of credentials after a change (agregar, renovar,
+	// rotar, quitar, revocar), and says the credentials made now to this terminal only: even when
+	// the list cannot be written, they are not lost.
+	apuntar := func(c pizarra.CambioDeCredenciales) error {
+		if !c.Todas {
+			c.Lista = lista()
+		}
+		ruta, err := pizarra.ActualizarCredenciales(dir, c)
+		pizarra.DecirCredenciales(f.out, c.Nuevas, ruta)
+		if err != nil {
+			return fmt.Errorf("no pude reescribir %s: %v (las credenciales de arriba son las que valen)", ruta, err)
+		}
+		return nil
+	}
+	credenciales := func(resp *http.Response, todas bool) error {
 		defer resp.Body.Close()
 		var l []matricula.Credencial
 		if err := json.NewDecoder(resp.Body).Decode(&l); err != nil {
 			return err
 		}
-		return pizarra.ApuntarCredenciales(f.out, dir, l, reescribir)
+		return apuntar(pizarra.CambioDeCredenciales{Nuevas: l, Todas: todas})
 	}
 	conNombre := func(uso, corto string, hacer func(cmd *cobra.Command, nombre string) error) *cobra.Command {
 		return &cobra.Command{Use: uso + " NOMBRE", Short: corto, Args: unNombre,
@@ -115,14 +153,15 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 	ruta := func(formato, nombre string) string {
 		return strings.Replace(formato, "{nombre}", url.PathEscape(nombre), 1)
 	}
-	var lista string
+	var archivoLista string
 	agregar := &cobra.Command{
 		Use:   "agregar [NOMBRE…]",
 		Short: "añade alumnos a la lista (o los de --lista) y dice su credencial, una vez",
+		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			nombres := strings.Join(args, "\n")
-			if lista != "" {
-				b, err := os.ReadFile(lista)
+			if archivoLista != "" {
+				b, err := os.ReadFile(archivoLista)
 				if err != nil {
 					return cli.UsoMal("%s: no puedo leer la lista: %v", cmd.CommandPath(), err)
 				}
@@ -135,33 +174,35 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 			if err != nil {
 				return err
 			}
-			return credenciales(cmd, resp, false)
+			return credenciales(resp, false)
 		},
 	}
-	agregar.Flags().StringVar(&lista, "lista", "", "un archivo con un nombre por línea")
+	agregar.Flags().StringVar(&archivoLista, "lista", "", "un archivo con un nombre por línea")
 	grupo.AddCommand(agregar,
 		conNombre("revocar", "la credencial de ese alumno deja de valer (hasta «renovar»)", func(cmd *cobra.Command, n string) error {
 			resp, err := pedir(http.MethodDelete, ruta(pizarra.RutaCredencial, n), nil)
-			if err == nil {
-				resp.Body.Close()
-				fmt.Fprintf(f.out, "la credencial de %s ya no vale\n", n)
+			if err != nil {
+				return err
 			}
-			return err
+			resp.Body.Close()
+			fmt.Fprintf(f.out, "la credencial de %s ya no vale\n", n)
+			return apuntar(pizarra.CambioDeCredenciales{Quitar: []string{n}})
 		}),
 		conNombre("renovar", "una credencial nueva para ese alumno (la vieja deja de valer)", func(cmd *cobra.Command, n string) error {
 			resp, err := pedir(http.MethodPost, ruta(pizarra.RutaCredencial, n), nil)
 			if err != nil {
 				return err
 			}
-			return credenciales(cmd, resp, false)
+			return credenciales(resp, false)
 		}),
 		conNombre("quitar", "quita a ese alumno de la lista y de la pizarra, con sus calificaciones", func(cmd *cobra.Command, n string) error {
 			resp, err := pedir(http.MethodDelete, ruta(pizarra.RutaAlumnoClase, n), nil)
-			if err == nil {
-				resp.Body.Close()
-				fmt.Fprintf(f.out, "%s ya no está en la clase\n", n)
+			if err != nil {
+				return err
 			}
-			return err
+			resp.Body.Close()
+			fmt.Fprintf(f.out, "%s ya no está en la clase\n", n)
+			return apuntar(pizarra.CambioDeCredenciales{Quitar: []string{n}})
 		}),
 		&cobra.Command{Use: "rotar", Short: "una credencial nueva para cada alumno a la vez (las viejas dejan de valer)", Args: cli.SinArgumentos,
 			RunE: func(cmd *cobra.Command, _ []string) error {
@@ -169,7 +210,7 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 				if err != nil {
 					return err
 				}
-				return credenciales(cmd, resp, true)
+				return credenciales(resp, true)
 			}},
 		&cobra.Command{Use: "limpiar [NOMBRE]", Short: "borra las calificaciones de la pizarra (de todos, o de un alumno); la lista queda", Args: cli.HastaArgumentos(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
@@ -185,13 +226,28 @@ responde con su credencial; al revelar, el laboratorio de la clase corre el ejer
 				return err
 			}},
 		nuevaClasePredecir(f, &url_, pedirEn),
-		&cobra.Command{Use: "enlace", Short: "un enlace de una vez para abrir la pizarra como profesor (quitar filas, limpiar)", Args: cli.SinArgumentos,
+		nuevaClaseExportar(f, pedir),
+		&cobra.Command{Use: "entrar", Short: "un enlace de una vez, solo para ti: abre la pizarra y el proyector como profesor",
+			Long: `Da un enlace de una vez para abrir en tu navegador la pizarra de la clase como profesor: esa
+página, y las que abras después en ese navegador mientras corra el laboratorio de la clase,
+quitan filas y limpian la pizarra, y el proyector de las predicciones muestra sus botones y las
+respuestas de cada alumno por nombre. Sirve una sola vez y durante ` + strconv.Itoa(int(token.VigenciaEnlace.Minutes())) + ` minutos, y es solo para
+ti: no lo proyectes ni lo compartas (quien lo abra primero entra como profesor). Se hace con el
+token de --dir/token, así que solo quien arrancó la clase puede pedirlo; el laboratorio de la
+clase nunca lo dice por su cuenta. El enlace sale solo en la salida estándar (para
+«xdg-open "$(laboratorio clase entrar)"»); el aviso, en la de errores.
+
+Las credenciales de los alumnos no pasan por ninguna página: las dicen agregar, renovar y rotar,
+aquí, en tu terminal.`,
+			Args: cli.SinArgumentos,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				tok, err := token.LeerArchivo(filepath.Join(dir, pizarra.ArchivoTokenClase))
 				if err != nil {
-					return fmt.Errorf("no encuentro el token de la clase en %s: %v", dir, err)
+					return fmt.Errorf("no encuentro el token de la clase en %s: ¿arrancaste «laboratorio clase iniciar» con ese --dir? (%v)", dir, err)
 				}
 				fmt.Fprintln(f.out, token.Enlace(url_, tok, time.Now()))
+				fmt.Fprintf(f.err, "laboratorio clase entrar: un enlace de una vez, solo para ti (el profesor): ábrelo en tu navegador antes de %d minutos; no lo proyectes ni lo compartas\n",
+					int(token.VigenciaEnlace.Minutes()))
 				return nil
 			}},
 	)
@@ -206,7 +262,6 @@ type cuerpoYCancelar struct {
 func (c cuerpoYCancelar) Close() error { c.cancelar(); return c.ReadCloser.Close() }
 
 func nuevaClaseIniciar(f flujos, dir *string) *cobra.Command {
-	var bin string
 	cmd := &cobra.Command{
 		Use:   "iniciar [opciones de revisor clase]",
 		Short: "arranca el laboratorio de la clase: su pasarela (18082), sus revisores y su pizarra (18084)",
@@ -217,16 +272,23 @@ falten y dice su credencial una vez), --datos (SQLite o postgres://…), --direc
 red de la clase), --puerto (la pizarra, 18084), --puerto-pasarela (18082), --revisores.`,
 		Example: `  laboratorio clase iniciar --lista alumnos.txt --direccion 0.0.0.0
   laboratorio clase iniciar --lista alumnos.txt --datos postgres://clase@127.0.0.1/clase --revisores 2`,
+		// Its options are «revisor clase»'s, passed on as they are: this command reads only its
+		// own (--bin, --dir, --help) and takes every other word.
 		DisableFlagParsing: true,
+		Args:               cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, a := range args {
-				if a == "-h" || a == "--help" {
-					return cmd.Help()
-				}
+			propias, resto, err := opcionesDeIniciar(cmd, args)
+			if err != nil {
+				return err
 			}
-			carpeta := bin
+			if propias.ayuda {
+				return cmd.Help()
+			}
+			if propias.dir != "" {
+				*dir = propias.dir
+			}
+			carpeta := propias.bin
 			if carpeta == "" {
-				var err error
 				if carpeta, err = carpetaPropia(); err != nil {
 					return err
 				}
@@ -235,7 +297,7 @@ red de la clase), --puerto (la pizarra, 18084), --puerto-pasarela (18082), --rev
 			if runtime.GOOS == "windows" {
 				revisor += ".exe"
 			}
-			c := exec.Command(revisor, append([]string{"clase", "--dir", *dir}, args...)...)
+			c := exec.Command(revisor, append([]string{"clase", "--dir", *dir}, resto...)...)
 			c.Stdin, c.Stdout, c.Stderr = os.Stdin, f.out, f.err
 			if err := c.Start(); err != nil {
 				return fmt.Errorf("no arranca %s: %v (el laboratorio de la clase lo sirve el revisor: ¿está junto a laboratorio?)", revisor, err)
@@ -249,7 +311,7 @@ red de la clase), --puerto (la pizarra, 18084), --puerto-pasarela (18082), --rev
 				case <-hecho:
 				}
 			}()
-			err := c.Wait()
+			err = c.Wait()
 			close(hecho)
 			var salida *exec.ExitError
 			if errors.As(err, &salida) {
@@ -258,8 +320,57 @@ red de la clase), --puerto (la pizarra, 18084), --puerto-pasarela (18082), --rev
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&bin, "bin", "", "la carpeta de los programas (si no se dice: la de este programa)")
+	// Declared for the help (and completion) only: with DisableFlagParsing, opcionesDeIniciar
+	// reads them.
+	cmd.Flags().String("bin", "", "la carpeta de los programas (si no se dice: la de este programa)")
 	return cmd
+}
+
+// deIniciar are the options «laboratorio clase iniciar» reads itself.
+type deIniciar struct {
+	bin, dir string
+	ayuda    bool
+}
+
+// opcionesDeIniciar takes iniciar's own options out of args (--bin, the group's --dir and
+// --clase, -h/--help), as «--bin X» or «--bin=X», up to a «--»; the rest go to «revisor clase».
+func opcionesDeIniciar(cmd *cobra.Command, args []string) (deIniciar, []string, error) {
+	var o deIniciar
+	var resto []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			resto = append(resto, args[i:]...)
+			break
+		}
+		if a == "-h" || a == "--help" {
+			o.ayuda = true
+			continue
+		}
+		nombre, valor, conIgual := strings.Cut(a, "=")
+		var destino *string
+		switch nombre {
+		case "--bin":
+			destino = &o.bin
+		case "--dir":
+			destino = &o.dir
+		case "--clase":
+			// The board's URL is for the orders that talk to it; iniciar serves it (--puerto).
+			destino = new(string)
+		default:
+			resto = append(resto, a)
+			continue
+		}
+		if !conIgual {
+			if i+1 >= len(args) {
+				return o, nil, cli.UsoMal("%s: la opción %s necesita un valor; «%s --help» muestra las opciones", cmd.CommandPath(), nombre, cmd.CommandPath())
+			}
+			i++
+			valor = args[i]
+		}
+		*destino = valor
+	}
+	return o, resto, nil
 }
 
 // interrumpir asks the class lab to stop as Ctrl+C would; where a process cannot be interrupted

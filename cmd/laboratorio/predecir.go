@@ -70,7 +70,7 @@ predecir»), una pregunta a la vez:
   laboratorio clase predecir              cómo va: cuántos respondieron y qué respondió cada uno
 
 El proyector está en URL/clase/prediccion/proyector (sin nombres; abierto con tu enlace de una
-vez, «laboratorio clase enlace», tiene también estos botones y, plegadas, las respuestas de cada
+vez, «laboratorio clase entrar», tiene también estos botones y, plegadas, las respuestas de cada
 alumno). Cada alumno responde con su credencial personal desde URL/clase/predecir (teléfono o
 portátil) o con «revisor predecir --clase URL --credencial SU-CREDENCIAL»; cuenta la última
 respuesta que mande hasta que reveles. Lo revelado es siempre una corrida del ejercicio, nunca una

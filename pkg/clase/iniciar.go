@@ -88,7 +88,7 @@ func Iniciar(ctx context.Context, o OpcionesIniciar) error {
 	for _, c := range examen.Checks {
 		columnas = append(columnas, pizarra.Columna{ID: c.ID, Premisa: c.Premisa, Autodeclarada: Autodeclarada(c.ID)})
 	}
-	tablero := pizarra.NuevoTablero(pizarra.OpcionesTablero{Almacen: mat, Columnas: columnas, Instructor: cl.Instructor})
+	tablero := pizarra.NuevoTablero(pizarra.OpcionesTablero{Almacen: mat, Columnas: columnas, Instructor: cl.Instructor, Dir: o.Dir})
 	sitio, err := cl.Servir(so, cl.Sitio(tablero))
 	if err != nil {
 		return err
@@ -176,5 +176,15 @@ func agregarLista(ctx context.Context, mat matricula.Almacen, o OpcionesIniciar)
 	if err != nil {
 		return err
 	}
-	return pizarra.ApuntarCredenciales(o.Out, o.Dir, creds, false)
+	// credenciales.txt holds each current student's current credential once, rewritten whole.
+	lista := make([]string, 0, len(ya)+len(creds))
+	for _, a := range ya {
+		lista = append(lista, a.Nombre)
+	}
+	for _, c := range creds {
+		lista = append(lista, c.Alumno)
+	}
+	ruta, err := pizarra.ActualizarCredenciales(o.Dir, pizarra.CambioDeCredenciales{Nuevas: creds, Lista: lista})
+	pizarra.DecirCredenciales(o.Out, creds, ruta)
+	return err
 }

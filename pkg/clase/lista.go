@@ -29,6 +29,28 @@ func (c *Clase) instructor(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// MotivoCredenciales answers a change of the credentials from anything but the instructor's token.
+const MotivoCredenciales = "las credenciales de los alumnos las da el token del profesor, en su terminal " +
+	"(«laboratorio clase agregar», «renovar», «rotar», «revocar»): ninguna página las pide ni las muestra"
+
+// delTerminal answers the refusal itself when r does not carry the instructor's token. Making,
+// showing and revoking credentials is for the token only, never for a page's session (the
+// one-time link): a credential is shown to whoever ran the order, in the instructor's terminal,
+// and a link opened by somebody else cannot add a name and get its credential, nor renew a
+// student's and lock them out.
+func (c *Clase) delTerminal(w http.ResponseWriter, r *http.Request) bool {
+	if !token.MismoSitio(r) {
+		linea(w, token.DeOtroSitio, token.MotivoSitio)
+		return false
+	}
+	if !token.Iguales(token.Portador(r), c.o.Token) {
+		w.Header().Set("WWW-Authenticate", token.Desafio)
+		linea(w, token.SinPermiso, MotivoCredenciales)
+		return false
+	}
+	return true
+}
+
 // LeerLista reads a roster: one name a line; blank lines and lines starting with # are skipped.
 func LeerLista(r io.Reader) ([]string, error) {
 	var l []string
@@ -44,7 +66,7 @@ func LeerLista(r io.Reader) ([]string, error) {
 }
 
 func (c *Clase) agregar(w http.ResponseWriter, r *http.Request) {
-	if !c.instructor(w, r) {
+	if !c.delTerminal(w, r) {
 		return
 	}
 	nombres, err := LeerLista(io.LimitReader(r.Body, topePedido))
@@ -62,7 +84,7 @@ func (c *Clase) agregar(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Clase) renovar(w http.ResponseWriter, r *http.Request) {
-	if !c.instructor(w, r) {
+	if !c.delTerminal(w, r) {
 		return
 	}
 	cred, err := c.o.Matricula.Renovar(r.Context(), r.PathValue("nombre"))
@@ -74,7 +96,7 @@ func (c *Clase) renovar(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Clase) revocar(w http.ResponseWriter, r *http.Request) {
-	if !c.instructor(w, r) {
+	if !c.delTerminal(w, r) {
 		return
 	}
 	if err := c.o.Matricula.Revocar(r.Context(), r.PathValue("nombre")); err != nil {
@@ -85,7 +107,7 @@ func (c *Clase) revocar(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *Clase) rotar(w http.ResponseWriter, r *http.Request) {
-	if !c.instructor(w, r) {
+	if !c.delTerminal(w, r) {
 		return
 	}
 	creds, err := c.o.Matricula.Rotar(r.Context())
@@ -112,7 +134,8 @@ func codigoDe(err error) int {
 	return http.StatusServiceUnavailable
 }
 
-// entrar takes the instructor's one-time link (laboratorio lab enlace) and gives the page a session.
+// entrar takes the instructor's one-time link («laboratorio clase entrar») and gives the page a
+// session.
 func (c *Clase) entrar(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	valor, ok := "", false
@@ -120,7 +143,7 @@ func (c *Clase) entrar(w http.ResponseWriter, r *http.Request) {
 		valor, ok = c.sesiones.Canjear(r.URL.Query().Get("codigo"))
 	}
 	if !ok {
-		linea(w, http.StatusForbidden, "ese enlace ya se usó, venció o no es de esta clase: «laboratorio clase enlace» da otro")
+		linea(w, http.StatusForbidden, "ese enlace ya se usó, venció o no es de esta clase: «laboratorio clase entrar» da otro")
 		return
 	}
 	http.SetCookie(w, token.GalletaDeSesion(valor))

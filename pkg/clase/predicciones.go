@@ -76,6 +76,7 @@ func (c *Clase) rutasPrediccion(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+pizarra.RutaPrediccionRevelar, c.revelar)
 	mux.HandleFunc("PUT "+pizarra.RutaPrediccionRespuesta, c.responder)
 	mux.HandleFunc("GET "+pizarra.RutaPrediccionEstado, c.estadoPrediccion)
+	c.rutasExportar(mux)
 	mux.HandleFunc("GET "+pizarra.RutaProyector, pagina("web/proyector.html", "text/html; charset=utf-8"))
 	mux.HandleFunc("GET "+pizarra.RutaPredecir, pagina("web/predecir.html", "text/html; charset=utf-8"))
 	for _, a := range []string{"prediccion.css", "proyector.js", "predecir.js"} {

@@ -238,6 +238,22 @@ func TestPrediccionEnNavegador(t *testing.T) {
 		}
 	}
 	navegador.Capturar(ctx, t, proyector, "prediccion-revelada.png")
+	// All of it in the projector's 1280×800, without scrolling (issue 40, item 7: 1310 px tall, the
+	// reveal below the fold), in letters that read from the back of the room.
+	var medida struct {
+		Alto, Ancho, Fondo, Letra, LetraMinima float64
+	}
+	navegador.Evaluar(ctx, t, proyector, `(() => {
+		const el = document.documentElement, visibles = [...document.querySelectorAll("#pregunta *, header *")].filter(e => e.getClientRects().length && e.textContent.trim());
+		return {Alto: el.scrollHeight, Ancho: el.scrollWidth,
+			Fondo: Math.max(...visibles.map(e => e.getBoundingClientRect().bottom)),
+			Letra: parseFloat(getComputedStyle(document.querySelector("#preguntas .texto")).fontSize),
+			LetraMinima: Math.min(...visibles.map(e => parseFloat(getComputedStyle(e).fontSize)))};
+	})()`, &medida)
+	t.Logf("el proyector, revelada: %+v", medida)
+	if medida.Alto > 800 || medida.Ancho > 1280 || medida.Fondo > 800 || medida.LetraMinima < 16 {
+		t.Errorf("revelada, el proyector no cabe en 1280×800 o se lee mal: %+v", medida)
+	}
 
 	// Each phone: its own answer beside the run's, the form closed; a late answer is refused.
 	for i, p := range telefonos {

@@ -359,19 +359,29 @@ func TestPredecirEnClaseDesdeLaTerminal(t *testing.T) {
 	if es, err := predecir.Leer(historial); err != nil || len(es) != 1 || es[0].Ejercicio != ejercicioDePrueba || es[0].Total != 3 {
 		t.Errorf("el historial de Ana: %+v, %v", es, err)
 	}
-	// With the question revealed, the command waits for the next one: the revealed one is the
-	// one before.
+	// An answer after the reveal (issue 40, item 7: it waited forever): the question is closed,
+	// said in one line, exit 1, at once.
 	var outT, errT prueba.Buffer
+	tarde, listo := context.WithTimeout(context.Background(), 20*time.Second)
+	defer listo()
+	c := predecir.PredecirEnClase(tarde, predecir.OpcionesClase{URL: e.pizarra, Credencial: e.creds["Luis"],
+		Respuestas: []string{"intentos=7", "final=hecha", "salida=0"}, Out: &outT, Err: &errT, In: strings.NewReader(""), Cada: 20 * time.Millisecond})
+	if quiere := "revisor predecir: la pregunta de " + ejercicioDePrueba + " ya está cerrada (el profesor ya reveló la respuesta): no admite respuestas; " +
+		"cuando el profesor abra otra, vuelve a correr esta orden\n"; c != 1 || tarde.Err() != nil || errT.String() != quiere || outT.String() != "" {
+		t.Errorf("Luis tras revelar: código %d (%v)\nstdout %q\nstderr %q", c, tarde.Err(), outT.String(), errT.String())
+	}
+	// With none open, it waits for the next one and answers it.
 	siguiente := make(chan int, 1)
+	var outS, errS prueba.Buffer
+	e.pedir(t, http.MethodDelete, pizarra.RutaPrediccion, tokenDePrueba, nil)
 	go func() {
 		siguiente <- predecir.PredecirEnClase(context.Background(), predecir.OpcionesClase{URL: e.pizarra, Credencial: e.creds["Luis"],
-			Respuestas: []string{"intentos=7", "final=hecha", "salida=0"}, Out: &outT, Err: &errT, In: strings.NewReader(""), Cada: 20 * time.Millisecond})
+			Respuestas: []string{"intentos=7", "final=hecha", "salida=0"}, Out: &outS, Err: &errS, In: strings.NewReader(""), Cada: 20 * time.Millisecond})
 	}()
-	prueba.Esperar(t, "Luis espera la pregunta siguiente", func() bool { return strings.Contains(outT.String(), "Espero a que el profesor abra") })
-	e.pedir(t, http.MethodDelete, pizarra.RutaPrediccion, tokenDePrueba, nil)
+	prueba.Esperar(t, "Luis espera la pregunta siguiente", func() bool { return strings.Contains(outS.String(), "Espero a que el profesor abra") })
 	e.pedir(t, http.MethodPost, pizarra.RutaPrediccion, tokenDePrueba, map[string]string{"ejercicio": ejercicioDePrueba})
-	if c := <-siguiente; c != 0 || !strings.Contains(outT.String(), "Respuesta enviada") {
-		t.Errorf("Luis en la pregunta siguiente: código %d\n%s\n%s", c, outT.String(), errT.String())
+	if c := <-siguiente; c != 0 || !strings.Contains(outS.String(), "Respuesta enviada") {
+		t.Errorf("Luis en la pregunta siguiente: código %d\n%s\n%s", c, outS.String(), errS.String())
 	}
 	if v, _ := e.vistaDe(t, pizarra.RutaPrediccion, e.creds["Luis"]); v.Mias["intentos"] != "7" || v.Respondieron != 1 {
 		t.Errorf("la pregunta siguiente: %+v", v)

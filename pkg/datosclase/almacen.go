@@ -65,13 +65,55 @@ const masNueva = "los datos de la clase son de una versión más nueva (esquema 
 // created or created whole. The version is in clase_ajustes, apart from the revisor's own.
 func (a *almacenSQL) migrar(ctx context.Context, migraciones []string) error {
 	_, err := basesql.Transaccion(ctx, a.db, func(tx *sql.Tx) error {
-		_, err := basesql.Migrar(ctx, tx, basesql.Esquema{
+		antes, err := basesql.Migrar(ctx, tx, basesql.Esquema{
 			Ajustes: "clase_ajustes", Migraciones: migraciones, MasNueva: masNueva,
 			Bloquear: func(ctx context.Context, tx *sql.Tx) error { return a.bloquear(ctx, tx, candadoEsquema) },
 		})
+		if err == nil && antes > 0 && antes < len(migraciones) {
+			err = clavesEn(ctx, tx)
+		}
 		return err
 	})
 	return err
+}
+
+// clavesEn gives each row of a roster made before issue 40 its key (matricula.Clave), in the
+// migration's transaction. Two rows of that roster may read the same: the first keeps the key and
+// the later ones stay without (NULL, which the unique index lets be), so nobody is lost, and a
+// new name that reads as them is refused by the first.
+func clavesEn(ctx context.Context, tx *sql.Tx) error {
+	filas, err := tx.QueryContext(ctx, `SELECT id, nombre FROM clase_alumnos WHERE clave IS NULL ORDER BY id`)
+	if err != nil {
+		return err
+	}
+	type fila struct {
+		id     int64
+		nombre string
+	}
+	var l []fila
+	for filas.Next() {
+		var f fila
+		if err := filas.Scan(&f.id, &f.nombre); err != nil {
+			filas.Close()
+			return err
+		}
+		l = append(l, f)
+	}
+	if err := cmp.Or(filas.Err(), filas.Close()); err != nil {
+		return err
+	}
+	tomadas := map[string]bool{}
+	for _, f := range l {
+		k := matricula.Clave(f.nombre)
+		if tomadas[k] {
+			continue
+		}
+		tomadas[k] = true
+		if _, err := tx.ExecContext(ctx, `UPDATE clase_alumnos SET clave = $2 WHERE id = $1`, f.id, k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Advisory locks on PostgreSQL (single-key, a space apart from the revisor's two-key ones): the
@@ -182,11 +224,9 @@ func noEsta(nombre string) error {
 	return fmt.Errorf("%w: «%s»", matricula.ErrNoEsta, matricula.Visible(nombre))
 }
 
-func yaEsta(nombre, otro string) error {
-	if nombre == otro {
-		return fmt.Errorf("%w: «%s»", matricula.ErrYaEsta, nombre)
-	}
-	return fmt.Errorf("%w: «%s» se lee como «%s»", matricula.ErrYaEsta, nombre, otro)
+// yaEsta is nombre refused for otro, in the roster (or, mismaLista, before it in the names added).
+func yaEsta(nombre, otro string, mismaLista bool) error {
+	return &matricula.NombreRepetido{Nombre: nombre, Otro: otro, MismaLista: mismaLista}
 }
 
 // normalizado is the roster's spelling of a name a caller gives; a name that cannot be in the
@@ -204,17 +244,20 @@ func (a *almacenSQL) Agregar(ctx context.Context, nombres []string) ([]matricula
 		return nil, fmt.Errorf("%w: son %d nombres y caben %d", matricula.ErrClaseLlena, len(nombres), topes.Alumnos)
 	}
 	credenciales := make([]matricula.Credencial, len(nombres))
-	esqueletos := make(map[string]string, len(nombres))
+	// Within the names added too: a name that reads as one before it (by its skeleton, which keeps
+	// case, or by its key, which does not).
+	leidos := make(map[string]string, 2*len(nombres))
 	for i, n := range nombres {
 		n, err := matricula.Normalizar(n)
 		if err != nil {
 			return nil, err
 		}
-		e := matricula.Esqueleto(n)
-		if otro, ok := esqueletos[e]; ok {
-			return nil, yaEsta(n, otro)
+		for _, k := range []string{"e" + matricula.Esqueleto(n), "c" + matricula.Clave(n)} {
+			if otro, ok := leidos[k]; ok {
+				return nil, yaEsta(n, otro, true)
+			}
+			leidos[k] = n
 		}
-		esqueletos[e] = n
 		credenciales[i] = nuevaCredencial(n)
 	}
 	if len(nombres) == 0 {
@@ -255,15 +298,19 @@ func (a *almacenSQL) agregarEn(ctx context.Context, tx *sql.Tx, credenciales []m
 		return fmt.Errorf("%w: tiene %d alumnos, con estos %d serían %d, y caben %d", matricula.ErrClaseLlena, hay, len(credenciales), hay+len(credenciales), topes.Alumnos)
 	}
 	for _, c := range credenciales {
+		// Both unique indexes hold it (clase_alumnos_esqueleto, clase_alumnos_clave); the query
+		// is for the line that names the other.
+		esqueleto, clave := matricula.Esqueleto(c.Alumno), matricula.Clave(c.Alumno)
 		var otro string
-		switch err := tx.QueryRowContext(ctx, `SELECT nombre FROM clase_alumnos WHERE esqueleto = $1`, matricula.Esqueleto(c.Alumno)).Scan(&otro); {
+		switch err := tx.QueryRowContext(ctx, `SELECT nombre FROM clase_alumnos WHERE esqueleto = $1 OR clave = $2 ORDER BY id LIMIT 1`,
+			esqueleto, clave).Scan(&otro); {
 		case err == nil:
-			return yaEsta(c.Alumno, otro)
+			return yaEsta(c.Alumno, otro, false)
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO clase_alumnos (nombre, esqueleto, alta, huella) VALUES ($1, $2, $3, $4)`,
-			c.Alumno, matricula.Esqueleto(c.Alumno), alta, huella(c.Secreto)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO clase_alumnos (nombre, esqueleto, clave, alta, huella) VALUES ($1, $2, $3, $4, $5)`,
+			c.Alumno, esqueleto, clave, alta, huella(c.Secreto)); err != nil {
 			return err
 		}
 	}

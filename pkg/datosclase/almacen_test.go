@@ -25,6 +25,7 @@ import (
 
 	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/pgtest"
+	"cursohttp/pkg/basesql"
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/topes"
 )
@@ -81,6 +82,8 @@ func probar(t *testing.T, abrir abridor) {
 	}{
 		{"lista", probarLista},
 		{"nombres que se leen igual", probarNombresQueSeLeenIgual},
+		{"nombres que se leen igual en una lista", probarNombresEnUnaLista},
+		{"la clave es única en la base", probarClaveUnica},
 		{"tope de alumnos", probarTopeDeAlumnos},
 		{"agregar a la vez no pasa del tope", probarAgregarALaVez},
 		{"revocar y renovar", probarRevocarYRenovar},
@@ -191,14 +194,23 @@ func probarNombresQueSeLeenIgual(t *testing.T, abrir abridor) {
 		invalido  bool   // *matricula.NombreInvalido
 		enMensaje string // matricula.ErrYaEsta's message names both
 	}{
-		{caso: "mayúsculas cuentan", ya: "Ana", nuevo: "ana"},
-		{caso: "el mismo", ya: "Ana", nuevo: "Ana", yaEsta: true, enMensaje: "«Ana»"},
+		{caso: "mayúsculas no cuentan", ya: "Ana", nuevo: "ana", yaEsta: true, enMensaje: "«ana» se lee igual que «Ana», que ya está en la lista"},
+		{caso: "el mismo", ya: "Ana", nuevo: "Ana", yaEsta: true, enMensaje: "«Ana» ya está en la lista"},
+		// Issue 40: each of these got in beside «Ana García».
+		{caso: "i sin punto y acento", ya: "Ana García", nuevo: "Ana Garc\u0131\u0301a", yaEsta: true,
+			enMensaje: "«Ana Garc\u0131\u0301a» se lee igual que «Ana García», que ya está en la lista"},
+		{caso: "sin acento", ya: "Ana García", nuevo: "Ana Garcia", yaEsta: true, enMensaje: "«Ana Garcia» se lee igual que «Ana García», que ya está en la lista"},
+		{caso: "en minúsculas", ya: "Ana García", nuevo: "ana garcía", yaEsta: true},
+		{caso: "en mayúsculas", ya: "Ana García", nuevo: "ANA GARCÍA", yaEsta: true},
+		{caso: "con un punto", ya: "Ana García", nuevo: "Ana García.", yaEsta: true},
+		{caso: "al revés: con acento tras sin él", ya: "Ana Garcia", nuevo: "Ana García", yaEsta: true},
+		{caso: "otro nombre", ya: "Ana García", nuevo: "Ana Garcés"},
 		{caso: "con espacios de más", ya: "María José", nuevo: " María   José ", yaEsta: true},
 		{caso: "Óscar descompuesto tras compuesto", ya: "\u00d3scar", nuevo: "O\u0301scar", yaEsta: true},
 		{caso: "Óscar compuesto tras descompuesto", ya: "O\u0301scar", nuevo: "\u00d3scar", yaEsta: true},
 		{caso: "Ана cirílico no se lee Ana", ya: "Ana", nuevo: "Ана"},
-		{caso: "cirílico entero que se lee latino", ya: "Poca", nuevo: "Роса", yaEsta: true, enMensaje: "«Роса» se lee como «Poca»"},
-		{caso: "latino que se lee cirílico", ya: "АНА", nuevo: "AHA", yaEsta: true, enMensaje: "«AHA» se lee como «АНА»"},
+		{caso: "cirílico entero que se lee latino", ya: "Poca", nuevo: "Роса", yaEsta: true, enMensaje: "«Роса» se lee igual que «Poca», que ya está en la lista"},
+		{caso: "latino que se lee cirílico", ya: "АНА", nuevo: "AHA", yaEsta: true, enMensaje: "«AHA» se lee igual que «АНА», que ya está en la lista"},
 		{caso: "griego que se lee latino", ya: "KATO", nuevo: "ΚΑΤΟ", yaEsta: true},
 		{caso: "cirílico con acento", ya: "\u00d3CO", nuevo: "О\u0301СО", yaEsta: true},
 		{caso: "Аna con A cirílica", ya: "Ana", nuevo: "Аna", invalido: true},
@@ -1005,5 +1017,98 @@ func BenchmarkAnotar(b *testing.B) {
 	}
 	for b.Loop() {
 		anotar()
+	}
+}
+
+// Within the names added at once, one that reads as one before it is refused, naming it; nothing
+// of the list is added.
+func probarNombresEnUnaLista(t *testing.T, abrir abridor) {
+	a, _ := abrir(t)
+	agregar(t, a, "Beto")
+	for _, c := range []struct {
+		lista  []string
+		quiere string
+	}{
+		{[]string{"Ana García", "Luis", "ana garcia"}, "«ana garcia» se lee igual que «Ana García», que va antes en los nombres que añades"},
+		{[]string{"Eva", "Eva"}, "«Eva» está dos veces en los nombres que añades"},
+		{[]string{"Ana García.", "Ana Garc\u0131\u0301a"}, "«Ana Garcı́a» se lee igual que «Ana García.», que va antes en los nombres que añades"},
+		{[]string{"Carla", "BETO"}, "«BETO» se lee igual que «Beto», que ya está en la lista"},
+	} {
+		_, err := a.Agregar(ctx, c.lista)
+		var rep *matricula.NombreRepetido
+		if !errors.Is(err, matricula.ErrYaEsta) || !errors.As(err, &rep) || err.Error() != c.quiere {
+			t.Errorf("Agregar(%q): %v; se esperaba %q", c.lista, err, c.quiere)
+		}
+	}
+	if n := nombresDe(t, a); !slices.Equal(n, []string{"Beto"}) {
+		t.Errorf("la lista: %q", n)
+	}
+}
+
+// A roster made before names had keys (schema of issue 32): opened now, every row is still
+// there — two that read the same included, the first keeping the key — and a new name that reads
+// as one of them is refused.
+func TestClavesDeUnaClaseDeAntes(t *testing.T) {
+	t.Parallel()
+	casos := []struct {
+		nombre      string
+		donde       func(t *testing.T) string
+		abrir       func(donde string) (*sql.DB, error)
+		migraciones []string
+	}{
+		{"SQLite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "clase.db") },
+			func(d string) (*sql.DB, error) { return basesql.AbrirSQLite(d, 1) }, migracionesSQLite},
+		{"PostgreSQL", func(t *testing.T) string { return pgtest.Base(t) },
+			func(d string) (*sql.DB, error) { return basesql.AbrirPostgres(d, 2) }, migracionesPostgres},
+	}
+	for _, c := range casos {
+		t.Run(c.nombre, func(t *testing.T) {
+			t.Parallel()
+			donde := c.donde(t)
+			db, err := c.abrir(donde)
+			debe(t, err)
+			_, err = basesql.Transaccion(ctx, db, func(tx *sql.Tx) error {
+				if _, err := basesql.Migrar(ctx, tx, basesql.Esquema{Ajustes: "clase_ajustes", Migraciones: c.migraciones[:len(c.migraciones)-2], MasNueva: masNueva}); err != nil {
+					return err
+				}
+				for i, n := range []string{"Ana García", "ana garcia", "Beto"} {
+					if _, err := tx.ExecContext(ctx, `INSERT INTO clase_alumnos (nombre, esqueleto, alta, huella) VALUES ($1, $2, $3, $4)`,
+						n, matricula.Esqueleto(n), int64(i), huella(fmt.Sprint("cl-", i))); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			debe(t, err)
+			debe(t, db.Close())
+
+			a := abrirEn(t, donde)
+			if n := nombresDe(t, a); !slices.Equal(n, []string{"Ana García", "ana garcia", "Beto"}) {
+				t.Errorf("tras migrar: %q", n)
+			}
+			for nuevo, otro := range map[string]string{"ANA GARCÍA": "Ana García", "beto.": "Beto"} {
+				var rep *matricula.NombreRepetido
+				if _, err := a.Agregar(ctx, []string{nuevo}); !errors.As(err, &rep) || rep.Otro != otro {
+					t.Errorf("Agregar(%q) tras migrar: %v; se esperaba que se lee igual que %q", nuevo, err, otro)
+				}
+			}
+			agregar(t, a, "Carla")
+			a.Cerrar()
+			if n := nombresDe(t, abrirEn(t, donde)); !slices.Equal(n, []string{"Ana García", "ana garcia", "Beto", "Carla"}) {
+				t.Errorf("reabierta: %q", n)
+			}
+		})
+	}
+}
+
+// The database itself keeps one name per key (a unique index), not only Agregar's check.
+func probarClaveUnica(t *testing.T, abrir abridor) {
+	a, _ := abrir(t)
+	agregar(t, a, "Ana García")
+	s := a.(*almacenSQL)
+	_, err := s.db.ExecContext(ctx, `INSERT INTO clase_alumnos (nombre, esqueleto, clave, alta) VALUES ($1, $2, $3, 0)`,
+		"ANA GARCIA", matricula.Esqueleto("ANA GARCIA"), matricula.Clave("ANA GARCIA"))
+	if err == nil {
+		t.Error("la base aceptó un nombre con la clave de «Ana García»")
 	}
 }

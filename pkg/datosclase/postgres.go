@@ -57,6 +57,10 @@ var migracionesPostgres = []string{
 		PRIMARY KEY (ronda, alumno, pregunta)
 	)`,
 	`CREATE INDEX clase_respuestas_alumno ON clase_respuestas (alumno)`,
+	// Issue 40: names that read the same once case, accents and punctuation are set aside are one
+	// (matricula.Clave); the rows of an older roster get theirs in the same migration (clavesEn).
+	`ALTER TABLE clase_alumnos ADD COLUMN clave TEXT`,
+	`CREATE UNIQUE INDEX clase_alumnos_clave ON clase_alumnos (clave)`,
 }
 
 // abrirPostgres opens the class on a PostgreSQL server. Its durability is the server's

@@ -196,3 +196,32 @@ func (a *almacenSQL) Respuestas(ctx context.Context, ronda string) (matricula.Ro
 	}
 	return r, lista, nil
 }
+
+func (a *almacenSQL) Rondas(ctx context.Context) ([]matricula.Ronda, error) {
+	var lista []matricula.Ronda
+	err := a.leer(ctx, func() error {
+		lista = lista[:0]
+		filas, err := a.db.QueryContext(ctx, `SELECT id, ejercicio, abierta, revelada, reales FROM clase_rondas ORDER BY orden`)
+		if err != nil {
+			return err
+		}
+		defer filas.Close()
+		for filas.Next() {
+			var r matricula.Ronda
+			var abierta, revelada int64
+			var reales string
+			if err := filas.Scan(&r.ID, &r.Ejercicio, &abierta, &revelada, &reales); err != nil {
+				return err
+			}
+			r.Abierta = time.UnixMicro(abierta)
+			if revelada != 0 {
+				if err := json.Unmarshal([]byte(reales), &r.Reales); err != nil {
+					return fmt.Errorf("la ronda %s está dañada: %w", r.ID, err)
+				}
+			}
+			lista = append(lista, r)
+		}
+		return filas.Err()
+	})
+	return lista, err
+}

@@ -107,6 +107,14 @@ func probarRondas(t *testing.T, abrir abridor) {
 	if !maps.Equal(r.Reales, reales) || m["Bea"]["final"] != "agotados" {
 		t.Errorf("tras revelar: reales %v, Bea %v", r.Reales, m["Bea"])
 	}
+	// Listed, the oldest first, each with its reveal.
+	debe(t, a.AbrirRonda(ctx, matricula.Ronda{ID: "ronda-2", Ejercicio: "6.5.4-409", Abierta: abierta.Add(time.Hour)}))
+	rondas, err := a.Rondas(ctx)
+	debe(t, err)
+	if len(rondas) != 2 || rondas[0].ID != "ronda-1" || rondas[0].Ejercicio != "6.5.4-4xx" || !rondas[0].Abierta.Equal(abierta) ||
+		!maps.Equal(rondas[0].Reales, reales) || rondas[1].ID != "ronda-2" || rondas[1].Reales != nil {
+		t.Errorf("Rondas = %+v", rondas)
+	}
 	if err := a.Revelar(ctx, "ronda-9", reales); !errors.Is(err, matricula.ErrSinRonda) {
 		t.Errorf("revelar una ronda que no hay: %v", err)
 	}
@@ -151,6 +159,9 @@ func probarTopeDeRondas(t *testing.T, abrir abridor) {
 		if _, m := respuestasDe(t, a, id); m["Ana"]["intentos"] != fmt.Sprint(i) {
 			t.Errorf("la ronda %d: %v", i, m)
 		}
+	}
+	if rondas, err := a.Rondas(ctx); err != nil || len(rondas) != topes.RondasClase || rondas[0].ID != fmt.Sprint("ronda-", n-topes.RondasClase) {
+		t.Errorf("Rondas: %d, la primera %+v (%v)", len(rondas), rondas[:min(1, len(rondas))], err)
 	}
 	var filas int
 	debe(t, a.(*almacenSQL).db.QueryRowContext(ctx, `SELECT count(*) FROM clase_respuestas`).Scan(&filas))

@@ -53,6 +53,10 @@ var migracionesSQLite = []string{
 		PRIMARY KEY (ronda, alumno, pregunta)
 	)`,
 	`CREATE INDEX clase_respuestas_alumno ON clase_respuestas (alumno)`,
+	// Issue 40: names that read the same once case, accents and punctuation are set aside are one
+	// (matricula.Clave); the rows of an older roster get theirs in the same migration (clavesEn).
+	`ALTER TABLE clase_alumnos ADD COLUMN clave TEXT`,
+	`CREATE UNIQUE INDEX clase_alumnos_clave ON clase_alumnos (clave)`,
 }
 
 // abrirSQLite opens (or creates, 0600 in a 0700 folder: it holds the class's names and grades) the

@@ -144,6 +144,9 @@ type Almacen interface {
 	// Respuestas is a round with every answer kept to it, in the roster's order and then by
 	// question. ErrSinRonda when it is not kept.
 	Respuestas(ctx context.Context, ronda string) (Ronda, []Respuesta, error)
+	// Rondas are the rounds kept (at most topes.RondasClase), the oldest first, each with its
+	// real answers once revealed.
+	Rondas(ctx context.Context) ([]Ronda, error)
 
 	Cerrar() error
 }

@@ -1,21 +1,26 @@
 package matricula
 
 import (
-	"cursohttp/pkg/topes"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/cases"
+	"golang.org/x/text/secure/precis"
 	"golang.org/x/text/unicode/norm"
+
+	"cursohttp/pkg/topes"
 )
 
 // Normalizar is the name as the roster keeps it: surrounding spaces trimmed, every inner run of
 // spaces one space, in NFC (a composed and a decomposed «Óscar» are one name). It refuses, with a
 // *NombreInvalido saying why, a name that is empty, longer than topes.NombreAlumno characters, or that could
 // pass for another on the class page: control, invisible or bidirectional characters, anything but
-// letters, marks, digits, spaces and . ' -, and letters of more than one script.
+// letters, marks, digits, spaces and . ' -, one that does not start with a letter or a digit (a
+// spreadsheet reads a leading «-» as a formula, and «.Ana» reads as «Ana»), and letters of more
+// than one script.
 func Normalizar(nombre string) (string, error) {
 	invalido := func(motivo string, args ...any) (string, error) {
 		return "", &NombreInvalido{Nombre: nombre, Motivo: fmt.Sprintf(motivo, args...)}
@@ -69,6 +74,9 @@ func Normalizar(nombre string) (string, error) {
 		return invalido("está vacío")
 	case n > topes.NombreAlumno:
 		return invalido("tiene %d caracteres, más de %d", n, topes.NombreAlumno)
+	}
+	if primera, _ := utf8.DecodeRuneInString(s); !unicode.IsLetter(primera) && !unicode.IsDigit(primera) {
+		return invalido("empieza por «%c»: un nombre empieza por una letra o un número", primera)
 	}
 	if !escriturasCompatibles(escrituras) {
 		nombres := make([]string, len(escrituras))
@@ -192,6 +200,77 @@ func Esqueleto(nombre string) string {
 		return r
 	}, norm.NFD.String(nombre))
 }
+
+// Clave is what a name reads as once case, accents and punctuation are set aside: two names with
+// one key are one student («Ana García», «ana garcia», «ANA GARCÍA», «Ana García.», «Ana Garcı́a»
+// with a dotless ı), and the roster keeps one (a unique index on it), beside Esqueleto, which
+// keeps case and catches the look-alike letters of another script. The name is decomposed with
+// its compatibility forms (NFKD: a ligature is its letters, a fullwidth letter its letter), its
+// marks dropped, case-folded (ß is ss), each look-alike lowercase letter its Latin twin and each
+// letter whose mark does not decompose (ı, ł, ø, đ…) its plain letter, punctuation a space; then
+// compared as PRECIS compares nicknames (RFC 8266, precis.Nickname: spaces of any kind one space,
+// none at the ends, NFKC, lowercase).
+func Clave(nombre string) string {
+	s := strings.Map(sinMarcas, norm.NFKD.String(nombre))
+	s = strings.Map(plegar, cases.Fold().String(s))
+	if k, err := precis.Nickname.CompareKey(s); err == nil {
+		s = k
+	}
+	return strings.Join(strings.Fields(strings.Map(sinMarcas, norm.NFKD.String(s))), " ")
+}
+
+// sinMarcas drops the combining marks (accents, cedillas, tildes…).
+func sinMarcas(r rune) rune {
+	if unicode.In(r, unicode.Mn, unicode.Me) {
+		return -1
+	}
+	return r
+}
+
+// plegar is Clave's mapping of one case-folded character: punctuation reads as a space, a letter
+// with a mark of its own as the plain letter, a look-alike lowercase letter as its Latin twin.
+func plegar(r rune) rune {
+	switch {
+	case unicode.IsPunct(r):
+		return ' '
+	case unicode.IsLower(r):
+		if p, ok := sinTrazo[r]; ok {
+			return p
+		}
+		if g, ok := gemelas[r]; ok {
+			return g
+		}
+	}
+	return r
+}
+
+// sinTrazo are the letters whose stroke, dot or bar is part of them (no decomposition drops it)
+// and that a class page reads as the plain letter: «Garcıa» is «Garcia».
+var sinTrazo = map[rune]rune{'ı': 'i', 'ȷ': 'j', 'ł': 'l', 'ø': 'o', 'đ': 'd', 'ħ': 'h', 'ŧ': 't', 'ƀ': 'b', 'ɨ': 'i', 'ʉ': 'u'}
+
+// NombreRepetido is a name refused because it reads as one in the roster, or as one before it in
+// the same list: matricula.ErrYaEsta, in one line that names both.
+type NombreRepetido struct {
+	Nombre, Otro string
+	MismaLista   bool // Otro is earlier in the list being added, not in the roster
+}
+
+func (e *NombreRepetido) Error() string {
+	donde := "que ya está en la lista"
+	if e.MismaLista {
+		donde = "que va antes en los nombres que añades"
+	}
+	if e.Nombre == e.Otro {
+		if e.MismaLista {
+			return "«" + Visible(e.Nombre) + "» está dos veces en los nombres que añades"
+		}
+		return "«" + Visible(e.Nombre) + "» ya está en la lista"
+	}
+	return "«" + Visible(e.Nombre) + "» se lee igual que «" + Visible(e.Otro) + "», " + donde
+}
+
+// Unwrap makes errors.Is(err, ErrYaEsta) hold.
+func (e *NombreRepetido) Unwrap() error { return ErrYaEsta }
 
 // Visible is a name as an error message may print it: every control, invisible or bidirectional
 // character as its code point (printed raw, U+202E would turn the rest of the line around), and

@@ -19,6 +19,9 @@ func TestNormalizar(t *testing.T) {
 		{caso: "guion", entrada: "Jean-Luc", quiere: "Jean-Luc"},
 		{caso: "puntos", entrada: "J. R. Tolkien", quiere: "J. R. Tolkien"},
 		{caso: "con número", entrada: "Ana 2", quiere: "Ana 2"},
+		{caso: "empieza por un número", entrada: "2 Ana", quiere: "2 Ana"},
+		{caso: "punto al final", entrada: "Ana García.", quiere: "Ana García."},
+		{caso: "i sin punto y un acento", entrada: "Ana Garc\u0131\u0301a", quiere: "Ana Garc\u0131\u0301a"},
 		{caso: "espacios alrededor y de más", entrada: "  Ana    María ", quiere: "Ana María"},
 		{caso: "la línea de un archivo", entrada: "Ana\t\r\n", quiere: "Ana"},
 		{caso: "espacio duro dentro", entrada: "Ana\u00a0\u00a0María", quiere: "Ana María"},
@@ -55,6 +58,10 @@ func TestNormalizar(t *testing.T) {
 		{caso: "A cirílica en nombre latino", entrada: "Аna", motivo: "mezcla alfabetos (cirílico y latino)"},
 		{caso: "ómicron griega en nombre latino", entrada: "Ramοn", motivo: "mezcla alfabetos (latino y griego)"},
 		{caso: "latino y japonés", entrada: "Ana さくら", motivo: "mezcla alfabetos"},
+		{caso: "empieza por un guion (una fórmula en una hoja de cálculo)", entrada: "-Ana", motivo: "empieza por «-»: un nombre empieza por una letra o un número"},
+		{caso: "empieza por un punto", entrada: ".Ana", motivo: "empieza por «.»"},
+		{caso: "empieza por un apóstrofo", entrada: "'Ana", motivo: "empieza por «'»"},
+		{caso: "solo puntos", entrada: "...", motivo: "empieza por «.»"},
 	}
 	for _, c := range casos {
 		got, err := Normalizar(c.entrada)
@@ -102,6 +109,66 @@ func TestEsqueleto(t *testing.T) {
 	for _, c := range casos {
 		if got := Esqueleto(c.a) == Esqueleto(c.b); got != c.igual {
 			t.Errorf("Esqueleto(%q) == Esqueleto(%q): %v; se esperaba %v", c.a, c.b, got, c.igual)
+		}
+	}
+}
+
+// Names that read the same are one name (issue 40, item 6): case, accents, a dotless ı, the
+// punctuation and the spaces do not tell two apart; the letters do.
+func TestClave(t *testing.T) {
+	t.Parallel()
+	mismas := [][]string{
+		{"Ana García", "Ana Garc\u0131\u0301a", "Ana Garcia", "ana garcía", "ANA GARCÍA", "Ana García.", "Ana  García", "Ana Garci\u0301a", "Ana\u00a0García"},
+		{"Jean-Luc", "Jean Luc", "JEAN-LUC", "Jean - Luc"},
+		{"J. R. Tolkien", "J.R. Tolkien", "J R Tolkien"},
+		{"O'Neill", "O Neill", "o'neill"},
+		{"Strauß", "Strauss", "STRAUSS"},
+		{"İlker", "ilker", "Ilker"},
+		{"Łukasz", "Lukasz"},
+		{"Søren", "Soren"},
+		{"Ａｎａ", "Ana"},           // fullwidth letters
+		{"Роса", "Poca", "poca"}, // Cyrillic р, о, с, а read as Latin
+		{"Ана", "АНА"},           // one Cyrillic name in two cases
+		{"Σοφία", "ΣΟΦΊΑ", "σοφια"},
+		{"Nguyễn Thị", "Nguyen Thi", "NGUYỄN THỊ"},
+	}
+	for _, grupo := range mismas {
+		for _, otro := range grupo[1:] {
+			if Clave(grupo[0]) != Clave(otro) {
+				t.Errorf("Clave(%q) = %q y Clave(%q) = %q: se leen igual", grupo[0], Clave(grupo[0]), otro, Clave(otro))
+			}
+		}
+	}
+	distintas := [][2]string{{"Ana", "Ano"}, {"Ana", "Ана"}, {"Ana María", "AnaMaría"}, {"Ana 2", "Ana 3"}, {"O'Neill", "ONeill"}, {"Eva", "Ева"}}
+	for _, p := range distintas {
+		if Clave(p[0]) == Clave(p[1]) {
+			t.Errorf("Clave(%q) == Clave(%q) == %q: se leen distinto", p[0], p[1], Clave(p[0]))
+		}
+	}
+	// The key of a key is itself, and no key is empty for a name Normalizar takes.
+	for _, grupo := range mismas {
+		for _, n := range grupo {
+			if k := Clave(n); Clave(k) != k || k == "" {
+				t.Errorf("Clave(Clave(%q)) = %q, Clave = %q", n, Clave(k), k)
+			}
+		}
+	}
+}
+
+// A repeated name says, in one line, which one it reads as and where that one is.
+func TestNombreRepetido(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		e      *NombreRepetido
+		quiere string
+	}{
+		{&NombreRepetido{Nombre: "Ana Garcia", Otro: "Ana García"}, "«Ana Garcia» se lee igual que «Ana García», que ya está en la lista"},
+		{&NombreRepetido{Nombre: "ana garcía", Otro: "Ana García", MismaLista: true}, "«ana garcía» se lee igual que «Ana García», que va antes en los nombres que añades"},
+		{&NombreRepetido{Nombre: "Ana", Otro: "Ana"}, "«Ana» ya está en la lista"},
+		{&NombreRepetido{Nombre: "Ana", Otro: "Ana", MismaLista: true}, "«Ana» está dos veces en los nombres que añades"},
+	} {
+		if c.e.Error() != c.quiere || !errors.Is(c.e, ErrYaEsta) {
+			t.Errorf("%q; se esperaba %q (y ErrYaEsta)", c.e.Error(), c.quiere)
 		}
 	}
 }

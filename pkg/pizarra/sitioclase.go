@@ -1,13 +1,9 @@
 package pizarra
 
 import (
-	"cursohttp/pkg/matricula"
-	"cursohttp/pkg/servidor"
-	"fmt"
-	"io"
 	"net/http"
-	"os"
-	"path/filepath"
+
+	"cursohttp/pkg/servidor"
 )
 
 // The class lab's instructor routes (pkg/clase serves them, «laboratorio clase» calls them), with
@@ -46,32 +42,3 @@ const (
 	ArchivoCredenciales = "credenciales.txt"
 	ArchivoMatricula    = "clase.db"
 )
-
-// ApuntarCredenciales prints credentials made now, once, and writes them to the instructor's
-// 0600 list (rewritten by a rotation, appended to otherwise).
-func ApuntarCredenciales(out io.Writer, dir string, l []matricula.Credencial, reescribir bool) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	modo := os.O_CREATE | os.O_WRONLY | os.O_APPEND
-	if reescribir {
-		modo = os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-	}
-	ruta := filepath.Join(dir, ArchivoCredenciales)
-	a, err := os.OpenFile(ruta, modo, 0o600)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	for _, c := range l {
-		linea := c.Alumno + "\t" + c.Secreto + "\n"
-		fmt.Fprint(out, linea)
-		if _, err := io.WriteString(a, linea); err != nil {
-			return err
-		}
-	}
-	if len(l) > 0 {
-		fmt.Fprintf(out, "(%d credenciales, también en %s, que solo tú puedes leer)\n", len(l), ruta)
-	}
-	return a.Close()
-}

@@ -36,7 +36,7 @@ const SinVeredictosDeFuera = "en el modo clase cada veredicto lo calcula el labo
 
 // MotivoDelProfesor is a refused change of the board (401).
 const MotivoDelProfesor = "quitar alumnos y limpiar la pizarra es del profesor: con su token (Authorization: Bearer …) " +
-	"o desde la página abierta con su enlace de una vez"
+	"o desde la página abierta con su enlace de una vez («laboratorio clase entrar»)"
 
 // esperaAlmacen bounds each request's calls to the store: a store that hangs costs a page one
 // answer, not a connection held open.
@@ -49,6 +49,9 @@ type OpcionesTablero struct {
 	// Instructor says whether a request carries the instructor's token or session (the class lab
 	// passes it); nil: nobody is.
 	Instructor func(*http.Request) bool
+	// Dir is the class's folder: a student removed from the page leaves its list of
+	// credentials (credenciales.txt) at once. "": the list is the instructor's orders' only.
+	Dir string
 	// Log gets one line per change of the board and per failure of the store (whose error is not
 	// shown to the page); nothing when zero.
 	Log zerolog.Logger
@@ -93,13 +96,16 @@ type historialTablero struct {
 	Calificaciones []calificacionTablero `json:"calificaciones"`
 }
 
+// calificacionTablero is one grading in a history. Anybody reads when it was and what each check
+// gave; its id, seed and report only the instructor: the report is what the student's terminal
+// showed, with the student's command line and what the client printed (issue 40, item 7).
 type calificacionTablero struct {
-	ID             string                `json:"id"`
+	ID             string                `json:"id,omitempty"`
 	Inicio         time.Time             `json:"inicio"`
 	Fin            time.Time             `json:"fin"`
-	Semilla        uint64                `json:"semilla,string"` // a string: JavaScript's numbers stop at 2^53
-	Comprobaciones []matricula.Veredicto `json:"comprobaciones"` // the columns' checks, in their order
-	Informe        string                `json:"informe"`
+	Semilla        uint64                `json:"semilla,string,omitempty"` // a string: JavaScript's numbers stop at 2^53
+	Comprobaciones []matricula.Veredicto `json:"comprobaciones"`           // the columns' checks, in their order
+	Informe        string                `json:"informe,omitempty"`
 }
 
 // Where clase.html says what it is for; the board serves it told it is classroom mode.
@@ -133,13 +139,15 @@ func NuevoTablero(o OpcionesTablero) *Tablero {
 	m.HandleFunc("DELETE "+RutaAlumnoClase, t.quitar)
 	m.HandleFunc("DELETE "+RutaHistorial, t.limpiarAlumno)
 	m.HandleFunc("DELETE "+RutaCalificaciones, t.limpiarTodo)
+	m.HandleFunc("GET "+RutaExportarNotas, t.exportarNotas)
 	// Whatever the method: the local mode's grader posting, or asking first whether it may.
 	m.HandleFunc(RutaResultados, func(w http.ResponseWriter, r *http.Request) {
 		servidor.AntesDelCuerpo(w, r, func() { servidor.Texto(w, r, http.StatusGone, SinVeredictosDeFuera) })
 	})
 	// The board's paths with another method: 405 in the course's language, with Allow.
 	for ruta, permitidos := range map[string]string{RutaClase: "GET, HEAD", "/clase.js": "GET, HEAD", "/clase.css": "GET, HEAD",
-		RutaEstado: "GET, HEAD", RutaHistorial: "GET, HEAD, DELETE", RutaAlumnoClase: "DELETE", RutaCalificaciones: "DELETE"} {
+		RutaEstado: "GET, HEAD", RutaHistorial: "GET, HEAD, DELETE", RutaAlumnoClase: "DELETE", RutaCalificaciones: "DELETE",
+		RutaExportarNotas: "GET, HEAD"} {
 		m.HandleFunc(ruta, func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Allow", permitidos)
 			servidor.AntesDelCuerpo(w, r, func() { servidor.Texto(w, r, http.StatusMethodNotAllowed, "método no admitido: "+permitidos) })
@@ -234,7 +242,8 @@ func (t *Tablero) veredictos(vs []matricula.Veredicto) []matricula.Veredicto {
 	return res
 }
 
-// historial is one student's gradings, the newest first, each with its report.
+// historial is one student's gradings, the newest first: what graded (when, each check) for
+// anybody, and for the instructor also each one's report.
 func (t *Tablero) historial(w http.ResponseWriter, r *http.Request) {
 	nombre := r.PathValue("nombre")
 	ctx, cancelar := context.WithTimeout(r.Context(), esperaAlmacen)
@@ -251,14 +260,17 @@ func (t *Tablero) historial(w http.ResponseWriter, r *http.Request) {
 		t.fallaDelAlmacen(w, r, "leer el historial", err)
 		return
 	}
+	instructor := t.o.Instructor(r)
 	h := historialTablero{Alumno: nombre, Calificaciones: make([]calificacionTablero, 0, min(len(cs), topes.HistorialClase))}
 	for _, c := range cs[:min(len(cs), topes.HistorialClase)] {
-		informe := c.Informe
-		if len(informe) > topes.InformeClase {
-			informe = informe[:topes.InformeClase]
+		ct := calificacionTablero{Inicio: c.Inicio.UTC(), Fin: c.Fin.UTC(), Comprobaciones: t.veredictos(c.Comprobaciones)}
+		if instructor {
+			ct.ID, ct.Semilla, ct.Informe = c.ID, c.Semilla, c.Informe
+			if len(ct.Informe) > topes.InformeClase {
+				ct.Informe = ct.Informe[:topes.InformeClase]
+			}
 		}
-		h.Calificaciones = append(h.Calificaciones, calificacionTablero{ID: c.ID, Inicio: c.Inicio.UTC(), Fin: c.Fin.UTC(),
-			Semilla: c.Semilla, Comprobaciones: t.veredictos(c.Comprobaciones), Informe: informe})
+		h.Calificaciones = append(h.Calificaciones, ct)
 	}
 	b, _ := json.Marshal(h)
 	respuesta.Bytes(w, r, http.StatusOK, "application/json", append(b, '\n'))
@@ -293,7 +305,13 @@ func (t *Tablero) quitar(w http.ResponseWriter, r *http.Request) {
 	nombre := r.PathValue("nombre")
 	ctx, cancelar := context.WithTimeout(r.Context(), esperaAlmacen)
 	defer cancelar()
-	t.cambiar(w, r, t.o.Almacen.Quitar(ctx, nombre), nombre, "quitar a «"+nombre+"»", "quitó a «"+nombre+"» de la clase")
+	err := t.o.Almacen.Quitar(ctx, nombre)
+	if err == nil && t.o.Dir != "" {
+		if ruta, err := ActualizarCredenciales(t.o.Dir, CambioDeCredenciales{Quitar: []string{nombre}}); err != nil {
+			t.o.Log.Error().Err(err).Msg("clase: no pude quitar a «" + nombre + "» de " + ruta + ": " + err.Error())
+		}
+	}
+	t.cambiar(w, r, err, nombre, "quitar a «"+nombre+"»", "quitó a «"+nombre+"» de la clase")
 }
 
 // limpiarAlumno forgets one student's gradings: its row reads «pendiente» again.

@@ -266,11 +266,11 @@ func TestTableroHistorial(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	anotar(t, a, "María José", "mj1", hace, "de María José\n", "una-escritura=paso")
+	anotar(t, a, "María José", "mj1", hace, "comprobar cliente: python3 mi_cliente.py --clave s3creta, 12 altas con la semilla 7\n", "una-escritura=paso")
 	srv := servirTablero(t, a)
-	leer := func(nombre string) (int, string, historialDePizarra) {
+	leerComo := func(nombre string, cabeceras ...string) (int, string, historialDePizarra) {
 		t.Helper()
-		resp, cuerpo := pedir(t, http.MethodGet, srv.URL+"/clase/alumnos/"+url.PathEscape(nombre)+"/calificaciones", "")
+		resp, cuerpo := pedir(t, http.MethodGet, srv.URL+"/clase/alumnos/"+url.PathEscape(nombre)+"/calificaciones", "", cabeceras...)
 		var h historialDePizarra
 		if resp.StatusCode == 200 {
 			if err := json.Unmarshal([]byte(cuerpo), &h); err != nil {
@@ -279,8 +279,22 @@ func TestTableroHistorial(t *testing.T) {
 		}
 		return resp.StatusCode, cuerpo, h
 	}
+	leer := func(nombre string) (int, string, historialDePizarra) { return leerComo(nombre) }
 
-	codigo, cuerpo, h := leer("Zoe")
+	// Anybody reads what graded: when, and each check; not the report, its command line, nor
+	// the run's id or seed (issue 40, item 7).
+	codigo, cuerpo, h := leer("María José")
+	if codigo != 200 || len(h.Calificaciones) != 1 || strings.Contains(cuerpo, "mi_cliente") || strings.Contains(cuerpo, "s3creta") ||
+		strings.Contains(cuerpo, `"informe"`) || strings.Contains(cuerpo, `"mj1"`) || strings.Contains(cuerpo, `"semilla"`) ||
+		!h.Calificaciones[0].Fin.Equal(hace) || !slices.Equal(h.Calificaciones[0].Comprobaciones, veredictos("una-escritura=paso")) {
+		t.Errorf("el historial público de María José: %d %s", codigo, cuerpo)
+	}
+	if codigo, cuerpo, h := leerComo("María José", "Authorization", "Bearer profe"); codigo != 200 || len(h.Calificaciones) != 1 ||
+		!strings.HasPrefix(h.Calificaciones[0].Informe, "comprobar cliente: python3 mi_cliente.py") || h.Calificaciones[0].ID != "mj1" {
+		t.Errorf("el historial de María José para el profesor: %d %s", codigo, cuerpo)
+	}
+
+	codigo, cuerpo, h = leerComo("Zoe", "Authorization", "Bearer profe")
 	if codigo != 200 || h.Alumno != "Zoe" || len(h.Calificaciones) != 2 {
 		t.Fatalf("Zoe: %d %q", codigo, cuerpo)
 	}

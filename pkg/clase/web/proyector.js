@@ -83,8 +83,30 @@ function dibujar(v) {
     return li;
   });
   $("preguntas").replaceChildren(...items);
+  $("preguntas").classList.toggle("lado-a-lado", hist.size > 0);
   if (v.falla) aviso("la corrida no pudo revelar: " + v.falla);
   if (v.instructor) tablaDeAlumnos(v);
+  encajar();
+}
+
+// The projector's letter: the largest, from LETRA down to LETRA_MINIMA px, with which the
+// question, its bars and the reveal (and the instructor's buttons, not the answers unfolded
+// below them) fit in the window without scrolling.
+const LETRA = 24, LETRA_MINIMA = 16;
+function encajar() {
+  const fondo = () => {
+    let f = 0;
+    for (const e of [document.querySelector("header"), $("aviso"), $("pregunta"), document.querySelector("#profesor .acciones")]) {
+      if (e && e.getClientRects().length) f = Math.max(f, e.getBoundingClientRect().bottom + scrollY);
+    }
+    return f + 8; // the body's padding
+  };
+  let letra = LETRA;
+  document.body.style.fontSize = letra + "px";
+  while (letra > LETRA_MINIMA && (fondo() > innerHeight || document.documentElement.scrollWidth > innerWidth)) {
+    letra--;
+    document.body.style.fontSize = letra + "px";
+  }
 }
 
 // tablaDeAlumnos: each student who answered, by name (text), with each answer and, once revealed,
@@ -138,4 +160,5 @@ $("revelar").addEventListener("click", () => {
   pedir("POST", "/clase/prediccion/revelar");
 });
 $("cerrar").addEventListener("click", () => pedir("DELETE", "/clase/prediccion"));
+addEventListener("resize", encajar);
 leer();

@@ -199,8 +199,8 @@ func (c clienteDeClase) leer(ctx context.Context, dicho *bool) (EnClase, error) 
 // asks it with the same prompts and checks as alone, sends the answer under the student's
 // credential and, with Esperar, waits for the reveal and shows the answer beside the real one.
 // Exit code 0 when the answer was sent (and, waiting, the question revealed or closed), 1 when the
-// class refused it or could not be reached, 2 for an answer given beforehand that does not fit,
-// 130 after Ctrl+C.
+// class refused it, the question was closed already or the class could not be reached, 2 for an
+// answer given beforehand that does not fit, 130 after Ctrl+C.
 func PredecirEnClase(ctx context.Context, o OpcionesClase) int {
 	if o.Cliente == nil {
 		o.Cliente = &http.Client{Timeout: 10 * time.Second}
@@ -221,10 +221,11 @@ func PredecirEnClase(ctx context.Context, o OpcionesClase) int {
 	if err != nil {
 		return fallo(err)
 	}
-	// A question already revealed is the one before: wait for the next.
-	if v.Fase != FaseAbierta {
+	// None open yet: wait for it. One whose answers are closed (being run, or revealed) takes no
+	// answer: an answer now would wait for nothing, so say so and end.
+	if v.Fase == FaseNinguna {
 		fmt.Fprintln(o.Out, "Espero a que el profesor abra una pregunta… (Ctrl+C para salir)")
-		for v.Fase != FaseAbierta {
+		for v.Fase == FaseNinguna {
 			if err := reintento.Dormir(ctx, o.Cada); err != nil {
 				return fallo(err)
 			}
@@ -232,6 +233,10 @@ func PredecirEnClase(ctx context.Context, o OpcionesClase) int {
 				return fallo(err)
 			}
 		}
+	}
+	if v.Fase != FaseAbierta {
+		fmt.Fprintf(o.Err, "revisor predecir: %s\n", cerrada(v))
+		return 1
 	}
 	if v.Ejercicio == nil {
 		return fallo(errors.New("la clase abrió una pregunta sin ejercicio"))
@@ -273,6 +278,19 @@ func PredecirEnClase(ctx context.Context, o OpcionesClase) int {
 		fmt.Fprintln(o.Out, "El profesor cerró la pregunta sin revelarla.")
 		return 0
 	}
+}
+
+// cerrada says that v's question takes no more answers, and what to do.
+func cerrada(v EnClase) string {
+	que := "la pregunta"
+	if v.Ejercicio != nil {
+		que += " de " + v.Ejercicio.ID
+	}
+	porque := "el profesor ya reveló la respuesta"
+	if v.Fase == FaseCorriendo {
+		porque = "el profesor ya está corriendo el ejercicio para revelarla"
+	}
+	return que + " ya está cerrada (" + porque + "): no admite respuestas; cuando el profesor abra otra, vuelve a correr esta orden"
 }
 
 // revelada shows the student's answers (those that counted) beside the run's, how the class did,

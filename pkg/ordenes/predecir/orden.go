@@ -311,7 +311,8 @@ En clase (el modo clase del profesor, «laboratorio clase»): con --clase URL y 
 personal (--credencial, o CURSOHTTP_CREDENCIAL), espera a que el profesor abra una pregunta, te
 la hace igual, manda tu respuesta (cuenta la última que mandes hasta que el profesor la revele) y
 espera a que la revele: el laboratorio de la clase corre el ejercicio y tu predicción sale al lado
-de lo que pasó. También se responde desde el teléfono, en URL/clase/predecir.`,
+de lo que pasó. Si la pregunta ya está cerrada (el profesor la reveló), lo dice y sale con 1.
+También se responde desde el teléfono, en URL/clase/predecir.`,
 		Example: `  revisor predecir
   revisor predecir 6.5.4
   revisor predecir 4.ejercicio-1

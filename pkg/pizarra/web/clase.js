@@ -478,8 +478,8 @@ function fechaYHora(t) {
   return d.toLocaleDateString("es", { day: "numeric", month: "short" }) + ", " + hora(t);
 }
 
-// abrirHistorial shows a student's gradings, the newest first: when, each check, and the report
-// the student was shown.
+// abrirHistorial shows a student's gradings, the newest first: when, each check, and (for the
+// instructor) the report the student was shown.
 async function abrirHistorial(nombre) {
   const d = $("historial");
   d.dataset.alumno = nombre;
@@ -525,14 +525,19 @@ async function abrirHistorial(nombre) {
       s.title = v.id + ": " + m.nota;
       marcas.append(s, " ");
     }
-    const informe = document.createElement("details");
-    informe.open = i === 0;
-    const resumen = document.createElement("summary");
-    resumen.textContent = "informe";
-    const pre = document.createElement("pre");
-    pre.textContent = c.informe || "(sin informe)";
-    informe.append(resumen, pre);
-    li.append(cuando, marcas, informe);
+    li.append(cuando, marcas);
+    // The report (the student's command line, what the client printed) is the instructor's only:
+    // the lab sends it to nobody else.
+    if (c.informe) {
+      const informe = document.createElement("details");
+      informe.open = i === 0;
+      const resumen = document.createElement("summary");
+      resumen.textContent = "informe";
+      const pre = document.createElement("pre");
+      pre.textContent = c.informe;
+      informe.append(resumen, pre);
+      li.append(informe);
+    }
     return li;
   });
   $("historial-lista").replaceChildren(...items);
