@@ -51,7 +51,7 @@ func TestClaseIniciarDeVerdad(t *testing.T) {
 			t.Fatalf("terminó con %d antes de arrancar:\n%s\n%s", c, out.String(), errOut.String())
 		default:
 		}
-		return strings.Contains(out.String(), "clase: pasarela en http://127.0.0.1:"+strconv.Itoa(puertos[1]))
+		return strings.Contains(out.String(), "clase: la pizarra en "+url+"/clase") && strings.Contains(out.String(), "en el puerto "+strconv.Itoa(puertos[1]))
 	})
 	resp, err := http.Get(url + "/clase/estado")
 	if err != nil {
