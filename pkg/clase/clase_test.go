@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/pkg/altasegura"
 	"cursohttp/pkg/datosclase"
 	"cursohttp/pkg/examen"
@@ -334,5 +336,38 @@ func TestClaseCredenciales(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusCreated || len(nuevas) != 1 || nuevas[0].Alumno != "Óscar" || nuevas[0].Secreto == "" {
 		t.Errorf("agregar con el token: %d %v", resp.StatusCode, nuevas)
+	}
+}
+
+// A student who gives --clase the wrong URL hears it at once, with the URL to use: a port where
+// nobody listens, the class gateway's instead of the board's, something that is no class lab. The
+// board's own URL (…/clase) is the lab's.
+func TestClaseURLEquivocada(t *testing.T) {
+	t.Parallel()
+	e := arrancar(t, "Ana")
+	libre := prueba.PuertosLibres(t, 1)[0]
+	otro := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(otro.Close)
+	for _, c := range []struct{ que, url, dice string }{
+		{"un puerto sin nadie", "http://127.0.0.1:" + strconv.Itoa(libre), "no llego a la clase"},
+		{"la pasarela de la clase", e.pasarela, "no responde el laboratorio de la clase"},
+		{"otro programa", otro.URL, "no responde el laboratorio de la clase"},
+	} {
+		inicio := time.Now()
+		_, err := examen.CorrerEnClase(context.Background(), examen.OpcionesClase{URL: c.url, Credencial: e.creds["Ana"],
+			Orden: []string{"correcto"}, Lanzador: clienteDe("correcto"), PuertosLibres: true})
+		if err == nil || !strings.Contains(err.Error(), c.dice) || !strings.Contains(err.Error(), "--clase lleva") ||
+			!strings.Contains(err.Error(), ":18084") {
+			t.Errorf("%s: %v; se esperaba «%s» y qué URL lleva --clase", c.que, err, c.dice)
+		}
+		if d := time.Since(inicio); d > 3*time.Second {
+			t.Errorf("%s: lo dijo a los %v; se esperaba antes de 3 s", c.que, d)
+		}
+	}
+	semilla := uint64(3)
+	v, err := examen.CorrerEnClase(context.Background(), examen.OpcionesClase{URL: e.pizarra + "/clase", Credencial: e.creds["Ana"],
+		Orden: []string{"correcto"}, Semilla: &semilla, Lanzador: clienteDe("correcto"), PuertosLibres: true})
+	if err != nil || v.Codigo != 0 {
+		t.Errorf("con la URL de la pizarra: %v %+v", err, v)
 	}
 }
