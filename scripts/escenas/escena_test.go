@@ -128,13 +128,13 @@ func TestEsperarEvento(t *testing.T) {
 	t.Parallel()
 	terminal := &Terminal{}
 	terminal.Write([]byte("POST /servicios\n"))
-	entorno, terminar, err := esperarEvento(context.Background(), Espera{Servidor: "revisor", Linea: "POST /servicios"}, terminal, []string{"PATH=" + os.Getenv("PATH")})
+	carpeta, evento, terminar, err := esperarEvento(context.Background(), Espera{Servidor: "revisor", Linea: "POST /servicios"}, terminal)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer terminar()
 	cmd := exec.Command("bash", "-c", "sleep 0 && echo despierto")
-	cmd.Env = entorno
+	cmd.Env = []string{"PATH=" + carpeta + string(os.PathListSeparator) + os.Getenv("PATH"), "ESCENA_EVENTO=" + evento}
 	salida := make(chan string, 1)
 	var out strings.Builder
 	cmd.Stdout = &out
@@ -145,12 +145,6 @@ func TestEsperarEvento(t *testing.T) {
 	terminal.Write([]byte("GET /servicios\nPOST /servicios\n"))
 	if got := <-salida; got != "despierto\n" {
 		t.Errorf("salida %q", got)
-	}
-	var evento string
-	for _, kv := range entorno {
-		if v, ok := strings.CutPrefix(kv, "ESCENA_EVENTO="); ok {
-			evento = v
-		}
 	}
 	if _, err := os.Stat(evento); err != nil {
 		t.Errorf("el sleep volvió sin el evento: %v", err)

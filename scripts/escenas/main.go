@@ -20,12 +20,15 @@
 //	Content-Type: application/json
 //	…
 //
-// A line starting with "$ " is a command, run with `bash -c` in a fresh
-// temporary folder, with the bin folder first in PATH and LC_ALL=C.UTF-8.
-// The lines after it, up to the next command or # line, are what the lesson
-// prints (stdout and stderr together, as in a terminal); trailing blank
-// lines are ignored. A line starting with \ loses the backslash, so output
-// may start with # or $.
+// A line starting with "$ " is a command, typed in the scene's one bash (the
+// student's one terminal, Consola) in a fresh temporary folder, with the bin
+// folder first in PATH and LC_ALL=C.UTF-8: variables, functions and programs
+// left in the background with & are there for the next commands, and what
+// such a program prints shows among their lines; whatever is still running
+// when the scene ends is stopped. The lines after it, up to the next command
+// or # line, are what the lesson prints (stdout and stderr together, as in a
+// terminal); trailing blank lines are ignored. A line starting with \ loses
+// the backslash, so output may start with # or $.
 //
 // Lines starting with # are comments, except these directives (the colon is
 // optional):
