@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -253,4 +254,36 @@ func FuzzParsearEscena(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A short sleep after a request sent to the background orders two requests, as the lessons do
+// («curl … & sleep 0.1; curl …»): on a loaded machine the first can start later than the sleep
+// lasts (issue 42: 6.6.5 got «primera: 409 … segunda: 201» at load 19), so every such command
+// waits for the event, the first request reaching its server, with «# espera».
+func TestLosSleepsQueOrdenanEsperanElEvento(t *testing.T) {
+	t.Parallel()
+	rutas, err := filepath.Glob(filepath.Join("..", "leccion-*", "*"+Extension))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ordena := regexp.MustCompile(`&\s*(\w+=\$!;\s*)?sleep 0\.[0-9]+`)
+	vistos := 0
+	for _, r := range rutas {
+		e, err := LeerEscena(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range e.Pasos {
+			if p.Tipo != Comando || !ordena.MatchString(p.Comando) {
+				continue
+			}
+			vistos++
+			if p.Espera == nil {
+				t.Errorf("%s:%d: un sleep ordena dos peticiones sin «# espera» antes: %.90s…", r, p.Numero, p.Comando)
+			}
+		}
+	}
+	if vistos < 9 {
+		t.Errorf("solo %d comandos ordenan peticiones con un sleep; se esperaban los 9 de las lecciones", vistos)
+	}
 }
