@@ -52,6 +52,10 @@ func (c *Control) tokensParaArrancar() (Tokens, error) {
 	if t.Clase == "" {
 		t.Clase = token.Nuevo()
 	}
+	// make lab-tmux may be the first order in a folder without lab/ (make clean removes it).
+	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
+		return Tokens{}, fmt.Errorf("no pude crear la carpeta %s para el token: %w", c.dir(), err)
+	}
 	for nombre, valor := range map[string]string{ArchivoToken: t.Instructor, ArchivoTokenClase: t.Clase,
 		ArchivoCabecera: "Authorization: Bearer " + t.Instructor} {
 		if err := escribirSecreto(c.rutaToken(nombre), valor+"\n"); err != nil {
