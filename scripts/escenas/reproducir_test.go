@@ -4,6 +4,7 @@ package main
 
 import (
 	"cursohttp/internal/prueba"
+	"cursohttp/internal/saltos"
 
 	"bufio"
 	"context"
@@ -351,5 +352,28 @@ func TestOrdenarPorSeccion(t *testing.T) {
 	want := []string{"7.2-c.escena", "7.2.1-e.escena", "7.10.3-d.escena", "7.14.1-a.escena", "7.ejercicio-4-b.escena", "7.final-x.escena"}
 	if strings.Join(rutas, " ") != strings.Join(want, " ") {
 		t.Errorf("got %v\nwant %v", rutas, want)
+	}
+}
+
+// A scene whose «# necesita» names a program not installed does not run: outside CI it is
+// skipped with the reason, under CURSOHTTP_CI=1 (CI installs everything) it is an error. Without
+// the colon, «# necesita …» is narration.
+func TestUnaEscenaSinSuPrograma(t *testing.T) {
+	r, _ := reproductorDePrueba(t)
+	e := escenaDeTexto(t, "# 9.9 — prueba\n# necesita el laboratorio.\n# necesita: bash programa-que-no-hay\n$ programa-que-no-hay\n")
+	if len(e.Necesita) != 2 || len(e.Comentario) != 2 {
+		t.Fatalf("necesita %q, comentarios %d", e.Necesita, len(e.Comentario))
+	}
+	t.Setenv(saltos.Variable, "")
+	t.Setenv("CURSOHTTP_CI", "")
+	if res := r.Reproducir(context.Background(), e); res.Saltada != "programa-que-no-hay no está instalado" || res.Err != nil || res.Bien() {
+		t.Errorf("fuera de CI: %+v", res)
+	}
+	t.Setenv("CURSOHTTP_CI", "1")
+	if res := r.Reproducir(context.Background(), e); res.Saltada != "" || res.Err == nil || !strings.Contains(res.Err.Error(), "CURSOHTTP_CI=1") {
+		t.Errorf("en CI: %+v", res)
+	}
+	if _, err := ParsearEscena(strings.NewReader("$ true\n# necesita: jq\n$ jq\n"), "x.escena"); err == nil {
+		t.Errorf("«# necesita:» después del primer paso no es un error")
 	}
 }
