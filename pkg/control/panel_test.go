@@ -232,3 +232,19 @@ func TestPanelConElLaboratorioYaArrancado(t *testing.T) {
 		t.Error("el panel arrancó igual")
 	}
 }
+
+// make puertos says who needs the course's ports on each system: on Linux the scenes of make
+// escenas and make test run each in a network of its own, so only PASO=1 needs them (the line
+// used to say make test and make escenas did, on Linux too: issue 42).
+func TestQuienNecesitaLosPuertos(t *testing.T) {
+	t.Parallel()
+	quien, aparte := quienNecesitaLosPuertos("linux")
+	if !strings.Contains(quien, "PASO=1") || strings.Contains(quien, "make test") || !strings.Contains(aparte, "make escenas y make test no los necesitan") {
+		t.Errorf("Linux: %q %q", quien, aparte)
+	}
+	for _, goos := range []string{"darwin", "freebsd", "windows"} {
+		if quien, aparte := quienNecesitaLosPuertos(goos); !strings.Contains(quien, "make escenas, make test") || aparte != "" {
+			t.Errorf("%s: %q %q", goos, quien, aparte)
+		}
+	}
+}
