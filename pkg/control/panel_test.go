@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"cursohttp/internal/prueba"
+	"cursohttp/pkg/token"
 )
 
 // On the course's ports the servers get no arguments: make lab-up is what it was. With the panel,
@@ -185,6 +186,9 @@ func comprobarEnlace(t *testing.T, c *Control, dijo string, p Puertos) {
 		t.Fatalf("el controlador no dio el enlace de una vez:\n%s", dijo)
 	}
 	codigo, _, _ := strings.Cut(resto, " ")
+	if linea, _, _ := strings.Cut(resto, "\n"); !strings.HasSuffix(linea, "; "+token.SinEnlace) {
+		t.Errorf("la línea del enlace no dice entera qué hace la página sin él: %q", linea)
+	}
 	otro, err := c.Enlace()
 	if err != nil || !strings.HasPrefix(otro, panel+"/entrar?codigo=") {
 		t.Fatalf("Enlace: %q %v", otro, err)

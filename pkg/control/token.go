@@ -131,6 +131,6 @@ func (c *Control) decirEnlace(servidores []Servidor, t Tokens, decir func(string
 	if !ok {
 		return
 	}
-	decir(fmt.Sprintf("panel: para actuar desde la página (la falla, «Limpiar»), ábrela una vez con %s (sirve una vez, durante %d minutos; «laboratorio lab enlace» da otro); sin él, la página solo muestra",
-		token.Enlace(c.url(s), t.Instructor, time.Now()), int(token.VigenciaEnlace/time.Minute)))
+	decir(fmt.Sprintf("panel: para actuar desde la página (la falla, «Limpiar»), ábrela una vez con %s (sirve una vez, durante %d minutos; «laboratorio lab enlace» da otro); %s",
+		token.Enlace(c.url(s), t.Instructor, time.Now()), int(token.VigenciaEnlace/time.Minute), token.SinEnlace))
 }
