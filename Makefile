@@ -132,8 +132,11 @@ clean: ## borra bin/, lab/, dist/ y perfiles/
 ataque: build ## la campaña de ataque contra los servidores construidos, con cifras (minutos; CORTO=1: segundos, como en CI)
 	$(GO) run ./scripts/ataque --bin $(BIN) $(if $(CORTO),--corto)
 
+# Built and run, not «go run»: after a Ctrl+C go run ends 1 whatever the program did, and make
+# said so in its own words («Error 1») after the program's lines.
 postgres: ## un PostgreSQL de usar y tirar para --datos postgres://… y sus pruebas (DIR=carpeta lo conserva); Ctrl+C lo detiene
-	$(GO) run ./scripts/postgres $(if $(DIR),--dir $(DIR))
+	@$(GO) build -o $(BIN)/postgres-de-usar-y-tirar ./scripts/postgres
+	@$(BIN)/postgres-de-usar-y-tirar $(if $(DIR),--dir $(DIR))
 
 clase-carga: build ## el modo clase a escala: ALUMNOS alumnos (200 si no se dice) califican a la vez contra un laboratorio de la clase, en SQLite o, con PG=1, en un PostgreSQL de usar y tirar (REVISORES=2: dos revisores; PROCESOS=1: cada cliente un proceso de verdad); la última línea compara cada veredicto con el mismo cliente a solas
 	$(GO) run ./scripts/clase-carga --bin $(BIN) --alumnos $(or $(ALUMNOS),200) $(if $(PG),--pg) $(if $(REVISORES),--revisores $(REVISORES)) $(if $(PROCESOS),--procesos)

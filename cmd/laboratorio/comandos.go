@@ -285,7 +285,7 @@ detiene con Ctrl+C.`,
 					if o.EstadoLab == "" {
 						log.Info().Msg("panel: para actuar desde la página (la falla, «Limpiar»), ábrela una vez con " +
 							token.Enlace("http://"+servidor.DondeAbrir(addr), tok, time.Now()) + " (sirve una vez, durante " +
-							strconv.Itoa(int(token.VigenciaEnlace/time.Minute)) + " minutos); sin él, la página solo muestra")
+							strconv.Itoa(int(token.VigenciaEnlace/time.Minute)) + " minutos); " + token.SinEnlace)
 					}
 				},
 			})

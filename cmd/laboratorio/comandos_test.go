@@ -16,6 +16,7 @@ import (
 	"cursohttp/internal/prueba"
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/servidor"
+	"cursohttp/pkg/token"
 )
 
 func TestUsoIncorrecto(t *testing.T) {
@@ -293,5 +294,22 @@ func TestMentiraCallada(t *testing.T) {
 	parar()
 	if codigo := <-fin; codigo != cli.SalidaBien || out.String() != "" || errOut.String() != "" {
 		t.Errorf("salida %d, stdout %q, stderr %q; se esperaba 0 y nada", codigo, out.String(), errOut.String())
+	}
+}
+
+// laboratorio panel's start-up line offers the one-time link and says, whole, what the page does
+// without it: the sentence used to end at «…sin él, la página solo muestra» (issue 42).
+func TestElPanelDiceQueHaceSinElEnlace(t *testing.T) {
+	t.Parallel()
+	s := prueba.Arrancar(t, run, regexp.MustCompile(`^panel en http://(127\.0\.0\.1:\d+) \(ábrelo en el navegador\)$`), "panel", "--puerto", "0")
+	defer s.Parar()
+	enlace := regexp.MustCompile(`(?m)^panel: para actuar desde la página .*, ábrela una vez con http://127\.0\.0\.1:\d+/entrar\?codigo=\S+ \(sirve una vez, durante 15 minutos\); (.*)$`)
+	var linea []string
+	prueba.Esperar(t, "el panel ofrece el enlace de una vez", func() bool {
+		linea = enlace.FindStringSubmatch(s.Out.String())
+		return linea != nil
+	})
+	if linea[1] != token.SinEnlace || !strings.HasSuffix(linea[1], "sin poder cambiar nada") {
+		t.Errorf("la línea termina en %q", linea[1])
 	}
 }

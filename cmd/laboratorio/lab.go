@@ -165,7 +165,7 @@ laboratorio puede pedirlo, y no pasa por ninguna bitácora.`,
 		},
 		&cobra.Command{
 			Use:   "puertos",
-			Short: "comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas",
+			Short: "comprueba que los puertos del curso (18080-18083) están libres, como piden las escenas paso a paso (PASO=1; fuera de Linux, todas)",
 			RunE:  hacer(func(cmd *cobra.Command, c *control.Control) error { return c.Puertos(cmd.Context()) }),
 		},
 	)

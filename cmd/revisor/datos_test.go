@@ -57,7 +57,9 @@ func TestDatosQueNoSeAbren(t *testing.T) {
 	casos := map[string]string{
 		filepath.Join(dir, "no", "r.db"):     "no existe la carpeta",
 		basura:                               "no es una base de datos SQLite",
-		"postgres://yo:clave@/x?host=" + dir: "revisor: no se pudo abrir --datos «postgres://yo:xxxxx@/x?host=",
+		"postgres://yo:clave@/x?host=" + dir: "revisor: no se pudo abrir --datos «postgres://yo:xxxxx@/x?host=" + dir + "»: no hay ningún PostgreSQL en " + dir + " (falta " + dir + "/.s.PGSQL.5432)\n",
+		// In the course's words, once: pgx said it in English, for TLS and again without (issue 42).
+		"postgres://nadie@127.0.0.1:1/x": "revisor: no se pudo abrir --datos «postgres://nadie@127.0.0.1:1/x»: no hay ningún PostgreSQL escuchando en 127.0.0.1:1\n",
 	}
 	for donde, quiere := range casos {
 		codigo, _, errOut := prueba.Correr(t, run, "--puerto", "0", "--datos", donde)

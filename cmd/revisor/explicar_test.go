@@ -32,4 +32,15 @@ func TestOrdenExplicar(t *testing.T) {
 		errs.String() != "revisor explicar: el revisor no tiene el type «constructor»; «revisor explicar --lista» los muestra\n" {
 		t.Errorf("revisor explicar constructor: código %d, %q", codigo, errs.String())
 	}
+	// A mistyped name gets the closest ones, as a mistyped order does (issue 42).
+	errs.Reset()
+	if codigo := run(context.Background(), []string{"explicar", "llave-en-cursoo"}, strings.NewReader(""), &out, &errs); codigo != 2 ||
+		errs.String() != "revisor explicar: el revisor no tiene el type «llave-en-cursoo»; ¿querías decir «llave-en-curso»? «revisor explicar --lista» los muestra\n" {
+		t.Errorf("revisor explicar llave-en-cursoo: código %d, %q", codigo, errs.String())
+	}
+	errs.Reset()
+	if codigo := run(context.Background(), []string{"--puero", "1"}, strings.NewReader(""), &out, &errs); codigo != 2 ||
+		errs.String() != "revisor: no existe la opción --puero; ¿querías decir --puerto? «revisor --help» muestra las opciones\n" {
+		t.Errorf("revisor --puero: código %d, %q", codigo, errs.String())
+	}
 }

@@ -2,9 +2,10 @@
 // with their databases, written once: telling a PostgreSQL URL from a file (EsPostgres), opening a
 // SQLite file with its pragmas (AbrirSQLite) or a PostgreSQL pool (AbrirPostgres), running a
 // transaction (Transaccion), creating or migrating a schema whose version a settings table keeps
-// (Migrar), and saying why a database failed in the course's words (ExplicarSQLite, UnaLinea,
-// Repetible). What differs between the two stores — the settings table, the words of an error, the
-// lock keys, the pool's size — is a parameter; their schemas and queries stay theirs.
+// (Migrar), and saying why a database failed in the course's words (ExplicarSQLite,
+// ExplicarPostgres, UnaLinea, Repetible). What differs between the two stores — the settings
+// table, the words of an error, the lock keys, the pool's size — is a parameter; their schemas and
+// queries stay theirs.
 //
 // A leaf: it imports nothing of the module.
 package basesql

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -251,5 +253,70 @@ func TestEsPostgresYUnaLinea(t *testing.T) {
 	}
 	if got := UnaLinea(errors.New("uno\n  dos\t tres\n")); got != "uno dos tres" {
 		t.Errorf("UnaLinea = %q", got)
+	}
+}
+
+// Why a PostgreSQL database did not open, in one line of the course's words, whatever pgx tried:
+// before, «failed to connect to `user=nadie database=x`: 127.0.0.1:1 (127.0.0.1): dial error: …»
+// twice, once for TLS and once without (issue 42).
+func TestExplicarPostgres(t *testing.T) {
+	t.Parallel()
+	cerrado, err := net.Listen("tcp", "127.0.0.1:0")
+	debe(t, err)
+	libre := cerrado.Addr().String()
+	cerrado.Close()
+	mudo, err := net.Listen("tcp", "127.0.0.1:0")
+	debe(t, err)
+	aceptadas := make(chan net.Conn, 16)
+	go func() {
+		for {
+			c, err := mudo.Accept()
+			if err != nil {
+				close(aceptadas)
+				return
+			}
+			aceptadas <- c // accepted and never answered
+		}
+	}()
+	defer func() {
+		mudo.Close()
+		for c := range aceptadas {
+			c.Close()
+		}
+	}()
+	sinSocket := t.TempDir()
+	casos := []struct{ url, quiere string }{
+		{"postgres://nadie@" + libre + "/x", "no hay ningún PostgreSQL escuchando en " + libre},
+		{"postgres://nadie@/x?host=" + sinSocket, "no hay ningún PostgreSQL en " + sinSocket + " (falta " + sinSocket + "/.s.PGSQL.5432)"},
+		{"postgres://nadie@noexiste.invalid/x", "no se encuentra el servidor «noexiste.invalid» de la URL"},
+		{"postgres://nadie@" + mudo.Addr().String() + "/x?connect_timeout=1", "PostgreSQL en " + mudo.Addr().String() + " no respondió en 1s"},
+	}
+	for _, c := range casos {
+		db, err := AbrirPostgres(c.url, 1)
+		debe(t, err)
+		err = db.PingContext(ctx)
+		db.Close()
+		if got := ExplicarPostgres(err); got != c.quiere {
+			t.Errorf("%s: %q\n(pgx: %v)", c.url, got, err)
+		}
+	}
+	if _, err := AbrirPostgres("postgres://x:clave@z:abc/q", 1); err == nil || err.Error() != "la URL no se entiende: el puerto no es un número entre 1 y 65535" {
+		t.Errorf("un puerto que no es un número: %v", err)
+	}
+	// A database that is not there, on a real server.
+	base := pgtest.Base(t)
+	u, err := url.Parse(base)
+	debe(t, err)
+	u.Path = "/no_hay_tal_base"
+	db, err := AbrirPostgres(u.String(), 1)
+	debe(t, err)
+	defer db.Close()
+	if got := ExplicarPostgres(db.PingContext(ctx)); !strings.HasPrefix(got, "PostgreSQL en el socket ") || !strings.HasSuffix(got, " no tiene la base de datos «no_hay_tal_base»") {
+		t.Errorf("una base que no existe: %q", got)
+	}
+	// After connecting, what failed says itself.
+	despues := fmt.Errorf("migración 3: %w", &pgconn.PgError{Severity: "ERROR", Message: "permiso\ndenegado", Code: "42501"})
+	if got := ExplicarPostgres(despues); got != UnaLinea(despues) {
+		t.Errorf("un error después de conectar: %q", got)
 	}
 }

@@ -87,6 +87,10 @@ func TestErroresDeUso(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"--x"}, 2, "prueba: no existe la opción --x; «prueba --help» muestra las opciones\n"},
+		// A typo of a long flag gets the closest ones, as an order's does (issue 42).
+		{[]string{"--puero", "1"}, 2, "prueba: no existe la opción --puero; ¿querías decir --puerto? «prueba --help» muestra las opciones\n"},
+		{[]string{"--esp"}, 2, "prueba: no existe la opción --esp; ¿querías decir --espera? «prueba --help» muestra las opciones\n"},
+		{[]string{"--jsno=true"}, 2, "prueba: no existe la opción --jsno; ¿querías decir --json? «prueba --help» muestra las opciones\n"},
 		{[]string{"-x"}, 2, "prueba: no existe la opción -x; «prueba --help» muestra las opciones\n"},
 		{[]string{"--puerto"}, 2, "prueba: la opción --puerto necesita un valor; «prueba --help» muestra las opciones\n"},
 		{[]string{"--puerto", "abc"}, 2, "prueba: la opción --puerto espera un número entero, no «abc»; «prueba --help» muestra las opciones\n"},
@@ -266,5 +270,22 @@ func TestCompletar(t *testing.T) {
 	}
 	if codigo, _, errOut := ejecutar("completion", "tcsh"); codigo != 2 || !strings.Contains(errOut, "no existe la orden «tcsh»") {
 		t.Errorf("completion tcsh: %d %q", codigo, errOut)
+	}
+}
+
+func TestParecidas(t *testing.T) {
+	t.Parallel()
+	candidatas := []string{"llave-en-curso", "llave-reutilizada", "nombre-repetido", "puerto", "puertos-libres"}
+	for palabra, quiere := range map[string]string{
+		"llave-en-cursoo": "llave-en-curso",
+		"LLAVE-EN-CURSO":  "llave-en-curso",
+		"puero":           "puerto",
+		"puert":           "puerto puertos-libres",
+		"llave":           "llave-en-curso llave-reutilizada",
+		"nada-parecido":   "",
+	} {
+		if got := strings.Join(Parecidas(palabra, candidatas), " "); got != quiere {
+			t.Errorf("Parecidas(%q) = %q; se esperaba %q", palabra, got, quiere)
+		}
 	}
 }

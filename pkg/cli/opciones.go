@@ -16,6 +16,14 @@ func errorDeOpcion(c *cobra.Command, err error) error {
 	if mal, ok := esURLInvalida(err); ok && errors.As(err, &invalido) {
 		return UsoMal("%s: --%s %v", c.CommandPath(), invalido.GetFlag().Name, mal)
 	}
+	// A mistyped long flag gets the closest ones, as a mistyped order does.
+	var noExiste *pflag.NotExistError
+	if errors.As(err, &noExiste) && noExiste.GetSpecifiedShortnames() == "" {
+		if s := opcionesParecidas(c, noExiste.GetSpecifiedName()); len(s) > 0 {
+			return UsoMal("%s: %s; ¿querías decir %s? «%s --help» muestra las opciones", c.CommandPath(), enEspanol(err),
+				strings.Join(s, " o "), c.CommandPath())
+		}
+	}
 	return UsoMal("%s: %s; «%s --help» muestra las opciones", c.CommandPath(), enEspanol(err), c.CommandPath())
 }
 

@@ -669,7 +669,7 @@ func (c *Control) Estado(ctx context.Context) error {
 	return nil
 }
 
-// PuertosDelCurso are the ports the scenes (make test, make escenas) need free.
+// puertosDelCurso are the ports a scene on the machine's own network needs free.
 var puertosDelCurso = []int{curso.PuertoRevisor, curso.PuertoLaboratorio, curso.PuertoPasarela, curso.PuertoHostil}
 
 // Puertos checks that the course's ports (18080-18083) are free, as the scenes need them. If not,
@@ -709,9 +709,21 @@ func (c *Control) Puertos(ctx context.Context) error {
 	case delLab > 0:
 		que = "«" + c.ordenDetener() + "» detiene los del laboratorio; detén los demás y vuelve a probar"
 	}
-	c.decir("las escenas (make test, make escenas) necesitan libres los puertos %d-%d y están ocupados: %s; %s",
-		curso.PuertoRevisor, curso.PuertoHostil, strings.Join(ocupados, ", "), que)
+	quien, aparte := quienNecesitaLosPuertos(runtime.GOOS)
+	c.decir("%s necesitan libres los puertos %d-%d y están ocupados: %s; %s%s",
+		quien, curso.PuertoRevisor, curso.PuertoHostil, strings.Join(ocupados, ", "), que, aparte)
 	return ErrFallo
+}
+
+// quienNecesitaLosPuertos says, for the system goos, which scenes use the machine's own ports: on
+// Linux make escenas and make test give each scene a network of its own (scripts/escenas), so
+// only a scene replayed at the keyboard (PASO=1) needs them; elsewhere every scene does.
+func quienNecesitaLosPuertos(goos string) (quien, aparte string) {
+	if goos == "linux" {
+		return "las escenas paso a paso (make escena E=… PASO=1)",
+			" (make escenas y make test no los necesitan: en Linux cada escena corre en su propia red)"
+	}
+	return "las escenas (make escenas, make test, make escena)", ""
 }
 
 // PrimerPlano runs the lab in the foreground: every line a server writes goes to Out behind its

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"cursohttp/internal/prueba"
+	"cursohttp/pkg/token"
 )
 
 // On the course's ports the servers get no arguments: make lab-up is what it was. With the panel,
@@ -185,6 +186,9 @@ func comprobarEnlace(t *testing.T, c *Control, dijo string, p Puertos) {
 		t.Fatalf("el controlador no dio el enlace de una vez:\n%s", dijo)
 	}
 	codigo, _, _ := strings.Cut(resto, " ")
+	if linea, _, _ := strings.Cut(resto, "\n"); !strings.HasSuffix(linea, "; "+token.SinEnlace) {
+		t.Errorf("la línea del enlace no dice entera qué hace la página sin él: %q", linea)
+	}
 	otro, err := c.Enlace()
 	if err != nil || !strings.HasPrefix(otro, panel+"/entrar?codigo=") {
 		t.Fatalf("Enlace: %q %v", otro, err)
@@ -230,5 +234,21 @@ func TestPanelConElLaboratorioYaArrancado(t *testing.T) {
 	}
 	if Ocupado("127.0.0.1", puertos.Panel) {
 		t.Error("el panel arrancó igual")
+	}
+}
+
+// make puertos says who needs the course's ports on each system: on Linux the scenes of make
+// escenas and make test run each in a network of its own, so only PASO=1 needs them (the line
+// used to say make test and make escenas did, on Linux too: issue 42).
+func TestQuienNecesitaLosPuertos(t *testing.T) {
+	t.Parallel()
+	quien, aparte := quienNecesitaLosPuertos("linux")
+	if !strings.Contains(quien, "PASO=1") || strings.Contains(quien, "make test") || !strings.Contains(aparte, "make escenas y make test no los necesitan") {
+		t.Errorf("Linux: %q %q", quien, aparte)
+	}
+	for _, goos := range []string{"darwin", "freebsd", "windows"} {
+		if quien, aparte := quienNecesitaLosPuertos(goos); !strings.Contains(quien, "make escenas, make test") || aparte != "" {
+			t.Errorf("%s: %q %q", goos, quien, aparte)
+		}
 	}
 }

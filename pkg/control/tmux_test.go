@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -179,5 +180,24 @@ func TestOrdenPanel(t *testing.T) {
 		if got := c.ordenPanel(Servidor{Programa: "revisor", Args: caso.args}, caso.dir); got != caso.want {
 			t.Errorf("ordenPanel en %s: %q, se esperaba %q", caso.dir, got, caso.want)
 		}
+	}
+}
+
+// make lab-tmux in a folder without lab/ (after make clean, or an archive just unpacked) makes the
+// folder for the lab's tokens, as make lab-up does, instead of «no pude guardar el token en
+// lab/token» (issue 42); the tokens are readable by their owner only.
+func TestLosTokensCreanSuCarpeta(t *testing.T) {
+	t.Parallel()
+	c := &Control{Dir: filepath.Join(t.TempDir(), "lab")}
+	tokens, err := c.tokensParaArrancar()
+	if err != nil {
+		t.Fatal(err)
+	}
+	leidos, err := c.LeerTokens()
+	if err != nil || leidos != tokens {
+		t.Fatalf("LeerTokens: %+v %v; se guardaron %+v", leidos, err, tokens)
+	}
+	if info, err := os.Stat(filepath.Join(c.Dir, ArchivoToken)); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("lab/token: %v %v", info, err)
 	}
 }

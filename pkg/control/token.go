@@ -48,6 +48,10 @@ func (c *Control) tokensParaArrancar() (Tokens, error) {
 	if t.Instructor == "" {
 		t.Instructor = token.Nuevo()
 	}
+	// make lab-tmux may be the first order in a folder without lab/ (make clean removes it).
+	if err := os.MkdirAll(c.dir(), 0o755); err != nil {
+		return Tokens{}, fmt.Errorf("no pude crear la carpeta %s para el token: %w", c.dir(), err)
+	}
 	for nombre, valor := range map[string]string{ArchivoToken: t.Instructor, ArchivoCabecera: "Authorization: Bearer " + t.Instructor} {
 		if err := escribirSecreto(c.rutaToken(nombre), valor+"\n"); err != nil {
 			return Tokens{}, fmt.Errorf("no pude guardar el token en %s: %w", c.rutaToken(nombre), err)
@@ -115,6 +119,6 @@ func (c *Control) decirEnlace(servidores []Servidor, t Tokens, decir func(string
 	if !ok {
 		return
 	}
-	decir(fmt.Sprintf("panel: para actuar desde la página (la falla, «Limpiar»), ábrela una vez con %s (sirve una vez, durante %d minutos; «laboratorio lab enlace» da otro); sin él, la página solo muestra",
-		token.Enlace(c.url(s), t.Instructor, time.Now()), int(token.VigenciaEnlace/time.Minute)))
+	decir(fmt.Sprintf("panel: para actuar desde la página (la falla, «Limpiar»), ábrela una vez con %s (sirve una vez, durante %d minutos; «laboratorio lab enlace» da otro); %s",
+		token.Enlace(c.url(s), t.Instructor, time.Now()), int(token.VigenciaEnlace/time.Minute), token.SinEnlace))
 }

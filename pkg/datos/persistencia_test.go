@@ -180,7 +180,7 @@ func TestErroresAlAbrir(t *testing.T) {
 		{filepath.Join(dir, "no-existe", "revisor.db"), "no existe la carpeta"},
 		{dir, "es una carpeta"},
 		{basura, "no es una base de datos SQLite"},
-		{"postgres://nadie@/x?host=" + dir, "failed to connect"},
+		{"postgres://nadie@/x?host=" + dir, "no hay ningún PostgreSQL en " + dir},
 		{"postgres://[::1", "la URL no se entiende"},
 	}
 	for _, c := range casos {

@@ -117,7 +117,7 @@ func abrirPostgresCon(ctx context.Context, texto string, o almacen.Opciones, lat
 	defer listo()
 	if err := a.abrir(abrir, o); err != nil {
 		db.Close()
-		return nil, errors.New(basesql.UnaLinea(err))
+		return nil, errors.New(basesql.ExplicarPostgres(err))
 	}
 	return a, nil
 }
@@ -232,7 +232,7 @@ func (dialectoPostgres) reintentable(err error) bool { return basesql.Repetible(
 func borrarPostgres(ctx context.Context, donde string) error {
 	c, err := pgx.Connect(ctx, donde)
 	if err != nil {
-		return errors.New(basesql.UnaLinea(err))
+		return errors.New(basesql.ExplicarPostgres(err))
 	}
 	defer c.Close(ctx)
 	_, err = c.Exec(ctx, `DROP TABLE IF EXISTS servicios, revisiones, llaves, limites, ajustes, instancias`)

@@ -77,7 +77,7 @@ func abrirPostgres(ctx context.Context, texto string) (matricula.Almacen, error)
 	defer listo()
 	if err := a.migrar(abrir, migracionesPostgres); err != nil {
 		db.Close()
-		return nil, errors.New("no se puede abrir la clase en PostgreSQL: " + basesql.UnaLinea(err))
+		return nil, errors.New("no se puede abrir la clase en PostgreSQL: " + basesql.ExplicarPostgres(err))
 	}
 	return a, nil
 }

@@ -103,10 +103,15 @@ func Buscar(nombre string) ([]Pagina, error) {
 		if esCodigo == nil {
 			return nil, fmt.Errorf("el revisor no responde %d con ningún type", codigo)
 		}
-		return nil, fmt.Errorf("el revisor no tiene el type «%s»; «revisor explicar --lista» los muestra", nombre)
+		return nil, &NoExiste{Nombre: nombre}
 	}
 	return ps, nil
 }
+
+// NoExiste is a name Buscar found no page for: not a type the revisor answers.
+type NoExiste struct{ Nombre string }
+
+func (e *NoExiste) Error() string { return "el revisor no tiene el type «" + e.Nombre + "»" }
 
 // Texto is the page as the terminal shows it.
 func (p Pagina) Texto() string {

@@ -339,7 +339,7 @@ func (p *Panel) entrar(w http.ResponseWriter, r *http.Request) {
 				Msg("panel: rechazo " + motivo)
 		}
 		servidor.Texto(w, r, http.StatusForbidden, "ese enlace ya se usó, venció (sirve "+strconv.Itoa(int(token.VigenciaEnlace/time.Minute))+
-			" minutos) o no es de este panel: «laboratorio lab enlace» da otro; sin él, la página solo muestra")
+			" minutos) o no es de este panel: «laboratorio lab enlace» da otro; "+token.SinEnlace)
 		return
 	}
 	http.SetCookie(w, token.GalletaDeSesion(valor))

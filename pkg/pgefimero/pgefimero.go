@@ -26,9 +26,22 @@ type Servidor struct {
 	parar   func() error
 }
 
-// Binarios finds the folder with initdb and postgres: on PATH, else the newest of Debian's
-// /usr/lib/postgresql/*/bin. It says in one line what is missing.
+// VariableBinarios, when set, names the folder with initdb and postgres, and no other place is
+// looked at: a version kept off PATH (Homebrew's postgresql@16), or an empty folder to see what
+// the suite does on a machine without PostgreSQL.
+const VariableBinarios = "CURSOHTTP_PG_BIN"
+
+// Binarios finds the folder with initdb and postgres: VariableBinarios, else on PATH, else the
+// newest of Debian's /usr/lib/postgresql/*/bin. It says in one line what is missing.
 func Binarios() (string, error) {
+	if dir := os.Getenv(VariableBinarios); dir != "" {
+		for _, programa := range []string{"initdb", "postgres"} {
+			if _, err := os.Stat(filepath.Join(dir, programa)); err != nil {
+				return "", fmt.Errorf("no se encontró PostgreSQL: falta %s en %s (%s)", programa, dir, VariableBinarios)
+			}
+		}
+		return dir, nil
+	}
 	if ruta, err := exec.LookPath("initdb"); err == nil {
 		if _, err := exec.LookPath("postgres"); err == nil {
 			return filepath.Dir(ruta), nil

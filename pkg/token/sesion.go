@@ -22,6 +22,8 @@ const (
 	Galleta = "panel-sesion"
 	// VigenciaEnlace is how long a one-time link can be opened after it was made.
 	VigenciaEnlace = 15 * time.Minute
+	// SinEnlace ends every line that offers the link: what the page does for whoever has none.
+	SinEnlace = "sin él, la página solo muestra lo que pasa, sin poder cambiar nada"
 	// TopeSesiones: sessions kept at once; past it the oldest ends (its page only reads again).
 	TopeSesiones = 64
 	// TopeCanjes: links opened within one VigenciaEnlace that are remembered as used; past it a

@@ -54,7 +54,7 @@ func almacenesQueSobreviven(_ context.Context, s *sesion) []resultado {
 	pg, err := pgefimero.Arrancar(context.Background(), "")
 	if err != nil {
 		// CI installs PostgreSQL (.ci/run): there a missing one is a failure.
-		anotarSalto("ataque colgadas y postgres-reiniciado con PostgreSQL", err.Error())
+		anotarSalto("ataque colgadas y postgres-reiniciado con PostgreSQL", "sin PostgreSQL: "+err.Error())
 		return append(out, resultado{familia: "colgadas", servidor: "revisor (PostgreSQL)", resistio: !s.exigir, detalle: "omitido, sin PostgreSQL: " + err.Error()})
 	}
 	defer pg.Detener()

@@ -70,14 +70,17 @@ type Escena struct {
 	// Leccion is "# lección: N": every server of the scene that has a program per lesson
 	// (revisor, laboratorio) starts as that lesson's, with --leccion N.
 	Leccion string
-	Pasos   []Paso
+	// Necesita is "# necesita: jq": programs beyond bash and curl the scene's commands run; where
+	// one is missing the scene is skipped, with its reason (a failure under CURSOHTTP_CI=1).
+	Necesita []string
+	Pasos    []Paso
 }
 
 // directivas are the words a `#` line may start with to be a directive
 // rather than a comment. A trailing colon is optional.
 var directivas = map[string]bool{
 	"servidores": true, "arrancar": true, "detener": true, "reiniciar": true,
-	"env": true, "sale": true, "bitácora": true, "lección": true, "espera": true,
+	"env": true, "sale": true, "bitácora": true, "lección": true, "espera": true, "necesita": true,
 }
 
 // LeerEscena reads a transcript file.
@@ -137,9 +140,9 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 			sale, espera = nil, nil
 		case strings.HasPrefix(linea, "#"):
 			palabra, resto := directiva(linea)
-			// "lección" and "espera" start many a sentence of narration («# espera (la lección no lo
-			// imprime…)»): as directives they need their colon.
-			if (palabra == "lección" || palabra == "espera") && !conDosPuntos(linea) {
+			// "lección", "espera" and "necesita" start many a sentence of narration («# espera (la
+			// lección no lo imprime…)»): as directives they need their colon.
+			if (palabra == "lección" || palabra == "espera" || palabra == "necesita") && !conDosPuntos(linea) {
 				palabra = ""
 			}
 			if !directivas[palabra] {
@@ -160,6 +163,11 @@ func ParsearEscena(r io.Reader, ruta string) (*Escena, error) {
 					return nil, falla("«# servidores:» va antes del primer paso")
 				}
 				e.Servidores = append(e.Servidores, campos...)
+			case "necesita":
+				if !empezar || len(campos) == 0 {
+					return nil, falla("«# necesita:» va antes del primer paso, con los programas que la escena usa")
+				}
+				e.Necesita = append(e.Necesita, campos...)
 			case "lección":
 				if !empezar || e.Leccion != "" {
 					return nil, falla("«# lección:» va una vez, antes del primer paso")

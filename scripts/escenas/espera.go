@@ -26,26 +26,27 @@ done
 exec %[1]s "$@"
 `
 
-// esperarEvento prepares a command under "# espera": a folder with the waiting sleep, put first on
-// the command's PATH, and a watcher that creates the event file once the server's terminal holds
-// one more line equal to esp.Linea than now. terminar stops the watcher and removes the folder.
-func esperarEvento(ctx context.Context, esp Espera, t *Terminal, entorno []string) (conEspera []string, terminar func(), err error) {
+// esperarEvento prepares a command under "# espera": a folder with the waiting sleep, to put first
+// on the command's PATH, the event file to give it as ESCENA_EVENTO, and a watcher that creates
+// that file once the server's terminal holds one more line equal to esp.Linea than now. terminar
+// stops the watcher and removes the folder.
+func esperarEvento(ctx context.Context, esp Espera, t *Terminal) (carpeta, evento string, terminar func(), err error) {
 	if t == nil {
-		return nil, nil, fmt.Errorf("«# espera %s»: ese servidor no arrancó en esta escena", esp.Servidor)
+		return "", "", nil, fmt.Errorf("«# espera %s»: ese servidor no arrancó en esta escena", esp.Servidor)
 	}
 	sleep, err := exec.LookPath("sleep")
 	if err != nil {
-		return nil, nil, fmt.Errorf("«# espera»: no encuentro sleep: %w", err)
+		return "", "", nil, fmt.Errorf("«# espera»: no encuentro sleep: %w", err)
 	}
 	dir, err := os.MkdirTemp("", "escena-espera-")
 	if err != nil {
-		return nil, nil, err
+		return "", "", nil, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "sleep"), fmt.Appendf(nil, guionSleep, "'"+sleep+"'"), 0o755); err != nil {
 		os.RemoveAll(dir)
-		return nil, nil, err
+		return "", "", nil, err
 	}
-	evento := filepath.Join(dir, "evento")
+	evento = filepath.Join(dir, "evento")
 	antes := contarLineas(t.Texto(), esp.Linea)
 	ctx, cancelar := context.WithCancel(ctx)
 	hecho := make(chan struct{})
@@ -62,14 +63,7 @@ func esperarEvento(ctx context.Context, esp Espera, t *Terminal, entorno []strin
 		}
 		os.WriteFile(evento, nil, 0o644)
 	}()
-	ruta := dir
-	for _, kv := range entorno {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			ruta = dir + string(os.PathListSeparator) + v
-		}
-	}
-	conEspera = append(append([]string(nil), entorno...), "PATH="+ruta, "ESCENA_EVENTO="+evento)
-	return conEspera, func() { cancelar(); <-hecho; os.RemoveAll(dir) }, nil
+	return dir, evento, func() { cancelar(); <-hecho; os.RemoveAll(dir) }, nil
 }
 
 // contarLineas counts the lines of texto equal to linea.

@@ -56,23 +56,30 @@ func Hija(ctx context.Context, modo string, args []string, salida io.Writer, pro
 	}
 	r := nuevoReproductor(*bin, false, nil, salida, false)
 	r.Programas, r.Puertos = programas, puertos
-	if informar(salida, e, r.Reproducir(ctx, e), false) {
+	switch bien, saltada := informar(salida, e, r.Reproducir(ctx, e), false); {
+	case bien:
 		return 0
+	case saltada:
+		return salidaSaltada
 	}
 	return 1
 }
 
-// hecho is what one child left: its lines and whether the scene went as in the lesson.
+// salidaSaltada is a child's exit code for a scene skipped for want of a program.
+const salidaSaltada = 3
+
+// hecho is what one child left: its lines and whether the scene went as in the lesson, or was
+// skipped.
 type hecho struct {
-	salida []byte
-	bien   bool
+	salida        []byte
+	bien, saltada bool
 }
 
 // reproducirEnParalelo replays escenas, at most n at once and starting one at most every espaciado,
 // each in a child with a network of its own, and prints their lines in order as each one and those
-// before it are done. It returns how many went as in the lesson; after Ctrl+C it prints the scenes
-// that ran and stops.
-func reproducirEnParalelo(ctx context.Context, yo, bin string, escenas []*Escena, n int, espaciado time.Duration, salida io.Writer) int {
+// before it are done. It returns how many went as in the lesson and how many were skipped; after
+// Ctrl+C it prints the scenes that ran and stops.
+func reproducirEnParalelo(ctx context.Context, yo, bin string, escenas []*Escena, n int, espaciado time.Duration, salida io.Writer) (bien, saltadas int) {
 	hechos := make([]chan hecho, len(escenas))
 	for i := range hechos {
 		hechos[i] = make(chan hecho, 1)
@@ -105,18 +112,20 @@ func reproducirEnParalelo(ctx context.Context, yo, bin string, escenas []*Escena
 			}()
 		}
 	}()
-	bien := 0
 	for _, h := range hechos {
 		r, empezo := <-h
 		if !empezo {
 			break
 		}
 		salida.Write(r.salida)
-		if r.bien {
+		switch {
+		case r.bien:
 			bien++
+		case r.saltada:
+			saltadas++
 		}
 	}
-	return bien
+	return bien, saltadas
 }
 
 // reproducirEnHija runs one scene in a child of this program (yo) in a new network namespace.
@@ -155,5 +164,5 @@ func reproducirEnHija(ctx context.Context, yo, bin string, e *Escena) hecho {
 	if !strings.HasSuffix(b.String(), "\n") {
 		b.WriteByte('\n')
 	}
-	return hecho{salida: b.Bytes(), bien: err == nil}
+	return hecho{salida: b.Bytes(), bien: err == nil, saltada: errors.As(err, &salida) && salida.ExitCode() == salidaSaltada}
 }

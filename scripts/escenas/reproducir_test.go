@@ -4,6 +4,7 @@ package main
 
 import (
 	"cursohttp/internal/prueba"
+	"cursohttp/internal/saltos"
 
 	"bufio"
 	"context"
@@ -242,18 +243,50 @@ func TestUnPuertoOcupadoSeDiceClaro(t *testing.T) {
 	}
 }
 
-func TestNadaQuedaCorriendoTrasUnComando(t *testing.T) {
-	r, _ := reproductorDePrueba(t)
+// The scene's commands share one terminal, as the student's: a server started in the background
+// with & outlives its line, what it prints shows among the next commands' lines, a function
+// defined once is there later, and «kill $F; wait $F» stops it (docs/comandos.md's one-line
+// servers, issue 42).
+func TestUnaTerminalParaTodaLaEscena(t *testing.T) {
+	r, puerto := reproductorDePrueba(t)
+	p := strconv.Itoa(puerto)
+	e := escenaDeTexto(t, `# 9.9 — prueba
+$ esperar() { until (exec 3<>/dev/tcp/127.0.0.1/$1) 2>/dev/null; do sleep 0.02; done; }
+$ falso & F=$!; esperar `+p+`
+falso en http://127.0.0.1:`+p+`
+$ curl http://127.0.0.1:`+p+`/uno
+GET /uno
+hola desde /uno
+$ kill $F; wait $F 2>/dev/null; echo detenido
+detenido
+# sale: 7
+$ curl http://127.0.0.1:`+p+`/dos
+curl: (7) Failed to connect to 127.0.0.1 port `+p+` after 0 ms: Couldn't connect to server
+`)
+	if res := r.Reproducir(context.Background(), e); !res.Bien() {
+		t.Fatalf("err=%v\n%s", res.Err, strings.Join(res.Diferencias, "\n"))
+	}
+}
+
+// What a scene leaves running in the background is stopped when the scene ends, as closing the
+// terminal does: a job still asleep never gets to act, and a server typed with & frees its port.
+func TestNadaQuedaCorriendoTrasLaEscena(t *testing.T) {
+	r, puerto := reproductorDePrueba(t)
+	p := strconv.Itoa(puerto)
 	dir := t.TempDir()
 	marca, pid := filepath.Join(dir, "vivo"), filepath.Join(dir, "pid")
 	e := escenaDeTexto(t, `# 9.9 — prueba
-$ (sleep 1; touch `+marca+`) & echo $! > `+pid+`; echo lanzado
+$ (sleep 30; touch `+marca+`) & echo $! > `+pid+`; echo lanzado
 lanzado
+$ falso & until (exec 3<>/dev/tcp/127.0.0.1/`+p+`) 2>/dev/null; do sleep 0.02; done
+falso en http://127.0.0.1:`+p+`
 `)
 	if res := r.Reproducir(context.Background(), e); !res.Bien() {
 		t.Fatalf("%v %q", res.Err, res.Diferencias)
 	}
-	// The background job is gone (killed with its command's group, and reaped), not merely quiet.
+	if PuertoOcupado(puerto) {
+		t.Errorf("el servidor en segundo plano sigue escuchando en %d después de la escena", puerto)
+	}
 	texto, err := os.ReadFile(pid)
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +299,22 @@ lanzado
 		return syscall.Kill(n, 0) == syscall.ESRCH
 	})
 	if _, err := os.Stat(marca); err == nil {
-		t.Errorf("un proceso en segundo plano sobrevivió a su comando")
+		t.Errorf("un proceso en segundo plano sobrevivió a la escena")
+	}
+}
+
+// A line that closes the terminal (exit) gives its code, and the next line gets a new terminal.
+func TestUnExitCierraLaTerminal(t *testing.T) {
+	r, _ := reproductorDePrueba(t)
+	e := escenaDeTexto(t, `# 9.9 — prueba
+# sale: 2
+$ X=1; echo hola; exit 2
+hola
+$ echo "X=${X:-nada}"
+X=nada
+`)
+	if res := r.Reproducir(context.Background(), e); !res.Bien() {
+		t.Fatalf("%v %q", res.Err, res.Diferencias)
 	}
 }
 
@@ -304,5 +352,28 @@ func TestOrdenarPorSeccion(t *testing.T) {
 	want := []string{"7.2-c.escena", "7.2.1-e.escena", "7.10.3-d.escena", "7.14.1-a.escena", "7.ejercicio-4-b.escena", "7.final-x.escena"}
 	if strings.Join(rutas, " ") != strings.Join(want, " ") {
 		t.Errorf("got %v\nwant %v", rutas, want)
+	}
+}
+
+// A scene whose «# necesita» names a program not installed does not run: outside CI it is
+// skipped with the reason, under CURSOHTTP_CI=1 (CI installs everything) it is an error. Without
+// the colon, «# necesita …» is narration.
+func TestUnaEscenaSinSuPrograma(t *testing.T) {
+	r, _ := reproductorDePrueba(t)
+	e := escenaDeTexto(t, "# 9.9 — prueba\n# necesita el laboratorio.\n# necesita: bash programa-que-no-hay\n$ programa-que-no-hay\n")
+	if len(e.Necesita) != 2 || len(e.Comentario) != 2 {
+		t.Fatalf("necesita %q, comentarios %d", e.Necesita, len(e.Comentario))
+	}
+	t.Setenv(saltos.Variable, "")
+	t.Setenv("CURSOHTTP_CI", "")
+	if res := r.Reproducir(context.Background(), e); res.Saltada != "programa-que-no-hay no está instalado" || res.Err != nil || res.Bien() {
+		t.Errorf("fuera de CI: %+v", res)
+	}
+	t.Setenv("CURSOHTTP_CI", "1")
+	if res := r.Reproducir(context.Background(), e); res.Saltada != "" || res.Err == nil || !strings.Contains(res.Err.Error(), "CURSOHTTP_CI=1") {
+		t.Errorf("en CI: %+v", res)
+	}
+	if _, err := ParsearEscena(strings.NewReader("$ true\n# necesita: jq\n$ jq\n"), "x.escena"); err == nil {
+		t.Errorf("«# necesita:» después del primer paso no es un error")
 	}
 }

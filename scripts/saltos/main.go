@@ -24,17 +24,16 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-)
 
-// Variable names the record file; without it nothing is recorded.
-const Variable = "CURSOHTTP_SALTOS"
+	"cursohttp/internal/saltos"
+)
 
 func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "uso: saltos go -- go test -json …  |  saltos resumen")
 		os.Exit(2)
 	}
-	registro := os.Getenv(Variable)
+	registro := os.Getenv(saltos.Variable)
 	switch os.Args[1] {
 	case "go":
 		args := os.Args[2:]
@@ -200,7 +199,7 @@ func anotar(registro string, saltadas []Saltada) error {
 // (at most three names, then how many more), and removes the record.
 func resumir(registro string) (string, error) {
 	if registro == "" {
-		return "", fmt.Errorf("falta %s: el registro de lo que se saltó", Variable)
+		return "", fmt.Errorf("falta %s: el registro de lo que se saltó", saltos.Variable)
 	}
 	b, err := os.ReadFile(registro)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {

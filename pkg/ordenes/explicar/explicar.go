@@ -2,6 +2,7 @@
 package explicar
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -42,6 +43,19 @@ los type de ese código.`,
 				return cli.UsoMal("%s: falta el nombre de un type o un código; «%s --lista» los muestra", c.CommandPath(), c.CommandPath())
 			}
 			ps, err := explicaciones.Buscar(args[0])
+			var noExiste *explicaciones.NoExiste
+			if errors.As(err, &noExiste) {
+				// A mistyped name gets the closest ones, as a mistyped order does.
+				var nombres []string
+				for _, p := range explicaciones.Paginas() {
+					nombres = append(nombres, p.Nombre())
+				}
+				quiza := ""
+				if s := cli.Parecidas(noExiste.Nombre, nombres); len(s) > 0 {
+					quiza = " ¿querías decir «" + strings.Join(s, "» o «") + "»?"
+				}
+				return cli.UsoMal("%s: %v;%s «%s --lista» los muestra", c.CommandPath(), err, quiza, c.CommandPath())
+			}
 			if err != nil {
 				return cli.UsoMal("%s: %v", c.CommandPath(), err)
 			}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -191,11 +192,13 @@ func mostrar(w io.Writer, e Ejercicio, cal []Calificada) int {
 	return aciertos
 }
 
-// envolver wraps s at 100 columns, each line after sangria.
+// envolver wraps s at 100 columns, each line after sangria. A line breaks only at a single space
+// outside double quotes: a quoted value stays whole and keeps its spaces, so an explanation quotes
+// exactly the value the run used (asctime's "Mon Dec  7 …", two spaces before a one-digit day).
 func envolver(s, sangria string) string {
 	var b strings.Builder
 	linea := sangria
-	for _, p := range strings.Fields(s) {
+	for _, p := range palabras(s) {
 		if len([]rune(linea))+1+len([]rune(p)) > 100 && strings.TrimSpace(linea) != "" {
 			b.WriteString(linea + "\n")
 			linea = sangria + "  "
@@ -207,6 +210,44 @@ func envolver(s, sangria string) string {
 	}
 	b.WriteString(linea)
 	return b.String()
+}
+
+// palabras splits s where a line may break: at whitespace, except inside double quotes and in a
+// run of two or more spaces, which belong to what they separate.
+func palabras(s string) []string {
+	var (
+		r      []string
+		actual strings.Builder
+		citado bool
+	)
+	runas := []rune(strings.TrimSpace(s))
+	for i := 0; i < len(runas); i++ {
+		c := runas[i]
+		switch {
+		case c == '"' && (citado || strings.ContainsRune(string(runas[i+1:]), '"')):
+			citado = !citado // an opening quote counts only with its closing one
+		case unicode.IsSpace(c) && !citado:
+			j := i
+			for j < len(runas) && runas[j] == ' ' {
+				j++
+			}
+			if c == ' ' && j-i >= 2 && j < len(runas) {
+				actual.WriteString(string(runas[i:j]))
+				i = j - 1
+				continue
+			}
+			if actual.Len() > 0 {
+				r = append(r, actual.String())
+				actual.Reset()
+			}
+			continue
+		}
+		actual.WriteRune(c)
+	}
+	if actual.Len() > 0 {
+		r = append(r, actual.String())
+	}
+	return r
 }
 
 // Listar writes the catalogue: one line per exercise, and which cannot be run yet.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 
+	"cursohttp/internal/prueba"
 	"cursohttp/internal/prueba/ordenestest"
 	"cursohttp/pkg/ordenes/entorno"
 )
@@ -104,5 +106,54 @@ func TestCompletar(t *testing.T) {
 	}
 	if got, _ := completar(nil, []string{"6.5.4"}, ""); len(got) != 0 {
 		t.Errorf("un segundo argumento: %q", got)
+	}
+}
+
+// The wrapped explanation keeps a quoted value as it is: asctime's date has two spaces before a
+// one-digit day (RFC 9110's asctime-date), which the wrapping once squeezed into one (issue 42),
+// and a quoted value is not split across lines.
+func TestEnvolverCitaElValorEntero(t *testing.T) {
+	t.Parallel()
+	valor := `"Mon Dec  7 12:49:59 2026"`
+	for _, relleno := range []int{0, 60, 75, 85, 95} {
+		s := "por qué: " + strings.Repeat("x", relleno) + " segundosDeEspera da 61 s para " + valor + ": y algo más"
+		got := envolver(s, "      ")
+		if !strings.Contains(got, valor) {
+			t.Errorf("relleno %d: el valor no sale entero:\n%s", relleno, got)
+		}
+		if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(s), " ") {
+			t.Errorf("relleno %d: cambió el texto:\n%s", relleno, got)
+		}
+	}
+	// An unclosed quote is a character: the rest still wraps.
+	if got := envolver(`a "b `+strings.Repeat("palabra ", 30), ""); strings.Count(got, "\n") == 0 {
+		t.Errorf("una comilla sin cerrar impidió partir la línea:\n%s", got)
+	}
+}
+
+// 4.ejercicio-2's explanation of a miss quotes each value exactly as the run's table printed it.
+func TestLaExplicacionCitaElValorUsado(t *testing.T) {
+	t.Parallel()
+	e := Buscar("4.ejercicio-2")[0]
+	reales, err := Ejecutar(context.Background(), e, Corrida{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dadas := map[string]string{}
+	for _, p := range e.Preguntas {
+		dadas[p.ID] = otra(t, p, reales[p.ID].Valor)
+	}
+	var out, errOut prueba.Buffer
+	if codigo := Predecir(context.Background(), Opciones{Ejercicios: []Ejercicio{e}, Dadas: map[string]map[string]string{e.ID: dadas},
+		Out: &out, Err: &errOut, In: strings.NewReader("")}); codigo != 0 {
+		t.Fatalf("código %d: %s", codigo, errOut.String())
+	}
+	citas := regexp.MustCompile(`"[^"]*"`)
+	for id, r := range reales {
+		for _, v := range citas.FindAllString(r.Porque, -1) {
+			if !strings.Contains(out.String(), v) {
+				t.Errorf("%s: la explicación no cita %s como lo usó la corrida:\n%s", id, v, out.String())
+			}
+		}
 	}
 }
