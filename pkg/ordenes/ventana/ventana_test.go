@@ -90,3 +90,20 @@ func TestLineasDeOrdenes(t *testing.T) {
 		{Construir: ventana, Linea: "--algoritmo cubeta", Anotado: "algoritmo=cubeta"},
 	})
 }
+
+// A loaded machine wakes each request 70 ms late: the milliseconds printed are the real ones, the
+// decisions still the plan's, so the lesson's 5 of 3 at the boundary shows all the same (at load
+// 14 the scene once read another window's count when the limiter was asked at the late instant).
+func TestVentanaEnUnaMaquinaCargada(t *testing.T) {
+	t.Parallel()
+	r := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 0, 0, time.UTC))
+	tarde := func(ctx context.Context, d time.Duration) error { return r.Dormir(ctx, d+70*time.Millisecond) }
+	var out bytes.Buffer
+	if c := Ventana(context.Background(), entorno.Entorno{Out: &out, Err: &out, Ahora: r.Ahora, Dormir: tarde}, ""); c != 0 {
+		t.Fatalf("código de salida %d:\n%s", c, out.String())
+	}
+	if !strings.Contains(out.String(), "rechazada: Retry-After 1") || strings.Count(out.String(), "permitida\n") != 6 ||
+		!strings.HasSuffix(out.String(), ": 5\n") {
+		t.Errorf("con 70 ms de retraso en cada pausa:\n%s", out.String())
+	}
+}
