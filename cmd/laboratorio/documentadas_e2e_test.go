@@ -72,9 +72,9 @@ type escenaDocumentada struct {
 	// While it runs.
 	bin                  string
 	profesor, estudiante *red.Maquina
-	carpeta, carpetaAl   string // the working folders, the instructor's and the student's
-	pg                   string // a throwaway PostgreSQL's URL, made when a line needs one
-	antes                map[string]string
+	carpeta, carpetaAl   string            // the working folders, the instructor's and the student's
+	pg                   string            // a throwaway PostgreSQL's URL, made when a line needs one
+	antes                map[string]string // credenciales.txt as it was before the line that runs
 }
 
 // alumnosDocumentados is the roster the test writes in alumnos.txt.
