@@ -49,6 +49,17 @@ func arrancarPrograma(ctx context.Context, t *testing.T, bin, carpeta string, ex
 		}
 	}
 	cmd.Env = append(cmd.Env, extra...)
+	p := seguirPrograma(t, cmd)
+	if err := p.esperar(ctx, func(l []string) bool { return contar(l, listo) > 0 }); err != nil {
+		t.Fatalf("%s no arrancó: %v\n%s", filepath.Base(bin), err, p.todo())
+	}
+	return p
+}
+
+// seguirPrograma starts cmd with its output (stdout and stderr) read line by line; a process still
+// running when t ends is killed.
+func seguirPrograma(t *testing.T, cmd *exec.Cmd) *programaEnMarcha {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -77,9 +88,6 @@ func arrancarPrograma(ctx context.Context, t *testing.T, bin, carpeta string, ex
 			cmd.Wait()
 		}
 	})
-	if err := p.esperar(ctx, func(l []string) bool { return contar(l, listo) > 0 }); err != nil {
-		t.Fatalf("%s no arrancó: %v\n%s", filepath.Base(bin), err, p.todo())
-	}
 	return p
 }
 

@@ -1,7 +1,8 @@
 // Package red gives a test another machine on a network with this one: a Linux network namespace
 // joined to this machine by a veth pair, each end with an address of one /30. What runs in it
 // (Maquina.Orden) reaches this machine only at Maquina.Anfitrion, as a laptop on a class network
-// reaches the instructor's, and this machine's loopback is not its loopback. Only _test.go files
+// reaches the instructor's, and this machine's loopback is not its loopback; Maquina.Vecina links
+// two such machines to each other instead (an instructor's and a student's). Only _test.go files
 // import it; it needs root and iproute2's ip, and says in one line why when it cannot.
 package red
 
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,7 +22,7 @@ import (
 // Maquina is one namespace: a machine of its own.
 type Maquina struct {
 	Nombre    string // the namespace's name (ip netns)
-	Anfitrion string // this machine's address on the link, as the other machine reaches it
+	Anfitrion string // the address of the machine it is linked to (this one, or Vecina's), as it reaches it
 	Direccion string // the other machine's own address
 }
 
@@ -30,6 +32,19 @@ var siguiente atomic.Uint32
 // error of one line, naming what is missing.
 func Nueva(t testing.TB) (*Maquina, error) {
 	t.Helper()
+	return nueva(t, "")
+}
+
+// Vecina makes another machine for t on a link of its own with m, as two laptops on the class
+// network reach each other: it reaches m at its Anfitrion (m's address on that link), m reaches
+// it at its Direccion, and neither reaches this machine through it.
+func (m *Maquina) Vecina(t testing.TB) (*Maquina, error) {
+	t.Helper()
+	return nueva(t, m.Nombre)
+}
+
+// nueva makes a machine linked to the namespace junto ("" for this machine).
+func nueva(t testing.TB, junto string) (*Maquina, error) {
 	if os.Geteuid() != 0 {
 		return nil, fmt.Errorf("hace falta ser root para crear otra máquina de red (ip netns)")
 	}
@@ -46,7 +61,7 @@ func Nueva(t testing.TB) (*Maquina, error) {
 		d := byte((binary.BigEndian.Uint16(azar[2:])+uint16(n)*4)%64) * 4
 		nombre := fmt.Sprintf("cursohttp-%d-%d", os.Getpid(), n)
 		m := &Maquina{Nombre: nombre, Anfitrion: fmt.Sprintf("10.%d.%d.%d", b, c, d+1), Direccion: fmt.Sprintf("10.%d.%d.%d", b, c, d+2)}
-		if err := m.crear(); err != nil {
+		if err := m.crear(junto); err != nil {
 			m.borrar()
 			if intento < 7 && strings.Contains(err.Error(), "exists") {
 				continue
@@ -59,15 +74,20 @@ func Nueva(t testing.TB) (*Maquina, error) {
 	return nil, fmt.Errorf("no encontré una subred libre para otra máquina")
 }
 
-func (m *Maquina) crear() error {
+// crear makes the namespace and its link, whose outer end is in junto ("" for this machine).
+func (m *Maquina) crear(junto string) error {
 	fuera, dentro := "ch"+m.Nombre[len("cursohttp-"):], "cd"+m.Nombre[len("cursohttp-"):]
 	fuera, dentro = recortar(fuera), recortar(dentro)
+	var alla []string // what runs on the outer end's side
+	if junto != "" {
+		alla = []string{"-n", junto}
+	}
 	pasos := [][]string{
 		{"netns", "add", m.Nombre},
-		{"link", "add", fuera, "type", "veth", "peer", "name", dentro},
-		{"link", "set", dentro, "netns", m.Nombre},
-		{"addr", "add", m.Anfitrion + "/30", "dev", fuera},
-		{"link", "set", fuera, "up"},
+		append(slices.Clone(alla), "link", "add", fuera, "type", "veth", "peer", "name", dentro),
+		append(slices.Clone(alla), "link", "set", dentro, "netns", m.Nombre),
+		append(slices.Clone(alla), "addr", "add", m.Anfitrion+"/30", "dev", fuera),
+		append(slices.Clone(alla), "link", "set", fuera, "up"),
 		{"-n", m.Nombre, "addr", "add", m.Direccion + "/30", "dev", dentro},
 		{"-n", m.Nombre, "link", "set", dentro, "up"},
 		{"-n", m.Nombre, "link", "set", "lo", "up"},

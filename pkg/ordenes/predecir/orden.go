@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -262,7 +263,9 @@ func Listar(w io.Writer) {
 }
 
 // leerRespuestas reads «[EJERCICIO:]PREGUNTA=VALOR» answers, checks each against its question and
-// returns them by exercise. Without the exercise's ID it must be the only one chosen.
+// returns them by exercise. Without the exercise's ID it is the one chosen exercise that has that
+// question (6.ejercicio-2 chooses two, whose questions differ); one the question leaves in doubt
+// is asked for.
 func leerRespuestas(lineas []string, es []Ejercicio) (map[string]map[string]string, error) {
 	r := map[string]map[string]string{}
 	for _, l := range lineas {
@@ -276,10 +279,24 @@ func leerRespuestas(lineas []string, es []Ejercicio) (map[string]map[string]stri
 		}
 		ejercicio, pregunta, conEjercicio := strings.Cut(strings.TrimSpace(clave), ":")
 		if !conEjercicio {
-			if len(es) != 1 {
-				return nil, fmt.Errorf("«%s» no dice de qué ejercicio es (hay %d elegidos): escribe EJERCICIO:PREGUNTA=VALOR", l, len(es))
+			pregunta = strings.TrimSpace(clave)
+			ejercicio = es[0].ID
+			if len(es) > 1 {
+				var tienen []string
+				for _, e := range es {
+					if slices.ContainsFunc(e.Preguntas, func(p Pregunta) bool { return p.ID == pregunta }) {
+						tienen = append(tienen, e.ID)
+					}
+				}
+				switch len(tienen) {
+				case 0:
+					return nil, fmt.Errorf("«%s»: ninguno de los %d ejercicios elegidos tiene la pregunta «%s»", l, len(es), pregunta)
+				case 1:
+					ejercicio = tienen[0]
+				default:
+					return nil, fmt.Errorf("«%s» no dice de qué ejercicio es (la pregunta «%s» la tienen %s): escribe EJERCICIO:PREGUNTA=VALOR", l, pregunta, strings.Join(tienen, ", "))
+				}
 			}
-			ejercicio, pregunta = es[0].ID, clave
 		}
 		var p *Pregunta
 		for _, e := range es {

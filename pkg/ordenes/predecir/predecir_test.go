@@ -340,8 +340,18 @@ func TestLeerRespuestasDeAntemano(t *testing.T) {
 			t.Errorf("%q: %v; se esperaba %q", lineas, err, want)
 		}
 	}
-	if _, err := leerRespuestas([]string{"intentos=1"}, Buscar("6.5.4")); err == nil || !strings.Contains(err.Error(), "no dice de qué ejercicio es (hay 6 elegidos)") {
-		t.Errorf("sin ejercicio entre varios: %v", err)
+	if _, err := leerRespuestas([]string{"intentos=1"}, Buscar("6.5.4")); err == nil || !strings.Contains(err.Error(), "no dice de qué ejercicio es (la pregunta «intentos» la tienen 6.5.4-4xx, 6.5.4-retry-after-largo") {
+		t.Errorf("sin ejercicio entre varios que tienen la pregunta: %v", err)
+	}
+	if _, err := leerRespuestas([]string{"nada=1"}, Buscar("6.5.4")); err == nil || !strings.Contains(err.Error(), "ninguno de los 6 ejercicios elegidos tiene la pregunta «nada»") {
+		t.Errorf("sin ejercicio, una pregunta que ninguno tiene: %v", err)
+	}
+	// docs/predicciones.md: «revisor predecir 6.ejercicio-2 --respuestas mis-respuestas.txt», one
+	// PREGUNTA=VALOR a line; 6.ejercicio-2 chooses the exercise and its part, whose questions differ.
+	dos := Buscar("6.ejercicio-2")
+	r, err = leerRespuestas([]string{"esperas=3", "422-salida=1"}, dos)
+	if len(dos) != 2 || err != nil || r["6.ejercicio-2"]["esperas"] != "3" || r["6.ejercicio-2-fig06_04"]["422-salida"] != "1" {
+		t.Errorf("6.ejercicio-2 sin ejercicio: %v, %v", r, err)
 	}
 }
 
