@@ -26,9 +26,10 @@ type prediccionDeClase struct {
 			Texto string `json:"texto"`
 		} `json:"preguntas"`
 	} `json:"ejercicio"`
-	Cita         string `json:"cita"`
-	Alumnos      int    `json:"alumnos"`
-	Respondieron int    `json:"respondieron"`
+	Cita         string   `json:"cita"`
+	Alumnos      int      `json:"alumnos"`
+	Direcciones  []string `json:"direcciones"`
+	Respondieron int      `json:"respondieron"`
 	Histograma   []struct {
 		Pregunta string `json:"pregunta"`
 		Barras   []struct {
@@ -174,7 +175,13 @@ func escribirPrediccion(w io.Writer, v prediccionDeClase, base string) {
 		}
 	}
 	if v.Fase == "abierta" {
+		// The students answer where their machines reach the lab, which is not where the instructor's
+		// own command reached it (127.0.0.1).
+		alumnos := base
+		if len(v.Direcciones) > 0 {
+			alumnos = v.Direcciones[0]
+		}
 		fmt.Fprintf(w, "el proyector: %s%s; los alumnos responden en %s%s o con «revisor predecir --clase %s --credencial SU-CREDENCIAL»\n",
-			base, pizarra.RutaProyector, base, pizarra.RutaPredecir, base)
+			base, pizarra.RutaProyector, alumnos, pizarra.RutaPredecir, alumnos)
 	}
 }

@@ -106,3 +106,19 @@ func TestClasePredecir(t *testing.T) {
 		t.Errorf("dos argumentos: %d %q", c, errOut)
 	}
 }
+
+// The instructor's summary of an open question tells the students the address their machines reach
+// the lab at, which the lab says, not the 127.0.0.1 the instructor's command used.
+func TestLosAlumnosRespondenDondeLlegan(t *testing.T) {
+	t.Parallel()
+	var v prediccionDeClase
+	if err := json.Unmarshal([]byte(`{"fase":"abierta","ejercicio":{"id":"6.5.4-4xx","titulo":"t","preguntas":[]},`+
+		`"direcciones":["http://192.0.2.7:18084"]}`), &v); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	escribirPrediccion(&b, v, "http://127.0.0.1:18084")
+	if !strings.Contains(b.String(), "el proyector: http://127.0.0.1:18084/clase/prediccion/proyector; los alumnos responden en http://192.0.2.7:18084/clase/predecir o con «revisor predecir --clase http://192.0.2.7:18084") {
+		t.Errorf("el resumen del profesor:\n%s", b.String())
+	}
+}

@@ -21,6 +21,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,11 +89,12 @@ type Clase struct {
 	// met one is thrown away, not judged (examen.Corrida.FalloDelLaboratorio).
 	fallos atomic.Int64
 
-	mu        sync.Mutex
-	porPase   map[string]*corrida // by the pase its connections open with (pkg/montaje)
-	porID     map[string]*corrida
-	porAlumno map[string]*corrida // the run in progress of each student: one at a time
-	juzgadas  map[string]*juzgada // each student's last verdict, given again to a repeated ask
+	mu          sync.Mutex
+	alcanzables []string            // the site's URLs as students reach it (Servir)
+	porPase     map[string]*corrida // by the pase its connections open with (pkg/montaje)
+	porID       map[string]*corrida
+	porAlumno   map[string]*corrida // the run in progress of each student: one at a time
+	juzgadas    map[string]*juzgada // each student's last verdict, given again to a repeated ask
 
 	p predicciones // the prediction asked in class (predicciones.go)
 }
@@ -182,7 +185,23 @@ func (c *Clase) Pasarela() string { return c.mj.Pasarela }
 // Servir stands the class lab's site (its board and API) up where o says, beside the gateway; it
 // returns the address it listens on as a URL.
 func (c *Clase) Servir(o servidor.Opciones, h http.Handler) (string, error) {
-	return c.mj.AgregarEn("la pizarra de la clase", o, h)
+	u, err := c.mj.AgregarEn("la pizarra de la clase", o, h)
+	if err != nil {
+		return "", err
+	}
+	c.mu.Lock()
+	for _, a := range servidor.Alcanzables(strings.TrimPrefix(u, "http://")) {
+		c.alcanzables = append(c.alcanzables, "http://"+a)
+	}
+	c.mu.Unlock()
+	return u, nil
+}
+
+// direcciones are the site's URLs as the students' machines reach it; none before Servir.
+func (c *Clase) direcciones() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.alcanzables)
 }
 
 // Esperar serves until ctx ends or a server fails, then closes everything.

@@ -397,6 +397,9 @@ func (c *Clase) escribirVista(w http.ResponseWriter, r *http.Request, codigo int
 // student.
 func (c *Clase) vista(lista []matricula.Alumno, alumno string, instructor bool) predecir.EnClase {
 	v := predecir.EnClase{Fase: predecir.FaseNinguna, Alumnos: len(lista), Alumno: alumno, Instructor: instructor}
+	if instructor {
+		v.Direcciones = c.direcciones()
+	}
 	c.p.pmu.Lock()
 	defer c.p.pmu.Unlock()
 	p := c.p.pred

@@ -152,9 +152,6 @@ func NuevaCorrida(semilla uint64, escenarios []Escenario, limite time.Duration) 
 	return c
 }
 
-// Secreto is the run's secret, which its intents' URLs carry in ?calificacion=.
-func (c *Corrida) Secreto() string { return c.secreto }
-
 // Grupos are the run's intents in the order they start: the intents of one group run one after
 // another, the groups side by side.
 func (c *Corrida) Grupos() [][]*Intencion { return c.grupos }
@@ -182,9 +179,6 @@ func (c *Corrida) intencion(cuerpo []byte) *Intencion {
 
 // detalleAjena is the refusal of a request that is not this run's: one grading never judges another's.
 const detalleAjena = "esta petición no es de esta calificación: su nombre o su URL no son los que dio a este cliente"
-
-// Ajena counts a request that was refused as not this run's.
-func (c *Corrida) Ajena() { c.ajenas.Add(1) }
 
 // Guion is the gateway's script for this run alone: every POST /servicios is measured as an
 // attempt of the intent its body names; anything else passes untouched (X-Simular is ignored).

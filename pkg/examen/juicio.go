@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"cursohttp/pkg/pasarela"
-	"cursohttp/pkg/problema"
 	"cursohttp/pkg/tabladecision"
 	"cursohttp/pkg/topes"
 )
@@ -95,8 +93,6 @@ func (in *Intencion) etiqueta() string {
 	}
 	return in.Escenario.ID
 }
-
-func problemaTipo(r pasarela.Responder) string { return problema.Buscar(r.Clave).Type }
 
 // llaveMal says why the intent's attempts do not carry one and the same Idempotency-Key ("" when
 // they do).

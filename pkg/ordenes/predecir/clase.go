@@ -38,10 +38,13 @@ type EnClase struct {
 	Ronda     string     `json:"ronda,omitempty"` // this opening's id: answers name it
 	Ejercicio *Ejercicio `json:"ejercicio,omitempty"`
 	// Cita is where the lesson asks it; Pistas, what each question takes (Pregunta.Pista).
-	Cita         string            `json:"cita,omitempty"`
-	Pistas       map[string]string `json:"pistas,omitempty"`
-	Alumnos      int               `json:"alumnos"`      // in the roster
-	Respondieron int               `json:"respondieron"` // of them, who answered
+	Cita    string            `json:"cita,omitempty"`
+	Pistas  map[string]string `json:"pistas,omitempty"`
+	Alumnos int               `json:"alumnos"` // in the roster
+	// Direcciones are the class lab's URLs as the students' machines reach it (the instructor's
+	// view only): where they answer.
+	Direcciones  []string `json:"direcciones,omitempty"`
+	Respondieron int      `json:"respondieron"` // of them, who answered
 	// Histograma: how many gave each answer, once the instructor asked for it (and after the
 	// reveal), in the questions' order.
 	Histograma []Histograma `json:"histograma,omitempty"`
