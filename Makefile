@@ -5,11 +5,17 @@ BIN     := bin
 PLATAFORMAS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 # Test binaries run P at a time, not one per core (go test's default): most tests wait on timers,
-# servers and child processes, not on the CPU. The packages whose tests take longest (a 45 s soak,
-# servers' timeouts, the scenes' own tests, the grader running its test clients) start first, so none of
-# them ends the run alone.
+# servers, browsers and child processes, not on the CPU (the packages that always run, below: 263 s
+# with -p 2, 195 with 3, 166 with 4, 144 with 6, on two cores at the same CPU time). The packages
+# whose tests take longest (the grader running its test clients, the class lab and the board in a
+# browser, the predictions' labs, a 45 s soak) start first, so none of them ends the run alone.
 P ?= 4
-LENTOS := ./pkg/examen ./e2e ./scripts/escenas ./pkg/altasegura ./pkg/revisor
+LENTOS := ./pkg/examen ./cmd/laboratorio ./pkg/pizarra ./e2e ./pkg/ordenes/predecir ./pkg/clase ./pkg/revisor
+# The packages whose tests read what go test's cache cannot see run every time (-count=1); why, one
+# line each, in the file. The others' results come from the cache when nothing they read changed
+# (on a clean clone, or with an empty cache, everything runs; GOFLAGS=-count=1 makes it so).
+SIN_CACHE = $(shell sed 's/\#.*//' scripts/pruebas-sin-cache.txt)
+CON_CACHE = $(filter-out $(SIN_CACHE:./%=cursohttp/%),$(shell $(GO) list ./...))
 
 .DEFAULT_GOAL := help
 .PHONY: help deps build cruzar test rapido check estatico unit escenas escena escenas-lista ataque lab-up lab-down lab-restart lab-reset lab-estado lab lab-tmux puertos dist bench clase-carga fuzz fuzz-largo postgres perfiles clean
@@ -38,9 +44,12 @@ check: estatico ## el ciclo rápido: make estatico y las pruebas sin las lentas 
 estatico: ## gofmt, go vet (también para windows y darwin, pruebas incluidas), go.mod ordenado, nada de código muerto ni de pruebas dentro de los programas; todo a la vez
 	@GO=$(GO) scripts/estatico.sh
 
-cruzar: ## compila los cuatro programas para cada plataforma (PLATAFORMAS), como hace CI siempre
+# With the release's flags (scripts/dist's construir: -trimpath, no cgo, no VCS stamp): what is
+# checked is what is shipped, the compile is the one make dist and scripts/dist's test then find in
+# the cache, and under -trimpath the cache does not depend on the clone's directory.
+cruzar: ## compila los cuatro programas para cada plataforma (PLATAFORMAS) como make dist, como hace CI siempre
 	@for p in $(PLATAFORMAS); do \
-	  GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/... || { echo "no compila para $$p"; exit 1; }; \
+	  CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -trimpath -buildvcs=false -o /dev/null ./cmd/... || { echo "no compila para $$p"; exit 1; }; \
 	  echo "  compila para $$p"; \
 	done
 
@@ -52,31 +61,38 @@ RACE ?= -race
 # them all in one line. The tests' lines come from go test's own skip events (go test -json).
 export CURSOHTTP_SALTOS ?= $(CURDIR)/$(BIN)/.saltos
 
-# -timeout 20m: scripts/dist's TestDosCorridasIguales builds the four programs twice (280-420 s
-# here), near go test's default of 10 minutes for a package.
 unit: ## todas las pruebas de Go, con el detector de carreras (necesita un compilador de C; sin él: RACE=); anota las que se saltan
 	@mkdir -p $(BIN)
-	@echo "$(GO) test $(RACE) -count=1 -timeout 20m -p $(P) $(LENTOS) ./..."
-	@$(GO) run ./scripts/saltos go -- $(GO) test -json $(RACE) -count=1 -timeout 20m -p $(P) $(LENTOS) ./...
+	@echo "$(GO) test $(RACE) -count=1 -p $(P) <scripts/pruebas-sin-cache.txt> y a la vez $(GO) test $(RACE) -p $(P) <los demás paquetes>"
+	@$(GO) run ./scripts/saltos go -- $(GO) test -json $(RACE) -count=1 -p $(P) $(LENTOS) $(SIN_CACHE) \
+		-- $(GO) test -json $(RACE) -p $(P) $(CON_CACHE)
 
-# The scenes need the course's ports only where they cannot have a network of their own (see
-# scripts/escenas), and then say so at the first one taken: nothing else here uses them. The parts
-# run one after another (scripts/partes.sh prints each as it starts and ends; the first that fails
-# stops the run and is named with the parts that never ran), so the record of what was skipped
-# starts empty; its line comes last, also when a part failed. The fast implementations
+# The parts run in three lanes at once (scripts/partes.sh: «--» between lanes; in a lane one after
+# another), on two cores: most of them mostly wait (the scenes, the attack campaign and the class
+# runs on servers and timeouts, many tests on timers and processes), and the CPU-bound ones
+# (estatico, the tests' builds) fill those waits. The lanes are balanced by measured time (about
+# 4 min each alone): the tests, then bench (it measures CPU, so it goes where the lanes are ending);
+# cruzar (first: the tests' scripts/dist finds its compile in the cache), estatico and the attack
+# campaign; the programs' users of bin/ in the third (make build once, first). partes.sh prints each
+# part as it starts and ends, each line of a part with its name; when one fails no lane starts
+# another, and the failing ones and those that never ran are named. The scenes need the course's
+# ports only where they cannot have a network of their own (see scripts/escenas), and then say so
+# at the first one taken: nothing else here uses them. The record of what was skipped starts
+# empty; its line comes last, also when a part failed. The fast implementations
 # (CURSOHTTP_RAPIDO=1: the gateway on its own transport, pasarela.Directo) pass the gateway's tests
 # and the scenes too: docs/rendimiento.md. Only what gives the same answer every run is here: the
 # fuzz targets run their seed corpora and committed crashers as ordinary tests (in unit), and the
 # search for new inputs is make fuzz.
-PARTES_TEST := estatico cruzar unit $(if $(wildcard scripts/escenas),escenas) rapido \
-	$(if $(wildcard scripts/escenas),'escenas CURSOHTTP_RAPIDO=1') 'ataque CORTO=1' 'bench CORTO=1' \
+PARTES_TEST := unit 'bench CORTO=1' \
+	-- cruzar estatico 'ataque CORTO=1' \
+	-- $(if $(wildcard scripts/escenas),escenas 'escenas CURSOHTTP_RAPIDO=1',build) rapido \
 	'clase-carga ALUMNOS=8' 'clase-carga ALUMNOS=8 PG=1'
 test: ## lo determinista, lo que corre CI antes de make fuzz: estatico, cruzar, unit (los corpus de fuzz como pruebas), las escenas de las lecciones (también con CURSOHTTP_RAPIDO=1), la campaña de ataque corta, make bench corto (solo informa) y el modo clase con 8 alumnos en SQLite y en PostgreSQL (make clase-carga ALUMNOS=8); dice cada parte al terminar, cuál falló y cuáles no corrieron, y la última línea qué se saltó y por qué
 	@mkdir -p $(BIN) && rm -f "$(CURSOHTTP_SALTOS)"
 	@GO=$(GO) MAKE="$(MAKE)" scripts/partes.sh $(PARTES_TEST)
 
 rapido: ## las pruebas de la pasarela con las implementaciones rápidas (CURSOHTTP_RAPIDO=1)
-	CURSOHTTP_RAPIDO=1 $(GO) test $(RACE) -count=1 ./pkg/pasarela/... ./cmd/pasarela/...
+	CURSOHTTP_RAPIDO=1 $(GO) test $(RACE) ./pkg/pasarela/... ./cmd/pasarela/...
 
 escenas: build ## reproduce todas las escenas de las lecciones y las compara con la lección
 	$(GO) run ./scripts/escenas $(if $(PASO),--paso) scripts/leccion-*

@@ -31,13 +31,18 @@ var programas = []string{"revisor", "laboratorio", "pasarela", "alta-segura"}
 func main() {
 	ctx, parar := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer parar()
-	if err := correr(ctx, os.Args[1:], os.Stdout); err != nil {
+	if err := correr(ctx, os.Args[1:], os.Stdout, construir); err != nil {
 		fmt.Fprintln(os.Stderr, "dist:", err)
 		os.Exit(1)
 	}
 }
 
-func correr(ctx context.Context, args []string, out io.Writer) error {
+// Constructor builds the four programs for one platform into dir (construir; a test's stand-in
+// writes small files instead, so the pipeline around the build is checked without packing tens of
+// MB under the race detector).
+type Constructor func(ctx context.Context, goos, goarch, version, dir string) error
+
+func correr(ctx context.Context, args []string, out io.Writer, construir Constructor) error {
 	fs := flag.NewFlagSet("dist", flag.ContinueOnError)
 	salida := fs.String("salida", "dist", "carpeta de los archivos")
 	version := fs.String("version", "", "la versión que llevan los programas (git describe)")

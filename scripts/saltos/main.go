@@ -3,10 +3,13 @@
 // node…) leaves one line in the record named by CURSOHTTP_SALTOS, «who: why»; at the end «saltos
 // resumen» turns the record into the one line make test ends with.
 //
-//	saltos go -- go test -json [flags] [packages]
+//	saltos go -- go test -json [flags] [packages] [-- go test -json [flags] [packages]]…
 //
 // runs the tests and writes their output as go test does without -json (each package's line, the
-// whole output of each failing test), recording every skipped test with the reason it gave.
+// whole output of each failing test), recording every skipped test with the reason it gave. Each
+// «--» starts another go test, run at the same time (make unit: the packages that always run and
+// those the cache may answer); a failing test's output goes out in one piece, whatever the other
+// does meanwhile.
 //
 //	saltos resumen
 //
@@ -24,6 +27,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"cursohttp/internal/saltos"
 )
@@ -36,11 +40,7 @@ func main() {
 	registro := os.Getenv(saltos.Variable)
 	switch os.Args[1] {
 	case "go":
-		args := os.Args[2:]
-		if len(args) > 0 && args[0] == "--" {
-			args = args[1:]
-		}
-		os.Exit(correrPruebas(args, registro, os.Stdout, os.Stderr))
+		os.Exit(correrVarias(ordenes(os.Args[2:]), registro, os.Stdout, os.Stderr))
 	case "resumen":
 		linea, err := resumir(registro)
 		if err != nil {
@@ -52,6 +52,57 @@ func main() {
 		fmt.Fprintf(os.Stderr, "saltos: no existe la orden «%s»\n", os.Args[1])
 		os.Exit(2)
 	}
+}
+
+// ordenes splits «-- cmd args… -- cmd args…» into its command lines.
+func ordenes(args []string) [][]string {
+	var r [][]string
+	for _, a := range args {
+		if a == "--" || len(r) == 0 {
+			r = append(r, nil)
+			if a == "--" {
+				continue
+			}
+		}
+		r[len(r)-1] = append(r[len(r)-1], a)
+	}
+	return r
+}
+
+// correrVarias runs each command line at once with correrPruebas, their output through one lock,
+// and returns the first non-zero exit code among them.
+func correrVarias(lineas [][]string, registro string, out, errOut io.Writer) int {
+	if len(lineas) == 0 {
+		lineas = [][]string{nil}
+	}
+	if _, esArchivo := errOut.(*os.File); !esArchivo { // a file the commands write to themselves
+		errOut = &salidaCompartida{w: errOut}
+	}
+	compartida := &salidaCompartida{w: out}
+	codigos := make([]int, len(lineas))
+	var wg sync.WaitGroup
+	for i, args := range lineas {
+		wg.Go(func() { codigos[i] = correrPruebas(args, registro, compartida, errOut) })
+	}
+	wg.Wait()
+	for _, c := range codigos {
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// salidaCompartida lets several go test runs write to one output, a Write at a time.
+type salidaCompartida struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *salidaCompartida) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 // correrPruebas runs args (a go test -json command line), writes its output the way go test writes
@@ -154,13 +205,16 @@ func Traducir(r io.Reader, w io.Writer) ([]Saltada, error) {
 	return saltadas, sc.Err()
 }
 
-// escribir writes a test's output without the lines only -v shows.
+// escribir writes a test's output without the lines only -v shows, in one Write.
 func escribir(w io.Writer, lineas []string) {
+	var b strings.Builder
 	for _, l := range lineas {
-		if strings.HasPrefix(l, "=== ") {
-			continue
+		if !strings.HasPrefix(l, "=== ") {
+			b.WriteString(l)
 		}
-		io.WriteString(w, l)
+	}
+	if b.Len() > 0 {
+		io.WriteString(w, b.String())
 	}
 }
 

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,5 +83,46 @@ func TestResumen(t *testing.T) {
 		"no hay Chromium (cmd/laboratorio TestPanelEnNavegador); node no está instalado (ataque subida-grande con fetch de Node (pasarela))"
 	if got := Resumen(registro); got != want {
 		t.Errorf("Resumen:\n%s\nse esperaba:\n%s", got, want)
+	}
+}
+
+// make unit runs two go test at once through one saltos: each failing test's output comes out in
+// one piece, the skips of both are recorded, and the exit code is the failing one's.
+func TestDosOrdenesALaVez(t *testing.T) {
+	t.Parallel()
+	// Each stand-in for go test -json writes a failing test in many lines, one event at a time.
+	orden := func(paquete string, codigo int) []string {
+		var b strings.Builder
+		for i := range 200 {
+			fmt.Fprintf(&b, `{"Action":"output","Package":%q,"Test":"TestMal","Output":"%s línea %d\n"}`+"\n", paquete, paquete, i)
+		}
+		fmt.Fprintf(&b, `{"Action":"output","Package":%q,"Test":"TestSalta","Output":"    x_test.go:3: sin %s\n"}`+"\n", paquete, paquete)
+		fmt.Fprintf(&b, `{"Action":"skip","Package":%q,"Test":"TestSalta"}`+"\n", paquete)
+		fmt.Fprintf(&b, `{"Action":"fail","Package":%q,"Test":"TestMal"}`+"\n", paquete)
+		return []string{"sh", "-c", `while IFS= read -r l; do printf '%s\n' "$l"; done <<'FIN'` + "\n" + b.String() + "FIN\nexit " + strconv.Itoa(codigo)}
+	}
+	registro := filepath.Join(t.TempDir(), "saltos")
+	var out, errOut bytes.Buffer
+	args := append(append(append([]string{"--"}, orden("uno", 0)...), "--"), orden("dos", 3)...)
+	if c := correrVarias(ordenes(args), registro, &out, &errOut); c != 3 {
+		t.Errorf("código %d, se esperaba 3 (%s)", c, errOut.String())
+	}
+	for _, p := range []string{"uno", "dos"} {
+		var bloque strings.Builder
+		for i := range 200 {
+			fmt.Fprintf(&bloque, "%s línea %d\n", p, i)
+		}
+		if !strings.Contains(out.String(), bloque.String()) {
+			t.Errorf("la salida de %s.TestMal no salió de una pieza:\n%s", p, out.String())
+		}
+	}
+	b, err := os.ReadFile(registro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"uno TestSalta: sin uno\n", "dos TestSalta: sin dos\n"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("falta %q en el registro:\n%s", want, b)
+		}
 	}
 }
