@@ -277,7 +277,7 @@ func (c *claseEnRed) intruso(ctx context.Context, t *testing.T) {
 		t.Fatalf("Ana no empezó: %v\n%s", err, c.lab.todo())
 	}
 	m := c.maquinas["intruso"]
-	cmd := m.Orden(ctx, os.Args[0], "-test.run=^TestAyudanteIntruso$", "-test.count=1")
+	cmd := m.Orden(ctx, os.Args[0])
 	cmd.Env = append(os.Environ(), "CURSOHTTP_INTRUSO="+net.JoinHostPort(m.Anfitrion, strconv.Itoa(c.pasarela)),
 		"CURSOHTTP_INTRUSO_EQUIPO="+clase.Equipo("Ana"))
 	out, err := cmd.Output()
@@ -309,13 +309,14 @@ func (c *claseEnRed) intruso(ctx context.Context, t *testing.T) {
 	c.anotadas(ctx, t, "tras el intruso")
 }
 
-// TestAyudanteIntruso is the intruder, when the class network test runs this binary on the
-// intruder's machine: each request and its answer, one JSON line each.
-func TestAyudanteIntruso(t *testing.T) {
+// intrusoSiLoEs is the intruder, when TestClaseEnLaRed runs this test binary on the intruder's
+// machine with CURSOHTTP_INTRUSO set: each request and its answer, one JSON line each, then exit.
+func intrusoSiLoEs() {
 	destino := os.Getenv("CURSOHTTP_INTRUSO")
 	if destino == "" {
-		t.Skip("el intruso de TestClaseEnLaRed: solo corre en su máquina")
+		return
 	}
+	defer os.Exit(0)
 	credenciales := []string{"", "admin", "escritura-a", "escritura-b", "lectura-a", "lectura-b",
 		"escritura-a@" + os.Getenv("CURSOHTTP_INTRUSO_EQUIPO"), "admin@" + os.Getenv("CURSOHTTP_INTRUSO_EQUIPO")}
 	type ruta struct{ metodo, ruta string }

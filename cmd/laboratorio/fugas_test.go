@@ -7,5 +7,9 @@ import (
 	"cursohttp/internal/prueba"
 )
 
-// Every server, connection and timer the tests start ends with them.
-func TestMain(m *testing.M) { os.Exit(prueba.SinFugas(m, (*testing.M).Run)) }
+// Every server, connection and timer the tests start ends with them. Run on another machine of a
+// class network by TestClaseEnLaRed, this binary is the intruder instead (intrusoSiLoEs).
+func TestMain(m *testing.M) {
+	intrusoSiLoEs()
+	os.Exit(prueba.SinFugas(m, (*testing.M).Run))
+}
