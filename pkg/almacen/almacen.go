@@ -183,6 +183,10 @@ type Almacen interface {
 	// shared by several processes keeps its windows where they all count.
 	Contador(nombre string, f limitador.Fabrica, cuota int, ventana time.Duration) Contador
 
+	// OlvidarLlaves forgets every key record of the credentials whose name ends in sufijo (a class
+	// team's, «@EQUIPO»: what a cut grading left), in progress or recorded; it returns how many.
+	OlvidarLlaves(ctx context.Context, sufijo string) (int, error)
+
 	// CuantasLlaves returns how many key records the store holds (expired ones not yet dropped
 	// included).
 	CuantasLlaves(ctx context.Context) (int, error)

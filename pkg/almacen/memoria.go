@@ -307,6 +307,10 @@ func (a *Memoria) Soltar(_ context.Context, r idempotencia.Reserva) error {
 // CuantasLlaves implements Almacen.
 func (a *Memoria) CuantasLlaves(context.Context) (int, error) { return a.llaves.Cuantos(), nil }
 
+func (a *Memoria) OlvidarLlaves(_ context.Context, sufijo string) (int, error) {
+	return a.llaves.Olvidar(sufijo), nil
+}
+
 // Mantenimiento implements Almacen.
 func (a *Memoria) Mantenimiento(context.Context) (bool, error) { return a.mantenimiento.Load(), nil }
 

@@ -112,6 +112,11 @@ func (v *vigilado) PonerMantenimiento(ctx context.Context, activo bool) error {
 	return v.ver(ctx, v.Almacen.PonerMantenimiento(ctx, activo))
 }
 
+func (v *vigilado) OlvidarLlaves(ctx context.Context, sufijo string) (int, error) {
+	n, err := v.Almacen.OlvidarLlaves(ctx, sufijo)
+	return n, v.ver(ctx, err)
+}
+
 func (v *vigilado) CuantasLlaves(ctx context.Context) (int, error) {
 	n, err := v.Almacen.CuantasLlaves(ctx)
 	return n, v.ver(ctx, err)

@@ -145,8 +145,9 @@ func (c *Clase) nuevaCorrida(w http.ResponseWriter, r *http.Request) {
 		LimiteMS: c.o.Limite.Milliseconds(), Grupos: ec.Encargos()})
 }
 
-// vaciarEquipo retires every live service of a student's team: the class's revisors hold only
-// what the gradings in progress made.
+// vaciarEquipo retires every live service of a student's team and forgets its keys: the class's
+// revisors hold only what the gradings in progress made, and a grading that repeats a cut one
+// meets nothing of it.
 func (c *Clase) vaciarEquipo(ctx context.Context, equipo string) error {
 	ctx, cancelar := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancelar()
@@ -161,7 +162,8 @@ func (c *Clase) vaciarEquipo(ctx context.Context, equipo string) error {
 			}
 		}
 	}
-	return nil
+	_, err := c.o.Servicios.OlvidarLlaves(ctx, revisor.SeparadorClase+equipo)
+	return err
 }
 
 // quitar forgets a run (c.mu held).

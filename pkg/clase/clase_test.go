@@ -25,6 +25,7 @@ import (
 	"cursohttp/pkg/matricula"
 	"cursohttp/pkg/pizarra"
 	"cursohttp/pkg/reintento"
+	"cursohttp/pkg/revisor"
 )
 
 // pocos are the scenarios of these tests: enough for every check to judge a correct client, few
@@ -369,5 +370,42 @@ func TestClaseURLEquivocada(t *testing.T) {
 		Orden: []string{"correcto"}, Semilla: &semilla, Lanzador: clienteDe("correcto"), PuertosLibres: true})
 	if err != nil || v.Codigo != 0 {
 		t.Errorf("con la URL de la pizarra: %v %+v", err, v)
+	}
+}
+
+// A new grading of a student starts with nothing of the team's earlier ones: no service and no
+// key left in the revisors' store, so the same client with the same seed meets what it would meet
+// alone.
+func TestUnaCalificacionNuevaEmpiezaVacia(t *testing.T) {
+	t.Parallel()
+	e := arrancar(t, "Ana")
+	if v, err := e.calificar(t, "Ana", "correcto", 5); err != nil || v["una-escritura"] != examen.EstadoPaso {
+		t.Fatalf("primera calificación: %v %v", v, err)
+	}
+	ctx := context.Background()
+	if n, err := e.o.Servicios.CuantasLlaves(ctx); err != nil || n == 0 {
+		t.Fatalf("tras calificar, el almacén tiene %d llaves (%v); se esperaban las del alumno", n, err)
+	}
+	var primera sync.Once
+	var llaves, servicios int
+	correcto := clienteDe("correcto")
+	semilla := uint64(5)
+	_, err := examen.CorrerEnClase(ctx, examen.OpcionesClase{URL: e.pizarra, Credencial: e.creds["Ana"], Orden: []string{"correcto"},
+		Semilla: &semilla, PuertosLibres: true,
+		Lanzador: func(ctx context.Context, pasarela string, en examen.Encargo) examen.Resultado {
+			primera.Do(func() {
+				llaves, _ = e.o.Servicios.CuantasLlaves(ctx)
+				for _, base := range []string{"a", "b"} {
+					l, _ := e.o.Servicios.Listar(ctx, base+revisor.SeparadorClase+Equipo("Ana"))
+					servicios += len(l)
+				}
+			})
+			return correcto(ctx, pasarela, en)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if llaves != 0 || servicios != 0 {
+		t.Errorf("la segunda calificación empezó con %d llaves y %d servicios del equipo; se esperaba nada", llaves, servicios)
 	}
 }

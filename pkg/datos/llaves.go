@@ -338,3 +338,18 @@ func (b *base) CuantasLlaves(ctx context.Context) (int, error) {
 	err := b.db.QueryRowContext(ctx, `SELECT count(*) FROM llaves`).Scan(&n)
 	return n, err
 }
+
+// OlvidarLlaves implements almacen.Almacen: the records of the credentials whose name ends in
+// sufijo, compared byte for byte (LIKE would fold ASCII case in SQLite).
+func (b *base) OlvidarLlaves(ctx context.Context, sufijo string) (int, error) {
+	var n int64
+	err := b.enTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM llaves WHERE length(credencial) >= length($1) AND substr(credencial, length(credencial) - length($1) + 1) = $1`, sufijo)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
+}

@@ -258,6 +258,26 @@ func (r *Registro) quitar(reg *registro) {
 	delete(r.porId, reg.id)
 }
 
+// Olvidar forgets every record of the credentials whose name ends in sufijo (a class team's,
+// «@EQUIPO»), in progress or recorded, and returns how many went.
+func (r *Registro) Olvidar(sufijo string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for nombre, c := range r.cuentas {
+		if !strings.HasSuffix(nombre, sufijo) {
+			continue
+		}
+		for e := c.orden.Front(); e != nil; {
+			sig := e.Next()
+			r.quitar(e.Value.(*registro))
+			n++
+			e = sig
+		}
+	}
+	return n
+}
+
 // Tomar decides what to do with a request carrying llave and a body with fingerprint huella.
 // Lookup and reservation happen under one lock: of many simultaneous requests with a free key,
 // exactly one gets Nueva.

@@ -53,6 +53,7 @@ func Probar(t *testing.T, abrir Abrir) {
 		{"las reservas vencidas no ocupan cupo", reservasVencidasSinCupo},
 		{"tope de llaves", topeDeLlaves},
 		{"cuotas por credencial", cuotasPorCredencial},
+		{"olvidar las llaves de un equipo", olvidarLlaves},
 		{"carrera por una llave", carrera},
 		{"concurrencia mixta", concurrenciaMixta},
 		{"mantenimiento", mantenimiento},
@@ -481,6 +482,32 @@ func cuantas(t *testing.T, a almacen.Almacen) int {
 	n, err := a.CuantasLlaves(ctx)
 	debe(t, err)
 	return n
+}
+
+// olvidarLlaves: a class team's keys (its credentials end in «@EQUIPO»), recorded or in progress,
+// go, and nobody else's: a credential that only contains the suffix, or differs in case, keeps its.
+func olvidarLlaves(t *testing.T, abrir Abrir) {
+	a := conLlaves(t, abrir, idempotencia.Opciones{})
+	for _, cr := range []string{"escritura-a@e1", "escritura-b@e1", "escritura-a@e2", "escritura-a@e1x", "escritura-a@E1"} {
+		tipo(t, a, cr, "grabada", "h")
+		grabar(t, a, cr, "grabada")
+		tipo(t, a, cr, "en-curso", "h")
+	}
+	n, err := a.OlvidarLlaves(ctx, "@e1")
+	debe(t, err)
+	if n != 4 {
+		t.Errorf("OlvidarLlaves(@e1) quitó %d; se esperaban 4", n)
+	}
+	if c := cuantas(t, a); c != 6 {
+		t.Errorf("quedan %d llaves; se esperaban 6", c)
+	}
+	// The team's keys are new again; the others' are as they were.
+	if got := tipo(t, a, "escritura-a@e1", "grabada", "h"); got != idempotencia.Nueva {
+		t.Errorf("una llave olvidada de @e1: %v", got)
+	}
+	if got := tipo(t, a, "escritura-a@e2", "grabada", "h"); got != idempotencia.Repetir {
+		t.Errorf("una llave de @e2: %v", got)
+	}
 }
 
 func tomar(t *testing.T, abrir Abrir) {
