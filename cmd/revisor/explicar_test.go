@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"cursohttp/pkg/problema"
 )
 
 // The acceptance, in the terminal: what the 409 llave-en-curso means, what to do, and
@@ -23,8 +25,14 @@ func TestOrdenExplicar(t *testing.T) {
 		}
 	}
 	out.Reset()
+	de409 := 0
+	for _, c := range problema.DelRevisor() {
+		if problema.Buscar(c).Status == 409 {
+			de409++
+		}
+	}
 	if codigo := run(context.Background(), []string{"explicar", "409"}, strings.NewReader(""), &out, &errs); codigo != 0 ||
-		strings.Count(out.String(), " — 409 ") != 3 {
+		strings.Count(out.String(), " — 409 ") != de409 || de409 < 3 {
 		t.Errorf("revisor explicar 409: código %d\n%s", codigo, out.String())
 	}
 	errs.Reset()

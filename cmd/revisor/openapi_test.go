@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"cursohttp/pkg/documentoapi"
+	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/variantes"
 )
 
 // revisor openapi prints the final revisor's document, --leccion 4 Lesson 4's, and refuses a
 // lesson the revisor has no version of.
 func TestOrdenOpenAPI(t *testing.T) {
 	t.Parallel()
-	for args, want := range map[string][]byte{"openapi": documentoapi.Documento(), "openapi --leccion 6": documentoapi.Documento(), "openapi --leccion 4": documentoapi.DocumentoLeccion4()} {
+	for args, want := range map[string][]byte{"openapi": documentoapi.Documento(), "openapi --leccion 6": documentoapi.Documento(), "openapi --leccion 4": revisor.Documento(variantes.Eleccion{Leccion: 4})} {
 		var out, errs bytes.Buffer
 		if codigo := run(context.Background(), strings.Fields(args), strings.NewReader(""), &out, &errs); codigo != 0 || !bytes.Equal(out.Bytes(), want) {
 			t.Errorf("revisor %s: código %d, %d bytes (se esperaban %d) %s", args, codigo, out.Len(), len(want), errs.String())

@@ -1,17 +1,20 @@
-// Package documentoapi gives the revisor's OpenAPI 3.1 document as JSON, for whoever serves or
-// prints it (revisor openapi, the panel's /openapi.json, the MCP server's resource), and the list
-// of its operations with the problem types each can answer (the problem pages). It is a leaf: the
-// documents are files the revisor generated from its own route table and the problem catalogue
-// (scripts/documentoapi, «go generate ./pkg/documentoapi»), embedded here, so the panel reads them
-// without linking the revisor; this package's test fails when they are not what the revisor
-// builds now, and internal/contrato checks that the revisor answers what they say.
+// Package documentoapi gives the final revisor's OpenAPI 3.1 document as JSON, for whoever serves
+// or prints it without linking the revisor (revisor openapi, the panel's /openapi.json, the MCP
+// server's resource), and the list of its operations with the problem types each can answer (the
+// problem pages), read from that document. It is a leaf: the document is the one file the revisor
+// generated from its own route table and the problem catalogue (scripts/documentoapi, «go generate
+// ./pkg/documentoapi»), embedded here; this package's test fails when it is not what the revisor
+// builds now, and internal/contrato checks that the revisor answers what it says. Lesson 4's
+// document is the revisor's own to build (revisor.Documento): only the revisor prints it.
 package documentoapi
 
 //go:generate go run ../../scripts/documentoapi
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
+	"strings"
 	"sync"
 )
 
@@ -21,19 +24,9 @@ const TipoMedio = "application/json"
 //go:embed revisor.json
 var final []byte
 
-//go:embed revisor-leccion4.json
-var leccion4 []byte
-
-//go:embed operaciones.json
-var operaciones []byte
-
 // Documento is the document of the final revisor (the one Lessons 6 and 7 share), indented JSON.
 // The slice is the caller's: a copy, so nobody can change what the next caller reads.
 func Documento() []byte { return append([]byte(nil), final...) }
-
-// DocumentoLeccion4 is the document of Lesson 4's revisor (revisor --leccion 4): its errors are a
-// line of text and it takes no Idempotency-Key.
-func DocumentoLeccion4() []byte { return append([]byte(nil), leccion4...) }
 
 // Operacion is one documented operation of the final revisor: method, OpenAPI path and the keys of
 // the problem types it can answer (gate's and handler's).
@@ -44,15 +37,16 @@ type Operacion struct {
 }
 
 var leidas = sync.OnceValue(func() []Operacion {
-	var ops []Operacion
-	if err := json.Unmarshal(operaciones, &ops); err != nil {
-		panic("documentoapi: operaciones.json: " + err.Error()) // generated and tested: never
+	ops, err := operacionesDe(final)
+	if err != nil {
+		panic("documentoapi: revisor.json: " + err.Error()) // generated and tested: never
 	}
 	return ops
 })
 
-// Operaciones lists the final revisor's documented operations in its route table's order (HEAD left
-// out: it answers as GET). A fresh copy each call.
+// Operaciones lists the final revisor's documented operations in the document's order, its route
+// table's (HEAD left out: it answers as GET), each with the problem types its answers name. A fresh
+// copy each call.
 func Operaciones() []Operacion {
 	ops := leidas()
 	copia := make([]Operacion, len(ops))
@@ -60,4 +54,102 @@ func Operaciones() []Operacion {
 		copia[i] = Operacion{Metodo: o.Metodo, Ruta: o.Ruta, Problemas: append([]string(nil), o.Problemas...)}
 	}
 	return copia
+}
+
+// operacionesDe reads the operations out of an OpenAPI document: each path's methods, and the
+// problem types each response names (its $refs to a schema problema-<clave>, also through
+// components/responses), once each, in the document's order.
+func operacionesDe(doc []byte) ([]Operacion, error) {
+	var d struct {
+		Paths      ordenado `json:"paths"`
+		Components struct {
+			Responses map[string]json.RawMessage `json:"responses"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, err
+	}
+	var ops []Operacion
+	for _, camino := range d.Paths {
+		var item ordenado
+		if err := json.Unmarshal(camino.valor, &item); err != nil {
+			return nil, err
+		}
+		for _, m := range item {
+			if m.clave == "parameters" || m.clave == "head" {
+				continue
+			}
+			var op struct {
+				Responses ordenado `json:"responses"`
+			}
+			if err := json.Unmarshal(m.valor, &op); err != nil {
+				return nil, err
+			}
+			o := Operacion{Metodo: strings.ToUpper(m.clave), Ruta: camino.clave, Problemas: []string{}}
+			for _, r := range op.Responses {
+				cuerpo := r.valor
+				var referencia struct {
+					Ref string `json:"$ref"`
+				}
+				if json.Unmarshal(cuerpo, &referencia) == nil && referencia.Ref != "" {
+					cuerpo = d.Components.Responses[strings.TrimPrefix(referencia.Ref, "#/components/responses/")]
+				}
+				o.Problemas = problemasDe(cuerpo, o.Problemas)
+			}
+			ops = append(ops, o)
+		}
+	}
+	return ops, nil
+}
+
+// problemasDe adds to nombres the types a response's schema names, each once.
+func problemasDe(respuesta []byte, nombres []string) []string {
+	const prefijo = `"#/components/schemas/problema-`
+	texto := string(respuesta)
+	for {
+		i := strings.Index(texto, prefijo)
+		if i < 0 {
+			return nombres
+		}
+		texto = texto[i+len(prefijo):]
+		j := strings.IndexByte(texto, '"')
+		if j < 0 {
+			return nombres
+		}
+		nuevo := true
+		for _, n := range nombres {
+			nuevo = nuevo && n != texto[:j]
+		}
+		if nuevo {
+			nombres = append(nombres, texto[:j])
+		}
+	}
+}
+
+// ordenado is a JSON object read in its order (encoding/json's maps forget it).
+type ordenado []struct {
+	clave string
+	valor json.RawMessage
+}
+
+func (o *ordenado) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		*o = append(*o, struct {
+			clave string
+			valor json.RawMessage
+		}{t.(string), v})
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package panel
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
@@ -72,11 +73,20 @@ func TestRutasDelPanel(t *testing.T) {
 		"POST "+RutaEventos+" HTTP/1.1\r\nHost: panel\r\nOrigin: http://otro.example\r\nConnection: close\r\n\r\n",
 	)
 
+	// The pages made from the course's tables (the modes on the timeline page, the OpenAPI document
+	// and its reading page, the problem pages) change with every row those tables gain: what this
+	// test pins of them is which path answers which page, not the page's bytes, which their own
+	// tests check (pkg/paginas, pkg/explicaciones, TestFallasEsLaTablaDeModos).
+	var hechas []paginaHecha
+	for _, ruta := range paginasDeLasTablas {
+		_, cuerpo := leerRespuesta(t, addr, "GET "+ruta+" HTTP/1.1\r\nHost: panel\r\nConnection: close\r\n\r\n")
+		hechas = append(hechas, paginaHecha{ruta, cuerpo})
+	}
 	var b strings.Builder
 	for _, c := range casos {
 		peticion, _, _ := strings.Cut(c, "\r\n")
 		b.WriteString("== " + peticion + encabezadosDePeticion(c) + "\n")
-		b.WriteString(describirRespuesta(t, addr, c))
+		b.WriteString(describirRespuesta(t, addr, c, hechas))
 		b.WriteString("\n")
 	}
 	archivo := filepath.Join("testdata", "rutas.txt")
@@ -127,10 +137,54 @@ func encabezadosDePeticion(c string) string {
 	return " [" + strings.Join(extra, "; ") + "]"
 }
 
+// paginasDeLasTablas are the panel's pages whose bytes the course's tables make (pasarela.Modos
+// through pkg/fallas, the revisor's routes through its document, the problem catalogue).
+var paginasDeLasTablas = []string{"/", "/openapi.json", "/openapi", "/problemas", "/problemas/llave-en-curso"}
+
+// paginaHecha is one of them as the panel serves it now.
+type paginaHecha struct {
+	ruta   string
+	cuerpo []byte
+}
+
 // describirRespuesta sends peticion and writes down its answer: the head without Date, then the
-// body, as text when it is short text and as its length and hash otherwise. An event stream never
-// ends: its head and first two events are what it is read for.
-func describirRespuesta(t *testing.T, addr, peticion string) string {
+// body, as text when it is short text and as its length and hash otherwise; a page made from the
+// tables (hechas) by its name, and its Content-Length too. An event stream never ends: its head
+// and first two events are what it is read for.
+func describirRespuesta(t *testing.T, addr, peticion string, hechas []paginaHecha) string {
+	t.Helper()
+	cabeza, cuerpo := leerRespuesta(t, addr, peticion)
+	var s strings.Builder
+	for _, l := range strings.SplitAfter(cabeza, "\n") {
+		if largo, ok := strings.CutPrefix(l, "Content-Length: "); ok {
+			for _, h := range hechas {
+				if strings.TrimSpace(largo) == strconv.Itoa(len(h.cuerpo)) {
+					l = "Content-Length: (la de GET " + h.ruta + ")\n"
+				}
+			}
+		}
+		s.WriteString(l)
+	}
+	for _, h := range hechas {
+		if len(cuerpo) > 0 && bytes.Equal(cuerpo, h.cuerpo) {
+			s.WriteString("el cuerpo de GET " + h.ruta + ", hecho de las tablas\n")
+			return s.String()
+		}
+	}
+	switch {
+	case len(cuerpo) == 0:
+		s.WriteString("(sin cuerpo)\n")
+	case len(cuerpo) <= 400 && utf8.Valid(cuerpo) && !strings.Contains(s.String(), "text/html"):
+		s.WriteString(strconv.Quote(string(cuerpo)) + "\n")
+	default:
+		suma := sha256.Sum256(cuerpo)
+		s.WriteString(strconv.Itoa(len(cuerpo)) + " bytes, sha256 " + hex.EncodeToString(suma[:8]) + "\n")
+	}
+	return s.String()
+}
+
+// leerRespuesta sends peticion and reads its answer: the head without Date, and the body.
+func leerRespuesta(t *testing.T, addr, peticion string) (string, []byte) {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -172,14 +226,5 @@ func describirRespuesta(t *testing.T, addr, peticion string) string {
 	} else if cuerpo, err = io.ReadAll(r); err != nil {
 		t.Fatalf("%q: leyendo el cuerpo: %v", peticion, err)
 	}
-	switch {
-	case len(cuerpo) == 0:
-		s.WriteString("(sin cuerpo)\n")
-	case len(cuerpo) <= 400 && utf8.Valid(cuerpo) && !strings.Contains(s.String(), "text/html"):
-		s.WriteString(strconv.Quote(string(cuerpo)) + "\n")
-	default:
-		suma := sha256.Sum256(cuerpo)
-		s.WriteString(strconv.Itoa(len(cuerpo)) + " bytes, sha256 " + hex.EncodeToString(suma[:8]) + "\n")
-	}
-	return s.String()
+	return s.String(), cuerpo
 }

@@ -118,8 +118,10 @@ func Claves() []Clave {
 	return claves
 }
 
-// DelRevisor is every problem type the revisor can answer, in the catalogue's order: the gate's
-// and then the handlers' (the order of the problem pages and of the OpenAPI document's schemas).
+// DelRevisor is every problem type of the revisor's catalogue, in its order: the gate's and then
+// the handlers' (the order of the problem pages and of the OpenAPI document's schemas). Which
+// operation answers each, the route table says (documentoapi.Operaciones); a type just added
+// answers nowhere until a handler writes it.
 func DelRevisor() []Clave {
 	claves := make([]Clave, len(catalogo))
 	for i, e := range catalogo {

@@ -181,7 +181,7 @@ func probarContrato(t *testing.T, p variantes.Eleccion) {
 	}
 	t.Logf("%d respuestas documentadas, %d alcanzadas", len(c.Documentadas()), len(c.Documentadas())-len(faltan))
 	if !p.EnLeccion4() {
-		compararEjemplos(t, ejemplos, labs)
+		compararEjemplos(t, c, ejemplos, labs)
 	}
 }
 
@@ -201,11 +201,21 @@ func claveDe(r contrato.Respuesta) (problema.Clave, bool) {
 }
 
 // The example on each type's page is a response the revisor gave in this test, written as curl -i
-// shows it: the request, the status line, the headers that carry meaning and the body.
-func compararEjemplos(t *testing.T, ejemplos map[problema.Clave]grabacion.Intercambio, labs []string) {
+// shows it: the request, the status line, the headers that carry meaning and the body. A type of
+// the catalogue that no answer of the document names has no example until something answers it.
+func compararEjemplos(t *testing.T, doc *contrato.Contrato, ejemplos map[problema.Clave]grabacion.Intercambio, labs []string) {
 	t.Helper()
+	respondidos := map[problema.Clave]bool{}
+	for _, r := range doc.Documentadas() {
+		if c, ok := claveDe(r); ok {
+			respondidos[c] = true
+		}
+	}
 	dir := filepath.Join("..", "explicaciones", "ejemplos")
 	for _, c := range problema.DelRevisor() {
+		if !respondidos[c] {
+			continue
+		}
 		i, ok := ejemplos[c]
 		if !ok {
 			t.Errorf("ninguna respuesta de %s para su página", c)

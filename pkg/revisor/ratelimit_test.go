@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 	"cursohttp/pkg/almacen"
 	"cursohttp/pkg/limitador"
 	"cursohttp/pkg/revisor"
-	"cursohttp/pkg/topes"
+	"cursohttp/pkg/variantes"
 )
 
 // revisorLimitado is a revisor whose checks never run during the test (no network) and whose
@@ -198,40 +199,48 @@ func TestSinCabecerasRateLimitPorOmision(t *testing.T) {
 	}
 }
 
-// The limit is asked where the course asks it: after the route, the method, the credential and its
-// role, before the service is looked up. What the gate refuses earlier never spends the quota, and
-// once it is spent a service that does not exist is a 429, not a 404.
+// Every limited route of the table, as the gate orders it: what it refuses before the limit (a
+// method the route has not, no credential, a reader's write) never counts, however often; the
+// quota is then whole, ids that do not exist included, and the next ones are 429. The routes come
+// from the table (revisor.RutasLimitadas), so a new limited route is walked here without a row.
 func TestElLimiteEnElOrdenDeLaPuerta(t *testing.T) {
 	t.Parallel()
-	for _, ruta := range []struct{ metodo, camino, otro, lector string }{
-		{"POST", "/servicios/%s/revisiones", "GET", "lectura-a"},
-		{"GET", "/servicios/%s/salud", "DELETE", ""},
-	} {
-		t.Run(ruta.camino, func(t *testing.T) {
+	rutas := revisor.RutasLimitadas(variantes.Eleccion{})
+	if len(rutas) == 0 {
+		t.Fatal("ninguna ruta de la tabla tiene límite")
+	}
+	for _, ruta := range rutas {
+		otro := "DELETE"
+		if slices.Contains(ruta.Otros, otro) {
+			otro = "PATCH"
+		}
+		t.Run(ruta.Metodo+" "+ruta.Camino, func(t *testing.T) {
 			t.Parallel()
 			reloj := prueba.NuevoReloj(time.Date(2026, 10, 21, 13, 19, 9, 0, time.UTC))
 			rv := revisorLimitado(t, limitador.AlgoritmoVentana, reloj, false, revisor.Opciones{})
-			en := func(id string) string { return fmt.Sprintf(ruta.camino, id) }
+			en := func(id string) string { return strings.Replace(ruta.Camino, "%s", id, 1) }
 			var codigos []string
 			anotar := func(w *httptest.ResponseRecorder) { codigos = append(codigos, strconv.Itoa(w.Code)) }
 			// Refused before the limit, as many times as the quota and more: 405, 401 and (for a
 			// write) 403.
-			for range topes.Revisiones + 1 {
-				anotar(pedir(rv, ruta.otro, en("1"), "escritura-a"))
-				anotar(pedir(rv, ruta.metodo, en("1"), "inventada"))
-				if ruta.lector != "" {
-					anotar(pedir(rv, ruta.metodo, en("1"), ruta.lector))
+			antes := "405 401 "
+			for range ruta.Cuota + 1 {
+				anotar(pedir(rv, otro, en("1"), "escritura-a"))
+				anotar(pedir(rv, ruta.Metodo, en("1"), "inventada"))
+				if ruta.Escribe {
+					anotar(pedir(rv, ruta.Metodo, en("1"), "lectura-a"))
 				}
 			}
-			// The quota is whole: three that pass the limit (the third one a 404), then 429s, for a
-			// service that does not exist too.
-			for _, id := range []string{"99", "98", "97", "99", "1"} {
-				anotar(pedir(rv, ruta.metodo, en(id), "escritura-a"))
+			if ruta.Escribe {
+				antes = "405 401 403 "
 			}
-			want := strings.Repeat("405 401 ", topes.Revisiones+1) + "404 404 404 429 429"
-			if ruta.lector != "" {
-				want = strings.Repeat("405 401 403 ", topes.Revisiones+1) + "404 404 404 429 429"
+			// The quota is whole: as many as it allows pass the limit (each one a 404, for a
+			// service that does not exist), then 429s, for one that exists too.
+			for i := range ruta.Cuota + 1 {
+				anotar(pedir(rv, ruta.Metodo, en(strconv.Itoa(99-i)), "escritura-a"))
 			}
+			anotar(pedir(rv, ruta.Metodo, en("1"), "escritura-a"))
+			want := strings.Repeat(antes, ruta.Cuota+1) + strings.Repeat("404 ", ruta.Cuota) + "429 429"
 			if got := strings.Join(codigos, " "); got != want {
 				t.Errorf("códigos %s\nquiero   %s", got, want)
 			}

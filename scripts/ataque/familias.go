@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"cursohttp/internal/proc"
+	"cursohttp/pkg/documentoapi"
 	"cursohttp/pkg/topes"
 	"fmt"
 	"io"
@@ -490,16 +491,22 @@ func credencialesCruzadas(_ context.Context, s *sesion) []resultado {
 	deA := []string{"1", "2", "4", "5", "6", id}
 	type sonda struct{ metodo, ruta, credencial, cuerpo string }
 	var sondas []sonda
+	// Every operation on one service, from the revisor's document: a new route is probed too.
+	var deUnServicio []documentoapi.Operacion
+	for _, o := range documentoapi.Operaciones() {
+		if strings.HasPrefix(o.Ruta, "/servicios/{id}") {
+			deUnServicio = append(deUnServicio, o)
+		}
+	}
 	for _, n := range deA {
 		for _, cred := range []string{"escritura-b", "lectura-a", "", "Escritura-a", "escritura-a\tx", "admin2"} {
-			sondas = append(sondas,
-				sonda{"GET", "/servicios/" + n, cred, ""},
-				sonda{"PUT", "/servicios/" + n, cred, `{"nombre":"robado","url":"http://` + s.lab.addr + `/codigo/200"}`},
-				sonda{"DELETE", "/servicios/" + n, cred, ""},
-				sonda{"POST", "/servicios/" + n + "/revisiones", cred, ""},
-				sonda{"GET", "/servicios/" + n + "/salud", cred, ""},
-				sonda{"GET", "/servicios/" + n + "/informe", cred, ""},
-			)
+			for _, o := range deUnServicio {
+				cuerpo := ""
+				if o.Metodo == "PUT" {
+					cuerpo = `{"nombre":"robado","url":"http://` + s.lab.addr + `/codigo/200"}`
+				}
+				sondas = append(sondas, sonda{o.Metodo, strings.Replace(o.Ruta, "{id}", n, 1), cred, cuerpo})
+			}
 		}
 	}
 	sondas = append(sondas, sonda{"PUT", "/mantenimiento", "escritura-a", `{"activo":true}`}, sonda{"PUT", "/mantenimiento", "escritura-b", `{"activo":true}`})

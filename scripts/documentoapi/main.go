@@ -1,18 +1,17 @@
-// Command documentoapi writes the revisor's OpenAPI documents and its list of operations into
-// pkg/documentoapi, which embeds them: the panel, the MCP server and «revisor openapi» read the
-// document there without linking the revisor (issue 33). The revisor builds them from its own
-// route table and the problem catalogue; pkg/documentoapi's test fails when the files are not what
-// the revisor builds now. Run it with «go generate ./pkg/documentoapi».
+// Command documentoapi writes the final revisor's OpenAPI document into pkg/documentoapi, which
+// embeds it: the panel, the MCP server and «revisor openapi» read the document there without
+// linking the revisor (issue 33), and the list of operations the problem pages name is read from
+// it. The revisor builds it from its own route table and the problem catalogue; pkg/documentoapi's
+// test fails when the file is not what the revisor builds now. Run it with «go generate
+// ./pkg/documentoapi».
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
-	"cursohttp/pkg/documentoapi"
 	"cursohttp/pkg/revisor"
 	"cursohttp/pkg/variantes"
 )
@@ -34,23 +33,8 @@ func main() {
 	}
 }
 
-// Archivos are the files pkg/documentoapi embeds, by name.
+// Archivos are the files pkg/documentoapi embeds, by name: the final revisor's document, the one
+// a program that does not link the revisor serves.
 func Archivos() (map[string][]byte, error) {
-	var ops []documentoapi.Operacion // the type the leaf reads them back into
-	for _, o := range revisor.Operaciones(variantes.Eleccion{}) {
-		p := make([]string, len(o.Problemas))
-		for i, c := range o.Problemas {
-			p[i] = string(c)
-		}
-		ops = append(ops, documentoapi.Operacion{Metodo: o.Metodo, Ruta: o.Ruta, Problemas: p})
-	}
-	lista, err := json.MarshalIndent(ops, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return map[string][]byte{
-		"revisor.json":          revisor.Documento(variantes.Eleccion{}),
-		"revisor-leccion4.json": revisor.Documento(variantes.Eleccion{Leccion: 4}),
-		"operaciones.json":      append(lista, '\n'),
-	}, nil
+	return map[string][]byte{"revisor.json": revisor.Documento(variantes.Eleccion{})}, nil
 }

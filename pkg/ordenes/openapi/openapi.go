@@ -8,6 +8,8 @@ import (
 
 	"cursohttp/pkg/cli"
 	"cursohttp/pkg/documentoapi"
+	"cursohttp/pkg/revisor"
+	"cursohttp/pkg/variantes"
 )
 
 // NuevoCmd builds the order; the document goes to out.
@@ -27,7 +29,8 @@ Las pruebas validan contra él cada respuesta del revisor. El panel del laborato
 		RunE: func(c *cobra.Command, _ []string) error {
 			switch leccion {
 			case 4:
-				_, err := out.Write(documentoapi.DocumentoLeccion4())
+				// Only the revisor prints Lesson 4's document: it builds it from its route table.
+				_, err := out.Write(revisor.Documento(variantes.Eleccion{Leccion: 4}))
 				return err
 			case 6, 7:
 				_, err := out.Write(documentoapi.Documento())
