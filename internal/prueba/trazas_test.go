@@ -4,9 +4,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,10 +37,12 @@ func TestCadaTrazaDiceSusArchivos(t *testing.T) {
 		seccion = seccion[:fin]
 	}
 	var (
-		codigo = regexp.MustCompile("`([^`\n]+)`")
-		tabla  = regexp.MustCompile("^`([a-z]\\w*)\\.(\\w+)` \\(`([^`]+\\.go)`\\)")
-		trazas = strings.Split(seccion, "\n### ")[1:]
-		tablas = 0
+		codigo  = regexp.MustCompile("`([^`\n]+)`")
+		tabla   = regexp.MustCompile("^`([a-z]\\w*)\\.(\\w+)` \\(`([^`]+\\.go)`\\)")
+		trazas  = strings.Split(seccion, "\n### ")[1:]
+		nuevo   = regexp.MustCompile(`(?:^|\s)\*([\w.-]+(?:/[\w.-]+)+\.\w+)\*`)
+		tablas  = 0
+		parches = 0
 	)
 	if len(trazas) < 6 {
 		t.Fatalf("%d cambios trazados; se esperaban al menos 6", len(trazas))
@@ -58,6 +64,17 @@ func TestCadaTrazaDiceSusArchivos(t *testing.T) {
 		if len(tocados) == 0 {
 			t.Errorf("«%s»: «*Files it touches:*» no nombra ningún archivo en código", titulo)
 		}
+		nuevos := map[string]bool{}
+		for _, m := range nuevo.FindAllStringSubmatch(archivos, -1) {
+			nuevos[m[1]] = true
+			if _, err := os.Stat(filepath.Join(raiz, filepath.FromSlash(m[1]))); err == nil {
+				t.Errorf("«%s» dice que crea «%s», que ya existe", titulo, m[1])
+			}
+		}
+		if p := strings.TrimSpace(parrafo(traza, "*Its patch:*")); p != "" {
+			parches++
+			compararConSuParche(t, raiz, titulo, p, tocados, nuevos)
+		}
 		su := strings.TrimSpace(parrafo(traza, "*Its table:*"))
 		if su == "" {
 			continue
@@ -73,6 +90,9 @@ func TestCadaTrazaDiceSusArchivos(t *testing.T) {
 		default:
 			tablas++
 		}
+	}
+	if parches < len(cotas) {
+		t.Errorf("%d cambios guardan su parche (*Its patch:*); se esperaban los %d de docs/trazas/", parches, len(cotas))
 	}
 	if tablas < 4 {
 		t.Errorf("solo %d cambios dicen su tabla; un modo de falla, una ruta, una comprobación y un tipo de problema la tienen", tablas)
@@ -122,4 +142,183 @@ func declaraEn(camino, paquete, nombre string) bool {
 		}
 	}
 	return false
+}
+
+// cotas are how many files each change kept in docs/trazas/ may touch: what it takes to add to
+// each table of the house, tests and docs included.
+var cotas = map[string]int{"modo.patch": 4, "ruta.patch": 4, "comprobacion.patch": 4, "problema.patch": 3}
+
+// compararConSuParche checks a trace's list against its patch: the same files (a folder named
+// stands for those under it; a file in italics is one the patch creates), no more than its cota.
+func compararConSuParche(t *testing.T, raiz, titulo, parrafo string, tocados, nuevos map[string]bool) {
+	t.Helper()
+	m := regexp.MustCompile("^`(docs/trazas/[\\w-]+\\.patch)`$").FindStringSubmatch(parrafo)
+	if m == nil {
+		t.Errorf("«%s»: «*Its patch:*» debe nombrar `docs/trazas/NOMBRE.patch`: %q", titulo, parrafo)
+		return
+	}
+	cota, ok := cotas[filepath.Base(m[1])]
+	if !ok {
+		t.Errorf("«%s»: %s no tiene cota en cotas", titulo, m[1])
+	}
+	creados, cambiados := archivosDelParche(t, filepath.Join(raiz, filepath.FromSlash(m[1])))
+	if n := len(creados) + len(cambiados); ok && n > cota {
+		t.Errorf("«%s»: su parche toca %d archivos; la cota es %d", titulo, n, cota)
+	}
+	cubierto := func(a string) bool {
+		if tocados[a] {
+			return true
+		}
+		for d := range tocados {
+			if strings.HasSuffix(d, "/") && strings.HasPrefix(a, d) {
+				return true
+			}
+		}
+		return false
+	}
+	for a := range cambiados {
+		if !cubierto(a) {
+			t.Errorf("«%s»: su parche toca %s, que la lista no dice", titulo, a)
+		}
+	}
+	for a := range creados {
+		if !nuevos[a] {
+			t.Errorf("«%s»: su parche crea %s, que la lista no dice en cursiva", titulo, a)
+		}
+	}
+	for a := range tocados {
+		if cambiados[a] {
+			continue
+		}
+		if !strings.HasSuffix(a, "/") || !slices.ContainsFunc(slices.Collect(maps.Keys(cambiados)), func(c string) bool { return strings.HasPrefix(c, a) }) {
+			t.Errorf("«%s»: la lista dice %s y su parche no lo toca", titulo, a)
+		}
+	}
+	for a := range nuevos {
+		if !creados[a] {
+			t.Errorf("«%s»: la lista dice que crea %s y su parche no lo crea", titulo, a)
+		}
+	}
+}
+
+// archivosDelParche are the files a patch written by git diff creates and changes.
+func archivosDelParche(t *testing.T, camino string) (creados, cambiados map[string]bool) {
+	t.Helper()
+	b, err := os.ReadFile(camino)
+	if err != nil {
+		t.Fatal(err)
+	}
+	creados, cambiados = map[string]bool{}, map[string]bool{}
+	var actual string
+	for _, l := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(l, "diff --git a/"):
+			_, actual, _ = strings.Cut(l, " b/")
+			cambiados[actual] = true
+		case strings.HasPrefix(l, "new file mode") && actual != "":
+			delete(cambiados, actual)
+			creados[actual] = true
+		}
+	}
+	if len(creados)+len(cambiados) == 0 {
+		t.Errorf("%s no es un parche de git diff", camino)
+	}
+	return creados, cambiados
+}
+
+// Each change kept in docs/trazas/ is made again on a copy of the tree: it applies, the whole
+// module vets (every package and test still compiles), and the tests of every package it touches
+// pass, so a trace whose change needs a file more fails here the day the code moves. -trimpath
+// lets the copy share the build cache with every other copy.
+func TestCadaTrazaSeRehace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("copia el árbol y rehace cada cambio trazado; se salta con -short")
+	}
+	git, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("CURSOHTTP_CI") != "" {
+			t.Fatalf("falta git en CI: %v", err)
+		}
+		t.Skip("falta git (aplica los parches de docs/trazas/)")
+	}
+	t.Parallel()
+	raiz, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parches, err := filepath.Glob(filepath.Join(raiz, "docs", "trazas", "*.patch"))
+	if err != nil || len(parches) == 0 {
+		t.Fatalf("no hay parches en docs/trazas/ (%v)", err)
+	}
+	for _, p := range parches {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			copia := t.TempDir()
+			copiarArbol(t, raiz, copia)
+			correr(t, copia, git, "apply", p)
+			correr(t, copia, "go", "vet", "-trimpath", "./...")
+			creados, cambiados := archivosDelParche(t, p)
+			paquetes := map[string]bool{}
+			for a := range maps.Keys(creados) {
+				cambiados[a] = true
+			}
+			for a := range cambiados {
+				dir := filepath.Dir(filepath.FromSlash(a))
+				if goes, _ := filepath.Glob(filepath.Join(copia, dir, "*.go")); len(goes) > 0 {
+					paquetes["./"+filepath.ToSlash(dir)] = true
+				}
+			}
+			if len(paquetes) == 0 {
+				t.Fatal("el parche no toca ningún paquete de Go")
+			}
+			correr(t, copia, "go", append([]string{"test", "-trimpath", "-short", "-count=1"}, slices.Sorted(maps.Keys(paquetes))...)...)
+		})
+	}
+}
+
+// copiarArbol copies the module at raiz into dst, without what a build or the lab writes.
+func copiarArbol(t *testing.T, raiz, dst string) {
+	t.Helper()
+	fuera := map[string]bool{".git": true, "bin": true, "lab": true, "tmp": true, "dist": true, "artefactos": true,
+		"perfiles": true, "node_modules": true, "revisor": true, "laboratorio": true, "pasarela": true, "alta-segura": true}
+	err := filepath.WalkDir(raiz, func(camino string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(raiz, camino)
+		arriba := filepath.Dir(rel) == "."
+		switch {
+		case rel == ".":
+			return nil
+		case fuera[d.Name()] && (arriba || d.Name() == "node_modules" || d.Name() == ".git"):
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		case d.IsDir():
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		case !d.Type().IsRegular() || strings.HasSuffix(d.Name(), ".test"):
+			return nil
+		}
+		b, err := os.ReadFile(camino)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func correr(t *testing.T, dir, programa string, args ...string) {
+	t.Helper()
+	c := exec.Command(programa, args...)
+	c.Dir = dir
+	if salida, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", filepath.Base(programa), strings.Join(args, " "), err, salida)
+	}
 }
