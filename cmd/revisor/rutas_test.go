@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"cursohttp/pkg/documentoapi"
 	"cursohttp/pkg/revisor"
-	"cursohttp/pkg/variantes"
 )
 
 // The route list of «revisor --help» is written from the route table (revisor.AyudaRutas), each
@@ -27,7 +27,7 @@ func TestLaAyudaNombraCadaRuta(t *testing.T) {
 	}
 	metodos := map[string][]string{}
 	var rutas []string
-	for _, op := range revisor.Operaciones(variantes.Eleccion{}) {
+	for _, op := range documentoapi.Operaciones() {
 		if metodos[op.Ruta] == nil {
 			rutas = append(rutas, op.Ruta)
 		}

@@ -12,8 +12,6 @@ import (
 	"cursohttp/internal/prueba/servidortest"
 	"cursohttp/pkg/documentoapi"
 	"cursohttp/pkg/problema"
-	"cursohttp/pkg/revisor"
-	"cursohttp/pkg/variantes"
 )
 
 // servir starts the documentation alone on a mux, as the panel mounts it.
@@ -62,7 +60,7 @@ func TestDocumentacionDelPanel(t *testing.T) {
 		}
 	}
 	_, _, api := leer(t, base+RutaLeerOpenAPI)
-	for _, op := range revisor.Operaciones(variantes.Eleccion{}) {
+	for _, op := range documentoapi.Operaciones() {
 		if !strings.Contains(api, "<code>"+op.Metodo+" "+op.Ruta+"</code>") {
 			t.Errorf("/openapi no muestra %s %s", op.Metodo, op.Ruta)
 		}

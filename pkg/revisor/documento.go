@@ -74,27 +74,6 @@ func Documento(p variantes.Eleccion) []byte {
 	return append(nodejs.CodificarJSONSangria(d.documento(p), "  "), '\n')
 }
 
-// Operacion is one documented operation: method, OpenAPI path and the problem types it can
-// answer (gate's and handler's), for the pages and tests that walk the document.
-type Operacion struct {
-	Metodo, Ruta string
-	Problemas    []problema.Clave
-}
-
-// Operaciones lists the documented operations of p in the route table's order (HEAD left out: it
-// answers as GET).
-func Operaciones(p variantes.Eleccion) []Operacion {
-	d := &documentador{leccion4: p.EnLeccion4()}
-	rs, _ := rutas(p)
-	var ops []Operacion
-	for _, rt := range rs {
-		for _, m := range rt.metodos {
-			ops = append(ops, Operacion{Metodo: m.nombre, Ruta: rutaOpenAPI(rt.patron), Problemas: d.problemas(rt, m)})
-		}
-	}
-	return ops
-}
-
 type documentador struct{ leccion4 bool }
 
 func o(pares ...any) nodejs.Objeto {
