@@ -14,6 +14,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -56,10 +57,45 @@ func Operaciones() []Operacion {
 	return copia
 }
 
-// operacionesDe reads the operations out of an OpenAPI document: each path's methods, and the
-// problem types each response names (its $refs to a schema problema-<clave>, also through
-// components/responses), once each, in the document's order.
+// operacionesDe reads the operations out of an OpenAPI document, each with the problem types its
+// answers name, once each, in the document's order.
 func operacionesDe(doc []byte) ([]Operacion, error) {
+	leidas, err := Recorrer(doc)
+	if err != nil {
+		return nil, err
+	}
+	ops := make([]Operacion, len(leidas))
+	for i, l := range leidas {
+		ops[i] = Operacion{Metodo: l.Metodo, Ruta: l.Ruta, Problemas: []string{}}
+		for _, r := range l.Respuestas {
+			for _, p := range ProblemasDe(r.Cuerpo) {
+				if !slices.Contains(ops[i].Problemas, p) {
+					ops[i].Problemas = append(ops[i].Problemas, p)
+				}
+			}
+		}
+	}
+	return ops, nil
+}
+
+// OperacionLeida is one operation of an OpenAPI document as written there: its method, its path,
+// the operation object itself and its answers in the document's order.
+type OperacionLeida struct {
+	Metodo, Ruta string
+	Objeto       json.RawMessage
+	Respuestas   []RespuestaLeida
+}
+
+// RespuestaLeida is one answer of an operation: its status key and its object, a $ref to
+// components/responses already followed.
+type RespuestaLeida struct {
+	Codigo string
+	Cuerpo json.RawMessage
+}
+
+// Recorrer reads the operations out of an OpenAPI document in its order (HEAD left out: it answers
+// as GET), for whoever lists them (Operaciones, the panel's reading page).
+func Recorrer(doc []byte) ([]OperacionLeida, error) {
 	var d struct {
 		Paths      ordenado `json:"paths"`
 		Components struct {
@@ -69,7 +105,7 @@ func operacionesDe(doc []byte) ([]Operacion, error) {
 	if err := json.Unmarshal(doc, &d); err != nil {
 		return nil, err
 	}
-	var ops []Operacion
+	var ops []OperacionLeida
 	for _, camino := range d.Paths {
 		var item ordenado
 		if err := json.Unmarshal(camino.valor, &item); err != nil {
@@ -85,7 +121,7 @@ func operacionesDe(doc []byte) ([]Operacion, error) {
 			if err := json.Unmarshal(m.valor, &op); err != nil {
 				return nil, err
 			}
-			o := Operacion{Metodo: strings.ToUpper(m.clave), Ruta: camino.clave, Problemas: []string{}}
+			o := OperacionLeida{Metodo: strings.ToUpper(m.clave), Ruta: camino.clave, Objeto: m.valor}
 			for _, r := range op.Responses {
 				cuerpo := r.valor
 				var referencia struct {
@@ -94,7 +130,7 @@ func operacionesDe(doc []byte) ([]Operacion, error) {
 				if json.Unmarshal(cuerpo, &referencia) == nil && referencia.Ref != "" {
 					cuerpo = d.Components.Responses[strings.TrimPrefix(referencia.Ref, "#/components/responses/")]
 				}
-				o.Problemas = problemasDe(cuerpo, o.Problemas)
+				o.Respuestas = append(o.Respuestas, RespuestaLeida{Codigo: r.clave, Cuerpo: cuerpo})
 			}
 			ops = append(ops, o)
 		}
@@ -102,8 +138,10 @@ func operacionesDe(doc []byte) ([]Operacion, error) {
 	return ops, nil
 }
 
-// problemasDe adds to nombres the types a response's schema names, each once.
-func problemasDe(respuesta []byte, nombres []string) []string {
+// ProblemasDe are the problem types an answer's schema names (its $refs to problema-<clave>), once
+// each, in its order.
+func ProblemasDe(respuesta []byte) []string {
+	var nombres []string
 	const prefijo = `"#/components/schemas/problema-`
 	texto := string(respuesta)
 	for {
@@ -112,15 +150,7 @@ func problemasDe(respuesta []byte, nombres []string) []string {
 			return nombres
 		}
 		texto = texto[i+len(prefijo):]
-		j := strings.IndexByte(texto, '"')
-		if j < 0 {
-			return nombres
-		}
-		nuevo := true
-		for _, n := range nombres {
-			nuevo = nuevo && n != texto[:j]
-		}
-		if nuevo {
+		if j := strings.IndexByte(texto, '"'); j >= 0 && !slices.Contains(nombres, texto[:j]) {
 			nombres = append(nombres, texto[:j])
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"html/template"
 	"net/http"
-	"slices"
 	"strings"
 
 	"cursohttp/pkg/documentoapi"
@@ -124,104 +123,35 @@ type respuestaLegible struct {
 
 // operacionesDe reads the document's operations (HEAD left out: it answers as GET) in its order.
 func operacionesDe(doc []byte) ([]operacionLegible, error) {
-	var d struct {
-		Paths      ordenado `json:"paths"`
-		Components struct {
-			Responses map[string]json.RawMessage `json:"responses"`
-		} `json:"components"`
-	}
-	if err := json.Unmarshal(doc, &d); err != nil {
+	leidas, err := documentoapi.Recorrer(doc)
+	if err != nil {
 		return nil, err
 	}
 	var ops []operacionLegible
-	for _, camino := range d.Paths {
-		var item ordenado
-		if err := json.Unmarshal(camino.valor, &item); err != nil {
+	for _, l := range leidas {
+		var op struct {
+			Summary     string                `json:"summary"`
+			Description string                `json:"description"`
+			Deprecated  bool                  `json:"deprecated"`
+			Security    []map[string][]string `json:"security"`
+		}
+		if err := json.Unmarshal(l.Objeto, &op); err != nil {
 			return nil, err
 		}
-		for _, m := range item {
-			if m.clave == "parameters" || m.clave == "head" {
-				continue
+		o := operacionLegible{Metodo: l.Metodo, Ruta: l.Ruta, Resumen: op.Summary, Descripcion: op.Description, Obsoleta: op.Deprecated}
+		for _, s := range op.Security {
+			for _, alcances := range s {
+				o.Alcance = strings.Join(alcances, ", ")
 			}
-			var op struct {
-				Summary     string                `json:"summary"`
-				Description string                `json:"description"`
-				Deprecated  bool                  `json:"deprecated"`
-				Security    []map[string][]string `json:"security"`
-				Responses   ordenado              `json:"responses"`
-			}
-			if err := json.Unmarshal(m.valor, &op); err != nil {
-				return nil, err
-			}
-			o := operacionLegible{Metodo: strings.ToUpper(m.clave), Ruta: camino.clave, Resumen: op.Summary,
-				Descripcion: op.Description, Obsoleta: op.Deprecated}
-			for _, s := range op.Security {
-				for _, alcances := range s {
-					o.Alcance = strings.Join(alcances, ", ")
-				}
-			}
-			for _, r := range op.Responses {
-				cuerpo := r.valor
-				var referencia struct {
-					Ref string `json:"$ref"`
-				}
-				if json.Unmarshal(cuerpo, &referencia) == nil && referencia.Ref != "" {
-					cuerpo = d.Components.Responses[strings.TrimPrefix(referencia.Ref, "#/components/responses/")]
-				}
-				var resp struct {
-					Description string `json:"description"`
-				}
-				json.Unmarshal(cuerpo, &resp)
-				o.Respuestas = append(o.Respuestas, respuestaLegible{Codigo: r.clave, Descripcion: resp.Description, Problemas: problemasDe(cuerpo)})
-			}
-			ops = append(ops, o)
 		}
+		for _, r := range l.Respuestas {
+			var resp struct {
+				Description string `json:"description"`
+			}
+			json.Unmarshal(r.Cuerpo, &resp)
+			o.Respuestas = append(o.Respuestas, respuestaLegible{Codigo: r.Codigo, Descripcion: resp.Description, Problemas: documentoapi.ProblemasDe(r.Cuerpo)})
+		}
+		ops = append(ops, o)
 	}
 	return ops, nil
-}
-
-// problemasDe are the types a response's schema names (its $refs to problema-<nombre>).
-func problemasDe(respuesta []byte) []string {
-	var nombres []string
-	const prefijo = `"#/components/schemas/problema-`
-	texto := string(respuesta)
-	for {
-		i := strings.Index(texto, prefijo)
-		if i < 0 {
-			break
-		}
-		texto = texto[i+len(prefijo):]
-		if j := strings.IndexByte(texto, '"'); j >= 0 && !slices.Contains(nombres, texto[:j]) {
-			nombres = append(nombres, texto[:j])
-		}
-	}
-	return nombres
-}
-
-// ordenado is a JSON object read in its order (encoding/json's maps forget it).
-type ordenado []struct {
-	clave string
-	valor json.RawMessage
-}
-
-func (o *ordenado) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if _, err := dec.Token(); err != nil {
-		return err
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return err
-		}
-		*o = append(*o, struct {
-			clave string
-			valor json.RawMessage
-		}{t.(string), v})
-	}
-	return nil
 }
