@@ -165,19 +165,11 @@ func compararConSuParche(t *testing.T, raiz, titulo, parrafo string, tocados, nu
 	if n := len(creados) + len(cambiados); ok && n > cota {
 		t.Errorf("«%s»: su parche toca %d archivos; la cota es %d", titulo, n, cota)
 	}
-	cubierto := func(a string) bool {
-		if tocados[a] {
-			return true
-		}
-		for d := range tocados {
-			if strings.HasSuffix(d, "/") && strings.HasPrefix(a, d) {
-				return true
-			}
-		}
-		return false
-	}
-	for a := range cambiados {
-		if !cubierto(a) {
+	// bajo: the file a is d, or under the folder d.
+	bajo := func(a, d string) bool { return a == d || strings.HasSuffix(d, "/") && strings.HasPrefix(a, d) }
+	listados, hechos := slices.Collect(maps.Keys(tocados)), slices.Collect(maps.Keys(cambiados))
+	for _, a := range hechos {
+		if !slices.ContainsFunc(listados, func(d string) bool { return bajo(a, d) }) {
 			t.Errorf("«%s»: su parche toca %s, que la lista no dice", titulo, a)
 		}
 	}
@@ -186,12 +178,9 @@ func compararConSuParche(t *testing.T, raiz, titulo, parrafo string, tocados, nu
 			t.Errorf("«%s»: su parche crea %s, que la lista no dice en cursiva", titulo, a)
 		}
 	}
-	for a := range tocados {
-		if cambiados[a] {
-			continue
-		}
-		if !strings.HasSuffix(a, "/") || !slices.ContainsFunc(slices.Collect(maps.Keys(cambiados)), func(c string) bool { return strings.HasPrefix(c, a) }) {
-			t.Errorf("«%s»: la lista dice %s y su parche no lo toca", titulo, a)
+	for _, d := range listados {
+		if !slices.ContainsFunc(hechos, func(a string) bool { return bajo(a, d) }) {
+			t.Errorf("«%s»: la lista dice %s y su parche no lo toca", titulo, d)
 		}
 	}
 	for a := range nuevos {
@@ -258,9 +247,7 @@ func TestCadaTrazaSeRehace(t *testing.T) {
 			correr(t, copia, "go", "vet", "-trimpath", "./...")
 			creados, cambiados := archivosDelParche(t, p)
 			paquetes := map[string]bool{}
-			for a := range maps.Keys(creados) {
-				cambiados[a] = true
-			}
+			maps.Copy(cambiados, creados)
 			for a := range cambiados {
 				dir := filepath.Dir(filepath.FromSlash(a))
 				if goes, _ := filepath.Glob(filepath.Join(copia, dir, "*.go")); len(goes) > 0 {
@@ -278,18 +265,19 @@ func TestCadaTrazaSeRehace(t *testing.T) {
 // copiarArbol copies the module at raiz into dst, without what a build or the lab writes.
 func copiarArbol(t *testing.T, raiz, dst string) {
 	t.Helper()
-	fuera := map[string]bool{".git": true, "bin": true, "lab": true, "tmp": true, "dist": true, "artefactos": true,
-		"perfiles": true, "node_modules": true, "revisor": true, "laboratorio": true, "pasarela": true, "alta-segura": true}
+	// What .gitignore keeps out at the top (build outputs, the lab's files), and anywhere.
+	arriba := map[string]bool{"bin": true, "lab": true, "tmp": true, "dist": true, "artefactos": true, "perfiles": true,
+		"revisor": true, "laboratorio": true, "pasarela": true, "alta-segura": true}
+	dondeSea := map[string]bool{".git": true, "node_modules": true}
 	err := filepath.WalkDir(raiz, func(camino string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(raiz, camino)
-		arriba := filepath.Dir(rel) == "."
 		switch {
 		case rel == ".":
 			return nil
-		case fuera[d.Name()] && (arriba || d.Name() == "node_modules" || d.Name() == ".git"):
+		case dondeSea[d.Name()] || arriba[rel]:
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

@@ -307,6 +307,7 @@ func (a *Memoria) Soltar(_ context.Context, r idempotencia.Reserva) error {
 // CuantasLlaves implements Almacen.
 func (a *Memoria) CuantasLlaves(context.Context) (int, error) { return a.llaves.Cuantos(), nil }
 
+// OlvidarLlaves implements Almacen.
 func (a *Memoria) OlvidarLlaves(_ context.Context, sufijo string) (int, error) {
 	return a.llaves.Olvidar(sufijo), nil
 }
