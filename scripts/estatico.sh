@@ -7,6 +7,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
+# -trimpath: the compiles go vet and deadcode ask for then record no directory, so every clone
+# shares them in the build cache (make check's tests compile the same way).
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-trimpath"
 # deadcode is a tool of go.mod (go get -tool): the version is pinned there, and the README's
 # `go mod download` fetches it with everything else, so nothing downloads during a check.
 deadcode() { "$GO" tool deadcode "$@"; }

@@ -345,6 +345,9 @@ func TestClaseCredenciales(t *testing.T) {
 // board's own URL (…/clase) is the lab's.
 func TestClaseURLEquivocada(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("acaba con una calificación entera por la URL de la pizarra (unos 6 s)")
+	}
 	e := arrancar(t, "Ana")
 	libre := prueba.PuertosLibres(t, 1)[0]
 	otro := httptest.NewServer(http.NotFoundHandler())
@@ -378,6 +381,9 @@ func TestClaseURLEquivocada(t *testing.T) {
 // alone.
 func TestUnaCalificacionNuevaEmpiezaVacia(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("dos calificaciones enteras, con sus esperas de reloj (unos 10 s)")
+	}
 	e := arrancar(t, "Ana")
 	if v, err := e.calificar(t, "Ana", "correcto", 5); err != nil || v["una-escritura"] != examen.EstadoPaso {
 		t.Fatalf("primera calificación: %v %v", v, err)

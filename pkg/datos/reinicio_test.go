@@ -23,6 +23,9 @@ import (
 // stays thirty beats long, so that a loaded machine, whose beats come late, does not kill a live one.
 func TestPostgresSobreviveAlServidor(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("para y vuelve a arrancar un PostgreSQL propio (unos 10 s)")
+	}
 	srv := pgtest.Propio(t)
 	url, err := srv.CrearBase(ctx, "revisor")
 	debe(t, err)

@@ -97,6 +97,9 @@ const enCurso = `"type":"https://revisor.example/problemas/llave-en-curso"`
 
 func TestAltaColgada(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("espera de reloj a que venzan las reservas de las altas colgadas (unos 6 s por almacén)")
+	}
 	for _, a := range almacenes {
 		t.Run(a.nombre, func(t *testing.T) {
 			t.Parallel()

@@ -323,6 +323,9 @@ func TestEscrituraSinLectorSeCorta(t *testing.T) {
 // the whole answer.
 func TestEscrituraLentaPeroConstanteSigue(t *testing.T) {
 	t.Parallel()
+	if testing.Short() {
+		t.Skip("lee 256 KiB despacio, a lo largo de muchas esperas de escritura (unos 8 s)")
+	}
 	const espera = 300 * time.Millisecond
 	cuerpo := strings.Repeat("x", 256<<10)
 	addr, _ := servirConTopes(t, Opciones{EsperaEscritura: espera}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
